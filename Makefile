@@ -1,0 +1,220 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# kctui - build, test and benchmark.  GNU make.
+#
+#   make             ./kctui                          (objects in build/)
+#   make asan        build-asan/kctui                 (ASan + UBSan)
+#   make fuzz        build-fuzz/fuzz_*                (clang libFuzzer)
+#   make fuzz-run    run every fuzzer FUZZ_SECONDS (default 10)
+#   make check       deps, kctui, asan, then tests/run.sh
+#   make bench       tests/bench/run.sh (kctui vs the kernel's conf)
+#   make demo        olddefconfig + savedefconfig of Debian's amd64 config
+#   make deps        apt-get install the Debian packages (see README.md)
+#   make clean
+
+ifeq ($(origin CC),default)
+CC       := gcc
+endif
+CLANG    ?= clang
+PKG_CONFIG ?= pkg-config
+
+STD_FLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+CFLAGS     ?= -O2 -g
+# Sanitizer builds show warnings but do not fail on them: GCC's UBSan
+# instrumentation causes false positives (e.g. -Wformat-truncation "null
+# format string" on vsnprintf(NULL, 0, ...)).  The normal build, which `make
+# check` also builds, keeps -Werror.
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -Wno-error
+FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -Wno-error
+FUZZ_SECONDS ?= 10
+INCLUDES   := -Ikconfig-parser -Icore -Itui
+DEPFLAGS    = -MMD -MP
+
+# Optional libraries: linked (and HAVE_<NAME> defined) only when pkg-config
+# knows them, so the build works before `make deps` as long as no code needs a
+# missing one.  --as-needed keeps unused ones out of the binary.
+PKGS := ncursesw libtraceevent libtracefs yaml-0.1 libpcre2-8 liblzma zlib
+PKGS_FOUND := $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),$(p)))
+pkg_macro = HAVE_$(shell echo '$(1)' | tr 'a-z.-' 'A-Z__')
+ifneq ($(PKGS_FOUND),)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_FOUND)) \
+	$(foreach p,$(PKGS_FOUND),-D$(call pkg_macro,$(p))=1)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS_FOUND))
+endif
+LDFLAGS ?=
+LDLIBS  := -Wl,--as-needed $(PKG_LIBS) -pthread
+
+# The engine (kconfig-parser/) uses libc and pthread only: the optional
+# libraries' flags go to core/, tui/ and test programs.
+XCFLAGS = $(PKG_CFLAGS)
+$(foreach d,build build-asan build-fuzz,$(eval $(d)/kconfig-parser/%.o: XCFLAGS :=))
+
+# Quiet command lines unless V=1.
+ifeq ($(V),1)
+Q :=
+say = @:
+else
+Q := @
+say = @printf '  %-6s %s\n'
+endif
+
+KP_SRCS   := $(sort $(wildcard kconfig-parser/*.c))
+CORE_SRCS := $(sort $(wildcard core/*.c))
+TUI_SRCS  := $(sort $(wildcard tui/*.c))
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+UNITS     := $(patsubst tests/unit/%.c,%,$(UNIT_SRCS))
+FUZZERS   := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(FUZZ_SRCS))
+
+# $(call flavor,DIR) -> the library archives of a build directory
+# (libkccore.a only when core/ has sources).
+libs_of = $(if $(CORE_SRCS),$(1)/libkccore.a) $(1)/libkconfig.a
+
+.PHONY: all asan fuzz fuzz-run check unit-bins bench demo deps deps-ensure \
+	clean help
+.DEFAULT_GOAL := all
+
+all: kctui
+
+help:
+	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+
+# ---------------------------------------------------------------- flavors
+# $(call flavor_rules,DIR,CFLAGS,BINARY)
+define flavor_rules
+$(1)/%.o: %.c
+	@mkdir -p $$(@D)
+	$$(say) CC $$@
+	$$(Q)$$(CC) $$(STD_FLAGS) $(2) $$(INCLUDES) $$(XCFLAGS) $$(DEPFLAGS) -c -o $$@ $$<
+
+$(1)/libkconfig.a: $(patsubst %.c,$(1)/%.o,$(KP_SRCS))
+	@mkdir -p $$(@D)
+	$$(say) AR $$@
+	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
+
+$(1)/libkccore.a: $(patsubst %.c,$(1)/%.o,$(CORE_SRCS))
+	@mkdir -p $$(@D)
+	$$(say) AR $$@
+	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
+
+$(3): $(patsubst %.c,$(1)/%.o,$(TUI_SRCS)) $(call libs_of,$(1))
+	@mkdir -p $$(@D)
+	$$(say) LINK $$@
+	$$(Q)$$(CC) $(2) $$(LDFLAGS) -o $$@ $(patsubst %.c,$(1)/%.o,$(TUI_SRCS)) $(call libs_of,$(1)) $$(LDLIBS)
+
+$(1)/unit/%: tests/unit/%.c $(call libs_of,$(1))
+	@mkdir -p $$(@D)
+	$$(say) CCLD $$@
+	$$(Q)$$(CC) $$(STD_FLAGS) $(2) $$(INCLUDES) -Itests/unit $$(PKG_CFLAGS) $$(DEPFLAGS) $$(LDFLAGS) -o $$@ $$< $(call libs_of,$(1)) $$(LDLIBS)
+
+-include $(patsubst %.c,$(1)/%.d,$(KP_SRCS) $(CORE_SRCS) $(TUI_SRCS)) $(patsubst %,$(1)/unit/%.d,$(UNITS))
+endef
+
+$(eval $(call flavor_rules,build,$(CFLAGS),kctui))
+$(eval $(call flavor_rules,build-asan,$(ASAN_FLAGS),build-asan/kctui))
+
+asan: build-asan/kctui
+
+# Unit test programs of both flavors (tests/run.sh builds them one by one).
+unit-bins: $(patsubst %,build/unit/%,$(UNITS)) $(patsubst %,build-asan/unit/%,$(UNITS))
+
+# ------------------------------------------------------------------- fuzz
+# Every tests/fuzz/fuzz_*.c becomes build-fuzz/fuzz_*, linked with the
+# kconfig-parser objects built by clang with -fsanitize=fuzzer-no-link.
+FUZZ_KP_OBJS := $(patsubst %.c,build-fuzz/%.o,$(KP_SRCS))
+FUZZ_SAN := address,undefined
+
+build-fuzz/%.o: %.c
+	@mkdir -p $(@D)
+	$(say) CLANG $@
+	$(Q)$(CLANG) $(STD_FLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) $(INCLUDES) $(XCFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_KP_OBJS)
+	@mkdir -p $(@D)
+	$(say) CLANG $@
+	$(Q)$(CLANG) $(STD_FLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) $(INCLUDES) -Itests/fuzz $(PKG_CFLAGS) $(DEPFLAGS) -o $@ $< $(FUZZ_KP_OBJS) $(LDLIBS)
+
+-include $(FUZZ_KP_OBJS:.o=.d) $(FUZZERS:=.d)
+
+fuzz: $(FUZZERS)
+ifeq ($(FUZZERS),)
+	@echo "fuzz: no tests/fuzz/fuzz_*.c yet, nothing to build"
+endif
+
+fuzz-run: fuzz
+	@set -e; for f in $(FUZZERS); do \
+		n=$${f#build-fuzz/}; \
+		mkdir -p build-fuzz/corpus/$$n build-fuzz/artifacts; \
+		seed=; [ -d tests/fuzz/corpus/$$n ] && seed=tests/fuzz/corpus/$$n; \
+		echo "fuzz-run: $$n for $(FUZZ_SECONDS) s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-artifact_prefix=build-fuzz/artifacts/$$n- \
+			build-fuzz/corpus/$$n $$seed; \
+	done
+
+# ------------------------------------------------------------- test, demo
+# check and demo do all set-up themselves: packages (deps-ensure), the
+# binaries, then the scripts.  Recursive make so that libraries installed by
+# deps-ensure are seen by pkg-config.
+check:
+	@$(MAKE) --no-print-directory deps-ensure
+	@$(MAKE) --no-print-directory all asan
+	KCTUI=./kctui KCTUI_ASAN=build-asan/kctui tests/run.sh
+
+build/bench: tests/bench/bench.c
+	@mkdir -p $(@D)
+	$(say) CCLD $@
+	$(Q)$(CC) $(STD_FLAGS) $(CFLAGS) $(DEPFLAGS) -o $@ $<
+-include build/bench.d
+
+bench:
+	@$(MAKE) --no-print-directory deps-ensure
+	@$(MAKE) --no-print-directory all build/bench
+	KCTUI=./kctui BENCH=build/bench tests/bench/run.sh
+
+demo:
+	@$(MAKE) --no-print-directory deps-ensure
+	@$(MAKE) --no-print-directory all
+	@KCTUI=./kctui tests/real/demo.sh
+
+# ------------------------------------------------------------------- deps
+# Debian packages; see README.md "Dependencies" for why each is needed.
+DEB_PACKAGES := gcc make libc6-dev xz-utils pkg-config \
+	linux-source-6.1 linux-config-6.1 flex bison bc \
+	libncurses-dev libtraceevent-dev libtracefs-dev libtracecmd-dev \
+	libyaml-dev libpcre2-dev liblzma-dev zlib1g-dev \
+	tmux clang libclang-rt-14-dev
+
+# Installed packages have status "ii" (dpkg-query prints nothing useful for
+# unknown ones).  Prints the missing ones.
+MISSING_CMD = for p in $(DEB_PACKAGES); do \
+	  s=$$(dpkg-query -W -f='$${db:Status-Abbrev}' "$$p" 2>/dev/null || true); \
+	  case "$$s" in ii*) ;; *) printf '%s ' "$$p";; esac; \
+	done
+
+deps:
+	@set -e; \
+	if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then \
+		echo "make deps: needs a Debian system (dpkg-query, apt-get); install by hand: $(DEB_PACKAGES)" >&2; \
+		exit 1; \
+	fi; \
+	missing=$$($(MISSING_CMD)); \
+	if [ -z "$$missing" ]; then echo "make deps: all packages installed"; exit 0; fi; \
+	echo "make deps: installing $$missing"; \
+	if [ "$$(id -u)" = 0 ]; then sudo=; \
+	elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; \
+	else echo "make deps: not root and no sudo; as root run: apt-get update && apt-get install -y $$missing" >&2; exit 1; fi; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update; \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing </dev/null
+
+# Cheap check, then `make deps` only if something is missing.
+deps-ensure:
+	@missing=$$($(MISSING_CMD)); \
+	if [ -n "$$missing" ]; then \
+		echo "missing packages: $$missing-> make deps"; \
+		$(MAKE) --no-print-directory deps; \
+	fi
+
+clean:
+	rm -rf build build-asan build-fuzz kctui

@@ -1,0 +1,783 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * config.c - .config input and output, with conf's semantics: what a
+ * value line means, which lines are warned about and ignored, how a file
+ * is written (header, menu comments, order) and replaced atomically with
+ * the previous one kept as .old.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "preprocess.h"
+
+struct reader {
+	struct kconfig	*k;
+	const char	*name;
+	int		 line;
+	int		 warnings;
+};
+
+/* The prefix of symbol names in config files ($CONFIG_, as in conf). */
+static const char *
+config_prefix(struct kconfig *k)
+{
+	const char *p = pp_getenv(k->pp, "CONFIG_");
+
+	return p != NULL ? p : "CONFIG_";
+}
+
+/* A warning about the line being read. */
+static void __attribute__((format(printf, 2, 3)))
+reader_warn(struct reader *r, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	kc_warn(r->k, "%s:%d:warning: %s", r->name, r->line, msg);
+	free(msg);
+	r->warnings++;
+}
+
+/* Store a value from a config line as sym's user value; 0 if taken (or
+ * silently ignored, as conf ignores an unquoted string), 1 if refused. */
+static int
+config_set_value(struct reader *r, struct kc_symbol *sym, char *p)
+{
+	char *p2;
+
+	switch (sym->type) {
+	case KC_TRISTATE:
+		if (p[0] == 'm') {
+			sym->user_tri = KC_MOD;
+			sym->flags |= SYM_DEF_USER;
+			return 0;
+		}
+		/* FALLTHROUGH */
+	case KC_BOOL:
+		if (p[0] == 'y' || p[0] == 'n') {
+			sym->user_tri = p[0] == 'y' ? KC_YES : KC_NO;
+			sym->flags |= SYM_DEF_USER;
+			return 0;
+		}
+		reader_warn(r, "symbol value '%s' invalid for %s", p,
+		    sym->name);
+		return 1;
+	case KC_STRING:
+		if (*p++ != '"')
+			return 0;
+		for (p2 = p; (p2 = strpbrk(p2, "\"\\")) != NULL; p2++) {
+			if (*p2 == '"') {
+				*p2 = '\0';
+				break;
+			}
+			memmove(p2, p2 + 1, strlen(p2));
+		}
+		if (p2 == NULL) {
+			reader_warn(r, "invalid string found");
+			return 1;
+		}
+		/* FALLTHROUGH */
+	case KC_INT:
+	case KC_HEX:
+		if (!sym_string_valid(sym, p)) {
+			reader_warn(r, "symbol value '%s' invalid for %s", p,
+			    sym->name);
+			return 1;
+		}
+		sym->user_str = kc_intern(r->k, p);
+		sym->flags |= SYM_DEF_USER;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* One line of a config file. */
+static void
+config_read_line(struct reader *r, char *line)
+{
+	struct kconfig		*k = r->k;
+	struct kc_symbol	*sym, *cs;
+	const char		*prefix = config_prefix(k);
+	size_t			 plen = strlen(prefix);
+	char			*name, *p, *val;
+
+	if (line[0] == '#') {
+		if (line[1] != ' ')
+			return;
+		p = line + 2;
+		if (strncmp(p, prefix, plen) != 0)
+			return;
+		name = p + plen;
+		if ((p = strchr(name, ' ')) == NULL)
+			return;
+		*p++ = '\0';
+		if (strncmp(p, "is not set", 10) != 0)
+			return;
+		val = (char *)"n";
+	} else if (strncmp(line, prefix, plen) == 0) {
+		name = line + plen;
+		if ((p = strchr(name, '=')) == NULL)
+			return;
+		*p++ = '\0';
+		val = p;
+		if ((p = strchr(val, '\n')) != NULL) {
+			*p = '\0';
+			if (p > val && p[-1] == '\r')
+				p[-1] = '\0';
+		}
+	} else {
+		if (line[0] != '\r' && line[0] != '\n' && line[0] != '\0')
+			reader_warn(r, "unexpected data: %.*s",
+			    (int)strcspn(line, "\r\n"), line);
+		return;
+	}
+
+	if ((sym = sym_find(k, name)) == NULL) {
+		if (pp_getenv(k->pp, "KCONFIG_WARN_UNKNOWN_SYMBOLS") != NULL)
+			reader_warn(r, "unknown symbol: %s", name);
+		k->changed = true;
+		return;
+	}
+	if (sym->flags & SYM_DEF_USER)
+		reader_warn(r, "override: reassigning to symbol %s", sym->name);
+	if (config_set_value(r, sym, val) != 0)
+		return;
+	if (!sym_is_choice_value(sym) || (cs = sym->choice) == NULL)
+		return;
+	switch (sym->user_tri) {
+	case KC_NO:
+		break;
+	case KC_MOD:
+		if (cs->user_tri == KC_YES) {
+			reader_warn(r, "%s creates inconsistent choice state",
+			    sym->name);
+			cs->flags &= ~SYM_DEF_USER;
+		}
+		break;
+	case KC_YES:
+		if (cs->user_tri != KC_NO)
+			reader_warn(r, "override: %s changes choice state",
+			    sym->name);
+		cs->user_sel = sym;
+		break;
+	}
+	cs->user_tri = EXPR_OR(cs->user_tri, sym->user_tri);
+}
+
+/* Forget every user value before loading a file. */
+static void
+config_reset_values(struct kconfig *k)
+{
+	struct kc_symbol	*sym;
+	int			 i;
+
+	for (i = 0; i < k->nsyms; i++) {
+		sym = k->syms[i];
+		sym->flags &= ~SYM_DEF_USER;
+		if (sym_is_choice(sym))
+			sym->flags |= SYM_DEF_USER;
+		sym->user_str = NULL;
+		sym->user_tri = KC_NO;
+		sym->user_sel = NULL;
+	}
+	if (++k->gen == 0)
+		k->gen = 1;
+}
+
+/* Load config text (NUL-terminated, modifiable). */
+static int
+config_load(struct kconfig *k, const char *name, char *buf)
+{
+	struct reader	 r = { k, kc_intern(k, name), 0, 0 };
+	char		*line = buf, *nl;
+
+	config_reset_values(k);
+	while (*line != '\0') {
+		r.line++;
+		nl = strchr(line, '\n');
+		if (nl != NULL) {
+			/* keep the newline, as conf's getline does */
+			char save = nl[1];
+
+			nl[1] = '\0';
+			config_read_line(&r, line);
+			nl[1] = save;
+			line = nl + 1;
+		} else {
+			config_read_line(&r, line);
+			break;
+		}
+	}
+	return r.warnings;
+}
+
+/* Read a file whole; NULL if it can't be opened. */
+static char *
+config_slurp(struct kconfig *k, const char *name, char **cause)
+{
+	const char	*srctree;
+	char		*path, *buf = NULL;
+	size_t		 len = 0, cap = 0, n;
+	FILE		*f;
+
+	f = fopen(name, "r");
+	if (f == NULL && name[0] != '/' &&
+	    (srctree = pp_getenv(k->pp, "srctree")) != NULL) {
+		path = xasprintf("%s/%s", srctree, name);
+		f = fopen(path, "r");
+		free(path);
+	}
+	if (f == NULL) {
+		if (cause != NULL)
+			*cause = xasprintf("%s: %s", name, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 65536;
+			buf = xrealloc(buf, cap + 1);
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		if (cause != NULL)
+			*cause = xasprintf("%s: read error: %s", name,
+			    strerror(errno));
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	/* A NUL byte ends the text, as it ends conf's lines. */
+	buf[len] = '\0';
+	return buf;
+}
+
+/* The config file conf would read by default. */
+static const char *
+config_default_name(struct kconfig *k)
+{
+	const char *name = pp_getenv(k->pp, "KCONFIG_CONFIG");
+
+	return name != NULL ? name : ".config";
+}
+
+/* conf_read_simple(): 0 loaded, 1 nothing to load. */
+static int
+config_read_simple(struct kconfig *k, const char *name, int *warnings)
+{
+	const char	*list;
+	char		*buf, *copy, *tok, *save;
+
+	*warnings = 0;
+	if (name != NULL) {
+		if ((buf = config_slurp(k, name, NULL)) == NULL)
+			return 1;
+	} else {
+		name = config_default_name(k);
+		if ((buf = config_slurp(k, name, NULL)) == NULL) {
+			k->changed = true;
+			list = pp_getenv(k->pp, "KCONFIG_DEFCONFIG_LIST");
+			if (list == NULL)
+				return 1;
+			copy = xstrdup(list);
+			for (tok = strtok_r(copy, " \t\n", &save); tok != NULL;
+			    tok = strtok_r(NULL, " \t\n", &save)) {
+				if ((buf = config_slurp(k, tok, NULL)) != NULL) {
+					name = kc_intern(k, tok);
+					if (k->opt.info != NULL) {
+						char *m = xasprintf("using "
+						    "defaults found in %s", tok);
+
+						k->opt.info(k->opt.arg, m);
+						free(m);
+					}
+					break;
+				}
+			}
+			free(copy);
+			if (buf == NULL)
+				return 1;
+		}
+	}
+	*warnings = config_load(k, name, buf);
+	free(buf);
+	return 0;
+}
+
+/* Load values only (KCONFIG_ALLCONFIG). */
+int
+kconfig_read_simple(struct kconfig *k, const char *name, char **cause)
+{
+	int warnings;
+
+	if (config_read_simple(k, name, &warnings) != 0) {
+		*cause = xasprintf("can't read configuration \"%s\"",
+		    name != NULL ? name : config_default_name(k));
+		return 1;
+	}
+	return 0;
+}
+
+/* After loading: compute everything and decide whether the loaded file
+ * is out of date, dropping user values that can't apply (conf_read()). */
+static void
+config_after_read(struct kconfig *k, int warnings)
+{
+	struct kc_symbol	**order, *sym;
+	int			  i, n, unsaved = 0;
+
+	sym_calc_value(k, k->modules_sym);
+	order = sym_kernel_order(k, &n);
+	for (i = 0; i < n; i++) {
+		sym = order[i];
+		sym_calc_value(k, sym);
+		if (sym_is_choice(sym) || (sym->flags & SYM_NO_WRITE))
+			continue;
+		if (sym_has_value(sym) && (sym->flags & SYM_WRITE)) {
+			switch (sym->type) {
+			case KC_BOOL:
+			case KC_TRISTATE:
+				if (sym->user_tri == sym->curr_tri)
+					continue;
+				break;
+			default:
+				if (strcmp(sym->curr_str, sym->user_str) == 0)
+					continue;
+				break;
+			}
+		} else if (!sym_has_value(sym) && !(sym->flags & SYM_WRITE))
+			continue;
+		unsaved++;
+	}
+	for (i = 0; i < n; i++) {
+		sym = order[i];
+		if (!sym_has_value(sym) || sym_is_choice_value(sym))
+			continue;
+		if (sym->visible == KC_NO && !unsaved)
+			sym->flags &= ~SYM_DEF_USER;
+		switch (sym->type) {
+		case KC_STRING:
+		case KC_INT:
+		case KC_HEX:
+			if (sym_string_within_range(k, sym, sym->user_str))
+				break;
+			sym->flags &= ~SYM_DEF_USER;
+			sym->valid_gen = 0;
+			unsaved++;
+			break;
+		default:
+			break;
+		}
+	}
+	if (warnings || unsaved)
+		k->changed = true;
+}
+
+/* conf_read(). */
+int
+kconfig_read(struct kconfig *k, const char *name, char **cause)
+{
+	int warnings;
+
+	(void)cause;
+	k->changed = false;
+	if (config_read_simple(k, name, &warnings) != 0) {
+		sym_calc_value(k, k->modules_sym);
+		return 1;
+	}
+	config_after_read(k, warnings);
+	return 0;
+}
+
+/* conf_read() of text in memory (tests, fuzzing). */
+int
+kconfig_read_buffer(struct kconfig *k, const char *name, const char *buf,
+    size_t len, char **cause)
+{
+	char	*copy = xstrndup(buf, len);
+	int	 warnings;
+
+	(void)cause;
+	k->changed = false;
+	warnings = config_load(k, name, copy);
+	free(copy);
+	config_after_read(k, warnings);
+	return 0;
+}
+
+/* conf_set_all_new_symbols(). */
+void
+kconfig_set_all_new(struct kconfig *k, enum kc_new_mode mode)
+{
+	struct kc_symbol	**order, *sym;
+	enum kc_type		  type;
+	int			  i, n;
+
+	order = sym_kernel_order(k, &n);
+	for (i = 0; i < n; i++) {
+		sym = order[i];
+		if (sym_has_value(sym) || sym_is_valid(k, sym))
+			continue;
+		type = sym_get_type(k, sym);
+		if (type != KC_BOOL && type != KC_TRISTATE)
+			continue;
+		switch (mode) {
+		case KC_NEW_YES:
+			sym->user_tri = KC_YES;
+			break;
+		case KC_NEW_MOD:
+			sym->user_tri = KC_MOD;
+			break;
+		case KC_NEW_NO:
+			sym->user_tri = KC_NO;
+			break;
+		default:
+			continue;
+		}
+		sym->flags |= SYM_DEF_USER;
+	}
+	sym_clear_all_valid(k);
+	/* Choices without a value get one from their defaults, and their
+	 * values an explicit n unless set. */
+	for (i = 0; i < n; i++) {
+		sym = order[i];
+		if ((sym_is_choice(sym) && !sym_has_value(sym)) ||
+		    sym_is_choice_value(sym))
+			sym->flags |= SYM_NEED_SET_CHOICE;
+	}
+	for (i = 0; i < n; i++) {
+		sym = order[i];
+		if (sym_has_value(sym) || !sym_is_choice(sym))
+			continue;
+		sym_calc_value(k, sym);
+		sym_set_all_choice_values(k, sym);
+	}
+}
+
+/* Append a symbol line: CONFIG_X=v, or "# CONFIG_X is not set". */
+static void
+config_print_symbol(struct kconfig *k, struct strbuf *sb,
+    struct kc_symbol *sym)
+{
+	const char *val, *prefix = config_prefix(k), *p;
+
+	if (sym->type == KC_UNKNOWN)
+		return;
+	val = sym_get_string_value(sym);
+	if ((sym->type == KC_BOOL || sym->type == KC_TRISTATE) &&
+	    val[0] == 'n') {
+		strbuf_addf(sb, "# %s%s is not set\n", prefix, sym->name);
+		return;
+	}
+	strbuf_addf(sb, "%s%s=", prefix, sym->name);
+	if (sym->type == KC_STRING) {
+		strbuf_addc(sb, '"');
+		for (p = val; *p != '\0'; p++) {
+			if (*p == '"' || *p == '\\')
+				strbuf_addc(sb, '\\');
+			strbuf_addc(sb, *p);
+		}
+		strbuf_addc(sb, '"');
+	} else
+		strbuf_adds(sb, val);
+	strbuf_addc(sb, '\n');
+}
+
+/* The text of a full .config, as conf_write() produces it. */
+static void
+config_format(struct kconfig *k, struct strbuf *sb)
+{
+	struct kc_menu		*m;
+	struct kc_symbol	*sym;
+	bool			 need_newline = false;
+	int			 i;
+
+	strbuf_addf(sb, "#\n# Automatically generated file; DO NOT EDIT.\n"
+	    "# %s\n#\n", kconfig_mainmenu(k));
+	if (!k->changed)
+		sym_clear_all_valid(k);
+
+	m = k->root.list;
+	while (m != NULL) {
+		sym = m->sym;
+		if (sym == NULL) {
+			if (!menu_is_visible(k, m))
+				goto next;
+			strbuf_addf(sb, "\n#\n# %s\n#\n", menu_get_prompt(m));
+			need_newline = false;
+		} else if (!(sym->flags & SYM_CHOICE) &&
+		    !(sym->flags & SYM_WRITTEN)) {
+			sym_calc_value(k, sym);
+			if (!(sym->flags & SYM_WRITE))
+				goto next;
+			if (need_newline) {
+				strbuf_addc(sb, '\n');
+				need_newline = false;
+			}
+			sym->flags |= SYM_WRITTEN;
+			config_print_symbol(k, sb, sym);
+		}
+next:
+		if (m->list != NULL) {
+			m = m->list;
+			continue;
+		}
+		for (;;) {
+			if (m->sym == NULL && m != &k->root &&
+			    m->prompt != NULL && m->prompt->type == P_MENU &&
+			    menu_is_visible(k, m)) {
+				strbuf_addf(sb, "# end of %s\n",
+				    menu_get_prompt(m));
+				need_newline = true;
+			}
+			if (m->next != NULL) {
+				m = m->next;
+				break;
+			}
+			m = m->parent;
+			if (m == NULL)
+				break;
+		}
+	}
+	for (i = 0; i < k->nsyms; i++)
+		k->syms[i]->flags &= ~SYM_WRITTEN;
+}
+
+/* The written configuration as a string. */
+char *
+kconfig_write_string(struct kconfig *k)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	config_format(k, &sb);
+	return strbuf_detach(&sb);
+}
+
+/* Create the directories above path. */
+static int
+config_make_parent(const char *path, char **cause)
+{
+	char	*dir = xstrdup(path), *p;
+
+	for (p = dir + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+			*cause = xasprintf("%s: %s", dir, strerror(errno));
+			free(dir);
+			return -1;
+		}
+		*p = '/';
+	}
+	free(dir);
+	return 0;
+}
+
+/* Whether path holds exactly data. */
+static bool
+config_same(const char *path, const char *data, size_t len)
+{
+	FILE	*f = fopen(path, "r");
+	char	 buf[65536];
+	size_t	 off = 0, n;
+	bool	 same = true;
+
+	if (f == NULL)
+		return false;
+	while (same && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+		if (off + n > len || memcmp(buf, data + off, n) != 0)
+			same = false;
+		off += n;
+	}
+	fclose(f);
+	return same && off == len;
+}
+
+/* Write data to path through a temporary file in the same directory and
+ * a rename, so path is never seen half-written; with keep_old, the
+ * previous file becomes path.old. */
+static int
+config_replace(struct kconfig *k, const char *path, const char *data,
+    size_t len, bool keep_old, char **cause)
+{
+	struct stat	 st;
+	char		*tmp, *old;
+	const char	*env;
+	int		 fd;
+	ssize_t		 w;
+	size_t		 off = 0;
+
+	if (*path == '\0') {
+		*cause = xstrdup("config name is empty");
+		return -1;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		*cause = xasprintf("%s: Is a directory", path);
+		return -1;
+	}
+	if (config_make_parent(path, cause) != 0)
+		return -1;
+	env = pp_getenv(k->pp, "KCONFIG_OVERWRITECONFIG");
+	if (env != NULL && *env != '\0')
+		tmp = xstrdup(path);	/* the user asked to write in place */
+	else
+		tmp = xasprintf("%s.%d.tmp", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		*cause = xasprintf("%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	while (off < len) {
+		w = write(fd, data + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			*cause = xasprintf("%s: %s", tmp, strerror(errno));
+			goto fail;
+		}
+		off += (size_t)w;
+	}
+	if (fsync(fd) != 0 && errno != EINVAL) {
+		*cause = xasprintf("%s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	if (close(fd) != 0) {
+		fd = -1;
+		*cause = xasprintf("%s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	fd = -1;
+	if (strcmp(tmp, path) == 0) {
+		free(tmp);
+		return 0;
+	}
+	if (keep_old) {
+		old = xasprintf("%s.old", path);
+		rename(path, old);	/* may not exist yet */
+		free(old);
+	}
+	if (rename(tmp, path) != 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	free(tmp);
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	if (strcmp(tmp, path) != 0)
+		unlink(tmp);
+	free(tmp);
+	return -1;
+}
+
+/* Report a message through the info callback. */
+static void
+config_message(struct kconfig *k, const char *fmt, const char *arg)
+{
+	char *m;
+
+	if (k->opt.info == NULL)
+		return;
+	m = xasprintf(fmt, arg);
+	k->opt.info(k->opt.arg, m);
+	free(m);
+}
+
+/* conf_write(). */
+int
+kconfig_write(struct kconfig *k, const char *path, char **cause)
+{
+	struct strbuf sb;
+
+	if (path == NULL)
+		path = config_default_name(k);
+	strbuf_init(&sb);
+	config_format(k, &sb);
+	if (config_same(path, sb.s, sb.len)) {
+		config_message(k, "No change to %s", path);
+		strbuf_free(&sb);
+		k->changed = false;
+		return 0;
+	}
+	if (config_replace(k, path, sb.s, sb.len, true, cause) != 0) {
+		strbuf_free(&sb);
+		return -1;
+	}
+	strbuf_free(&sb);
+	config_message(k, "configuration written to %s", path);
+	k->changed = false;
+	return 0;
+}
+
+/* conf_write_defconfig(): only what differs from the defaults. */
+int
+kconfig_write_defconfig(struct kconfig *k, const char *path, char **cause)
+{
+	struct strbuf		 sb;
+	struct kc_menu		*m;
+	struct kc_symbol	*sym, *cs, *ds;
+	int			 ret;
+
+	strbuf_init(&sb);
+	sym_clear_all_valid(k);
+	m = k->root.list;
+	while (m != NULL) {
+		sym = m->sym;
+		if (sym == NULL) {
+			if (!menu_is_visible(k, m))
+				goto next;
+		} else if (!sym_is_choice(sym)) {
+			sym_calc_value(k, sym);
+			if (!(sym->flags & SYM_WRITE))
+				goto next;
+			sym->flags &= ~SYM_WRITE;
+			if (!(sym->visible > sym->rev_dep.tri))
+				goto next;
+			if (strcmp(sym_get_string_value(sym),
+			    sym_get_string_default(k, sym)) == 0)
+				goto next;
+			if (sym_is_choice_value(sym)) {
+				cs = sym->choice;
+				ds = sym_choice_default(k, cs);
+				if (!sym_is_optional(cs) && sym == ds &&
+				    sym->type == KC_BOOL &&
+				    sym->curr_tri == KC_YES)
+					goto next;
+			}
+			config_print_symbol(k, &sb, sym);
+		}
+next:
+		if (m->list != NULL)
+			m = m->list;
+		else if (m->next != NULL)
+			m = m->next;
+		else {
+			while ((m = m->parent) != NULL) {
+				if (m->next != NULL) {
+					m = m->next;
+					break;
+				}
+			}
+		}
+	}
+	ret = config_replace(k, path, sb.s ? sb.s : "", sb.len, false, cause);
+	strbuf_free(&sb);
+	return ret;
+}

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kconfig.c - the struct kconfig context: creation, parsing entry points,
+ * diagnostics and the public accessors.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "preprocess.h"
+
+/* Intern a string in k's table. */
+const char *
+kc_intern(struct kconfig *k, const char *s)
+{
+	return intern_str(&k->strings, s, strlen(s));
+}
+
+/* A warning: to the callback, else stderr. */
+void
+kc_warn(struct kconfig *k, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (k->opt.warn != NULL)
+		k->opt.warn(k->opt.arg, msg);
+	else
+		fprintf(stderr, "%s\n", msg);
+	free(msg);
+}
+
+/* An error: collected for *cause; the operation will fail. */
+void
+kc_error(struct kconfig *k, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (k->errbuf.len != 0)
+		strbuf_addc(&k->errbuf, '\n');
+	strbuf_adds(&k->errbuf, msg);
+	free(msg);
+	k->errors++;
+}
+
+/* Preprocessor messages go to the same callbacks. */
+static void
+kconfig_pp_message(void *arg, enum pp_msg level, const char *text)
+{
+	struct kconfig *k = arg;
+
+	if (level == PP_INFO) {
+		if (k->opt.info != NULL)
+			k->opt.info(k->opt.arg, text);
+		else
+			printf("%s\n", text);
+	} else
+		kc_warn(k, "%s", text);
+}
+
+/* Set up one of the constant symbols y, m, n. */
+static void
+kconfig_init_const(struct kc_symbol *s, const char *name, enum kc_tri tri)
+{
+	s->name = name;
+	s->type = KC_TRISTATE;
+	s->flags = SYM_CONST;
+	s->curr_tri = tri;
+	s->curr_str = name;
+}
+
+/* A new, empty configuration. */
+struct kconfig *
+kconfig_new(const struct kconfig_options *opt)
+{
+	struct kconfig		*k = xcalloc(1, sizeof *k);
+	struct pp_options	 po;
+
+	if (opt != NULL)
+		k->opt = *opt;
+	arena_init(&k->arena);
+	intern_init(&k->strings, &k->arena);
+	strbuf_init(&k->errbuf);
+	kconfig_init_const(&k->sym_yes, "y", KC_YES);
+	kconfig_init_const(&k->sym_mod, "m", KC_MOD);
+	kconfig_init_const(&k->sym_no, "n", KC_NO);
+	k->gen = 1;
+	k->root.flags = MENU_ROOT;
+	k->root.file = "";
+
+	memset(&po, 0, sizeof po);
+	po.envp = k->opt.envp;
+	po.cache_path = k->opt.shell_cache;
+	po.shell_jobs = k->opt.shell_jobs;
+	po.message = kconfig_pp_message;
+	po.message_arg = k;
+	k->pp = pp_create(&po);
+	return k;
+}
+
+/* Free a configuration and everything in it. */
+void
+kconfig_free(struct kconfig *k)
+{
+	int i;
+
+	if (k == NULL)
+		return;
+	pp_free(k->pp);
+	for (i = 0; i < k->nsyms; i++)
+		free(k->syms[i]->values);
+	free(k->syms);
+	free(k->korder);
+	free(k->files);
+	strbuf_free(&k->errbuf);
+	intern_free(&k->strings);
+	arena_free(&k->arena);
+	free(k);
+}
+
+/* Hand the collected errors to the caller. */
+static int
+kconfig_fail(struct kconfig *k, char **cause)
+{
+	if (cause != NULL)
+		*cause = xstrdup(k->errbuf.len ? k->errbuf.s : "parse failed");
+	strbuf_reset(&k->errbuf);
+	return -1;
+}
+
+/* What conf_parse() does after the grammar: defaults for MODULES and the
+ * main menu, finalization, recursive dependency check. */
+static int
+kconfig_finish(struct kconfig *k, char **cause)
+{
+	if (k->errors)
+		return kconfig_fail(k, cause);
+	if (k->modules_sym == NULL)
+		k->modules_sym = &k->sym_no;
+	if (k->root.prompt == NULL) {
+		struct kc_prop *prop = arena_alloc(&k->arena, sizeof *prop);
+
+		prop->type = P_MENU;
+		prop->text = "Main menu";
+		prop->menu = &k->root;
+		prop->file = "";
+		k->root.prompt = prop;
+	}
+	menu_finalize(k, &k->root);
+	if (sym_check_all_deps(k) != 0 || k->errors)
+		return kconfig_fail(k, cause);
+	k->changed = true;
+	return 0;
+}
+
+/* Parse a Kconfig tree from its top file. */
+int
+kconfig_parse(struct kconfig *k, const char *file, char **cause)
+{
+	if (parse_file(k, file) != 0)
+		return kconfig_fail(k, cause);
+	return kconfig_finish(k, cause);
+}
+
+/* Parse Kconfig text from memory. */
+int
+kconfig_parse_buffer(struct kconfig *k, const char *name, const char *buf,
+    size_t len, char **cause)
+{
+	if (parse_buffer(k, name, buf, len) != 0)
+		return kconfig_fail(k, cause);
+	return kconfig_finish(k, cause);
+}
+
+bool
+kconfig_changed(const struct kconfig *k)
+{
+	return k->changed;
+}
+
+int
+kconfig_dep_warnings(const struct kconfig *k)
+{
+	return k->dep_warnings;
+}
+
+struct kc_symbol *
+kconfig_find(struct kconfig *k, const char *name)
+{
+	return sym_find(k, name);
+}
+
+int
+kconfig_nsymbols(const struct kconfig *k)
+{
+	return k->nsyms;
+}
+
+struct kc_symbol *
+kconfig_symbol(const struct kconfig *k, int i)
+{
+	return i >= 0 && i < k->nsyms ? k->syms[i] : NULL;
+}
+
+const char *
+kc_sym_name(const struct kc_symbol *s)
+{
+	return s->name;
+}
+
+enum kc_type
+kc_sym_type(const struct kc_symbol *s)
+{
+	return s->type;
+}
+
+enum kc_tri
+kc_sym_tristate(struct kconfig *k, struct kc_symbol *s)
+{
+	sym_calc_value(k, s);
+	return s->curr_tri;
+}
+
+const char *
+kc_sym_string(struct kconfig *k, struct kc_symbol *s)
+{
+	sym_calc_value(k, s);
+	return sym_get_string_value(s);
+}
+
+bool
+kc_sym_set_string(struct kconfig *k, struct kc_symbol *s, const char *v)
+{
+	return sym_set_string_value(k, s, v);
+}
+
+struct kc_menu *
+kconfig_root(struct kconfig *k)
+{
+	return &k->root;
+}
+
+/* The main menu's title, the third line of a .config. */
+const char *
+kconfig_mainmenu(struct kconfig *k)
+{
+	return k->root.prompt != NULL ? k->root.prompt->text : "Main menu";
+}
+
+int
+kconfig_nfiles(const struct kconfig *k)
+{
+	return k->nfiles;
+}
+
+const char *
+kconfig_file(const struct kconfig *k, int i)
+{
+	return i >= 0 && i < k->nfiles ? k->files[i] : NULL;
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * preprocess.h - the Kconfig macro language (kconfig-macro-language.rst):
+ * variables, built-in and user functions, environment, $(shell,...) with an
+ * on-disk cache and asynchronous execution.  Internal to kconfig-parser.
+ *
+ * The lexer calls pp_expand_token() for a word containing '$' and
+ * pp_expand_dollar() for a '$' inside a quoted string, exactly where the
+ * kernel's lexer calls expand_one_token()/expand_dollar(); assignments
+ * ("NAME = value", ":=", "+=") go to pp_assign().
+ *
+ * Errors never exit: functions return NULL (or -1) and set *cause to a
+ * malloc'd "file:line: message" text; the caller frees it.
+ *
+ * Futures.  With pp_options.shell_jobs > 1 a $(shell,...) whose output is
+ * not needed at once is started in the background and its expansion is a
+ * placeholder: the bytes PP_FUTURE_START, a decimal id, PP_FUTURE_END.  Any
+ * built-in function that receives a placeholder in an argument, a variable
+ * name computed from one, and pp_resolve() wait for the command and
+ * substitute its output.  The parser keeps placeholders in symbol words and
+ * strings until the end of the parse and resolves them then, so compiler
+ * probes run in parallel with parsing.
+ */
+#ifndef KC_PREPROCESS_H
+#define KC_PREPROCESS_H
+
+#include <stdbool.h>
+
+#define PP_FUTURE_START	'\001'
+#define PP_FUTURE_END	'\002'
+
+enum pp_flavor {
+	PP_SIMPLE,	/* := */
+	PP_RECURSIVE,	/* =  */
+	PP_APPEND,	/* += */
+};
+
+enum pp_msg {
+	PP_INFO,	/* $(info,...): the kernel prints "text\n" on stdout */
+	PP_WARNING,	/* $(warning-if,...): "file:line: text\n" on stderr */
+};
+
+struct pp_options {
+	/* Environment seen by $(NAME) lookups and by $(shell,...) commands:
+	 * NULL-terminated "NAME=value" strings; copied by pp_create. */
+	char *const	*envp;
+	/* On-disk cache of $(shell,...) results, or NULL for none. */
+	const char	*cache_path;
+	/* Parallel shell commands; 0 or 1 runs each at once (no futures). */
+	int		 shell_jobs;
+	/* Where $(info) and $(warning-if) go; text has no trailing newline
+	 * and, for warnings, already starts with "file:line: ". */
+	void		(*message)(void *arg, enum pp_msg, const char *text);
+	void		*message_arg;
+};
+
+struct pp;
+
+struct pp	*pp_create(const struct pp_options *);
+void		 pp_free(struct pp *);	/* waits for running commands */
+
+/* Where the lexer is, for $(filename), $(lineno) and error messages. The
+ * file name pointer must stay valid while it is current. */
+void		 pp_set_location(struct pp *, const char *file, int line);
+
+/* "name = value" and friends; value is the raw text after the operator. */
+int		 pp_assign(struct pp *, const char *name, const char *value,
+		     enum pp_flavor, char **cause);
+
+/* *str points just after a '$'; expand one reference, advance *str past
+ * it. A '$' not followed by '(' expands to "$" (the kernel's behaviour). */
+char		*pp_expand_dollar(struct pp *, const char **str, char **cause);
+
+/* Expand from *str up to the end of a token (blank, newline, or any of
+ * the characters the kernel's is_end_of_token() stops at), advancing *str. */
+char		*pp_expand_token(struct pp *, const char **str, char **cause);
+
+/* Expand a whole string (all references). */
+char		*pp_expand_string(struct pp *, const char *in, char **cause);
+
+/* Replace every future placeholder in s by its command's output, waiting
+ * as needed; returns a new string. */
+char		*pp_resolve(struct pp *, const char *s, char **cause);
+bool		 pp_has_future(const char *s);
+/* Wait for every background command (end of parse). */
+int		 pp_wait_all(struct pp *, char **cause);
+
+/* Environment lookup through the pp's environment (not getenv). */
+const char	*pp_getenv(const struct pp *, const char *name);
+
+/* Environment variables the Kconfig files referenced, in first-use order,
+ * for include/config/auto.conf.cmd. Returns the count. */
+int		 pp_env_used(const struct pp *, const char ***names,
+		     const char ***values);
+
+/* Statistics for benchmarks and -v. */
+struct pp_stats {
+	int	shell_runs;	/* commands actually executed */
+	int	shell_cached;	/* answered from the disk cache */
+	int	shell_dedup;	/* answered from an identical earlier command */
+};
+void		 pp_get_stats(const struct pp *, struct pp_stats *);
+
+/*
+ * env.c: the environment conf sees under the kernel's top Makefile.
+ * Returns a new NULL-terminated array (free with env_free): envp with each
+ * variable the Makefile would export added when missing, derived exactly
+ * as the Makefile derives it (ARCH, SRCARCH, KERNELVERSION, CC, LD, ...,
+ * CC_VERSION_TEXT, srctree, objtree). srctree is the kernel tree (its top
+ * Makefile is read for VERSION/PATCHLEVEL/SUBLEVEL/EXTRAVERSION); when it
+ * has no such Makefile only srctree is added.
+ */
+char		**env_derive(const char *srctree, char *const *envp,
+		     char **cause);
+void		  env_free(char **);
+const char	 *env_lookup(char *const *envp, const char *name);
+
+/*
+ * The default $(shell) cache file for a tree: $KCTUI_CACHE_DIR, else
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/kctui, then "shell-<hash of the tree's
+ * absolute path>.cache".  NULL when neither a cache dir nor HOME is set.
+ * Caller frees.
+ */
+char		 *env_cache_path(char *const *envp, const char *srctree_abs);
+#endif

@@ -1,0 +1,1171 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * shell.c - $(shell,...) for the preprocessor.
+ *
+ * A command runs as "/bin/sh -c CMD" (posix_spawn) with the preprocessor's
+ * environment, stdin from /dev/null and stderr inherited, the way the
+ * kernel's popen() runs it.  At most 4096 bytes of output are read, then
+ * shell_cook() applies the kernel's do_shell() rules.
+ *
+ * Identical commands run once per shell.  With jobs > 1 a command not
+ * already known starts in the background and its caller gets a future
+ * placeholder; at most jobs commands run at once, and waiting for one
+ * keeps reading the pipes of all of them.
+ *
+ * The disk cache maps (command, digest) to output.  The digest covers the
+ * working directory, the values of the environment variables that the
+ * kernel's Makefile exports (and a few more that change tool behaviour),
+ * and the identity (realpath, device, inode, size, mtime, ctime) of every
+ * word of the command that names a file: words with a '/' and bare words
+ * found as executables on PATH.  Missing files are part of the digest too,
+ * so installing a tool is noticed.  File format:
+ *
+ *	KCTUI-SHELL-CACHE 1\n
+ *	<32 hex digest> <cmd length> <output length>\n<cmd>\n<output>\n ...
+ *	END <count> <16 hex checksum of everything before END>\n
+ *
+ * Anything that does not parse, or a bad checksum, discards the whole file
+ * and it is rewritten at the next save.  Saving writes a temporary file
+ * and renames it over the old one.
+ */
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "preprocess.h"
+#include "shell.h"
+#include "util.h"
+
+#define SHELL_BUFSIZE	4096
+#define CACHE_MAGIC	"KCTUI-SHELL-CACHE 1\n"
+
+/* A streaming 128-bit hash (two independent 64-bit lanes). */
+struct digest {
+	uint64_t	a;
+	uint64_t	b;
+};
+
+/* One distinct command of this run. */
+struct job {
+	char		*cmd;
+	uint64_t	 hash;		/* of cmd, for the dedup table */
+	struct digest	 dig;
+	pid_t		 pid;		/* > 0 while not reaped */
+	int		 fd;		/* read end, -1 when closed */
+	char		*buf;		/* SHELL_BUFSIZE + 1 bytes */
+	size_t		 len;
+	char		*out;		/* result once done */
+	bool		 done;
+};
+
+/* One cache record. */
+struct centry {
+	const char	*cmd;
+	size_t		 cmdlen;
+	const char	*out;
+	size_t		 outlen;
+	uint64_t	 hash;		/* of cmd */
+	struct digest	 dig;
+	bool		 owned;		/* cmd/out malloc'd (not in file) */
+	bool		 fresh;		/* added in this run */
+	bool		 superseded;	/* replaced by a fresh entry */
+};
+
+/* Memoised identity of a command word. */
+struct word {
+	char		*name;
+	char		*ident;
+	uint64_t	 hash;
+	struct word	*next;
+};
+
+/* A PATH directory, listed once so that most misses cost no syscall. */
+struct pathdir {
+	char		*dir;
+	bool		 listed;	/* names[] is valid */
+	const char	**names;	/* open addressing set */
+	size_t		 size;		/* power of two */
+};
+
+struct shell {
+	char *const	*envp;
+	char		*cache_path;
+	int		 jobs;
+
+	struct job	*job;
+	size_t		 njob;
+	size_t		 jobcap;
+	size_t		*jobtab;	/* open addressing: job index + 1 */
+	size_t		 jobtabsize;
+	int		 running;
+
+	struct centry	*ent;
+	size_t		 nent;
+	size_t		 entcap;
+	size_t		*enttab;	/* open addressing: entry index + 1 */
+	size_t		 enttabsize;
+	char		*filebuf;	/* the loaded cache file */
+	bool		 dirty;
+
+	struct digest	 base;		/* cwd and environment */
+	struct word	**words;
+	size_t		 wordsize;
+	const char	*path;		/* PATH from envp */
+	struct pathdir	*dirs;		/* PATH, split and listed lazily */
+	size_t		 ndirs;
+	bool		 dirs_ready;
+	struct arena	 arena;		/* directory entry names */
+
+	struct shell_stats stats;
+};
+
+/* Start a digest. */
+static void
+digest_init(struct digest *d)
+{
+	d->a = 0xcbf29ce484222325ULL;
+	d->b = 0x9e3779b97f4a7c15ULL;
+}
+
+/* Feed bytes into a digest. */
+static void
+digest_add(struct digest *d, const void *p, size_t len)
+{
+	const unsigned char	*s = p;
+	size_t			 i;
+
+	for (i = 0; i < len; i++) {
+		d->a = (d->a ^ s[i]) * 0x100000001b3ULL;
+		d->b = (d->b + s[i] + 1) * 0xff51afd7ed558ccdULL;
+		d->b ^= d->b >> 31;
+	}
+}
+
+/* Feed a string and its terminator into a digest. */
+static void
+digest_adds(struct digest *d, const char *s)
+{
+	digest_add(d, s, strlen(s) + 1);
+}
+
+/* A 64-bit hash of a byte string. */
+static uint64_t
+hash64(const char *s, size_t len)
+{
+	struct digest d;
+
+	digest_init(&d);
+	digest_add(&d, s, len);
+	return d.a ^ (d.b >> 1);
+}
+
+/* Apply the kernel's do_shell() post-processing to raw output. */
+size_t
+shell_cook(char *buf, size_t len)
+{
+	size_t i;
+
+	if (len >= SHELL_BUFSIZE)
+		len = SHELL_BUFSIZE - 1;
+	while (len > 0 && buf[len - 1] == '\n')
+		len--;
+	buf[len] = '\0';
+	for (i = 0; i < len; i++) {
+		if (buf[i] == '\n')
+			buf[i] = ' ';
+		else if (buf[i] == '\0')
+			return i;
+	}
+	return len;
+}
+
+/* Look a variable up in an environment array. */
+static const char *
+shell_getenv(char *const *envp, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; envp != NULL && *envp != NULL; envp++) {
+		if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
+			return *envp + n + 1;
+	}
+	return NULL;
+}
+
+/* Start "/bin/sh -c cmd"; returns the read end of its stdout or -1. */
+static int
+shell_spawn(const char *cmd, char *const *envp, pid_t *pid, char **cause)
+{
+	posix_spawn_file_actions_t	 fa;
+	char				*argv[4];
+	int				 pfd[2], error;
+
+	if (pipe2(pfd, O_CLOEXEC) != 0) {
+		*cause = xasprintf("%s: pipe: %s", cmd, strerror(errno));
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
+
+	argv[0] = (char *)"sh";
+	argv[1] = (char *)"-c";
+	argv[2] = (char *)cmd;
+	argv[3] = NULL;
+	error = posix_spawn(pid, "/bin/sh", &fa, NULL, argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pfd[1]);
+	if (error != 0) {
+		close(pfd[0]);
+		*cause = xasprintf("%s: %s", cmd, strerror(error));
+		return -1;
+	}
+	return pfd[0];
+}
+
+/* Wait for a child, ignoring its status as pclose's caller does. */
+static void
+shell_reap(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+}
+
+/* Run cmd like make's $(shell ...): whole output, newlines folded. */
+char *
+shell_capture(const char *cmd, char *const *envp, char **cause)
+{
+	struct strbuf	 sb;
+	char		 buf[4096];
+	ssize_t		 n;
+	size_t		 i;
+	pid_t		 pid;
+	int		 fd;
+
+	if ((fd = shell_spawn(cmd, envp, &pid, cause)) == -1)
+		return NULL;
+	strbuf_init(&sb);
+	strbuf_add(&sb, "", 0);
+	for (;;) {
+		n = read(fd, buf, sizeof buf);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		strbuf_add(&sb, buf, (size_t)n);
+	}
+	close(fd);
+	shell_reap(pid);
+	while (sb.len > 0 && sb.s[sb.len - 1] == '\n')
+		sb.s[--sb.len] = '\0';
+	for (i = 0; i < sb.len; i++) {
+		if (sb.s[i] == '\n')
+			sb.s[i] = ' ';
+	}
+	return strbuf_detach(&sb);
+}
+
+/* Is this variable part of the cache digest? */
+static bool
+shell_env_relevant(const char *name, size_t len)
+{
+	static const char *const names[] = {
+		"PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE",
+		"LC_MESSAGES", "LC_COLLATE", "LC_NUMERIC", "TMPDIR", "HOME",
+		"ARCH", "SRCARCH", "SUBARCH", "HEADER_ARCH", "UTS_MACHINE",
+		"CROSS_COMPILE", "CROSS_COMPILE_COMPAT", "CC", "LD", "AR", "NM",
+		"OBJCOPY", "OBJDUMP", "READELF", "STRIP", "CPP", "HOSTCC",
+		"HOSTCXX", "HOSTRUSTC", "HOSTPKG_CONFIG", "RUSTC", "RUSTDOC",
+		"RUSTFMT", "RUSTC_OR_CLIPPY", "RUSTC_OR_CLIPPY_QUIET",
+		"RUSTC_BOOTSTRAP", "RUST_LIB_SRC", "BINDGEN", "CARGO",
+		"CLIPPY_DRIVER", "PAHOLE", "PAHOLE_FLAGS", "RESOLVE_BTFIDS",
+		"LLVM", "LLVM_IAS", "CLANG_FLAGS", "srctree", "objtree",
+		"abs_srctree", "abs_objtree", "building_out_of_srctree",
+		"VPATH", "KERNELVERSION", "KERNELRELEASE", "VERSION",
+		"PATCHLEVEL", "SUBLEVEL", "EXTRAVERSION", "CC_VERSION_TEXT",
+		"CONFIG_SHELL", "BASH", "PERL", "PYTHON3", "AWK", "LEX", "YACC",
+		"CHECK", "CHECKFLAGS", "INSTALLKERNEL", "KGZIP", "KBZIP2",
+		"KLZOP", "LZMA", "LZ4", "XZ", "ZSTD", "USERCFLAGS",
+		"USERLDFLAGS", "KRUSTFLAGS", "KCFLAGS", "KAFLAGS", "KCPPFLAGS",
+		"LDFLAGS_MODULE", "NOSTDINC_FLAGS", "LINUXINCLUDE",
+		"OBJCOPYFLAGS", "CFLAGS_KERNEL", "CFLAGS_MODULE",
+		"AFLAGS_KERNEL", "AFLAGS_MODULE", "RUSTFLAGS_KERNEL",
+		"RUSTFLAGS_MODULE", "BITS", "CCACHE_DIR", "GCC_EXEC_PREFIX",
+		"COMPILER_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",
+		"SOURCE_DATE_EPOCH",
+	};
+	static const char *const prefixes[] = {
+		"KBUILD_", "KCONFIG_", "LLVM_", "CLANG_", "HOST", "CROSS_",
+		"RUST", "GCC_", "CCACHE_",
+	};
+	size_t i, n;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (strlen(names[i]) == len &&
+		    strncmp(names[i], name, len) == 0)
+			return true;
+	}
+	for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+		n = strlen(prefixes[i]);
+		if (len >= n && strncmp(prefixes[i], name, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* qsort comparator for environment strings. */
+static int
+shell_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Digest the working directory and the relevant environment. */
+static void
+shell_base_digest(struct shell *sh)
+{
+	char		 cwd[PATH_MAX];
+	const char	**v, *eq;
+	size_t		 n = 0, i;
+
+	digest_init(&sh->base);
+	digest_adds(&sh->base, getcwd(cwd, sizeof cwd) ? cwd : "?");
+	for (i = 0; sh->envp != NULL && sh->envp[i] != NULL; i++)
+		;
+	v = xcalloc(i + 1, sizeof *v);
+	for (i = 0; sh->envp != NULL && sh->envp[i] != NULL; i++) {
+		eq = strchr(sh->envp[i], '=');
+		if (eq != NULL &&
+		    shell_env_relevant(sh->envp[i], eq - sh->envp[i]))
+			v[n++] = sh->envp[i];
+	}
+	qsort(v, n, sizeof *v, shell_cmp_str);
+	for (i = 0; i < n; i++)
+		digest_adds(&sh->base, v[i]);
+	free(v);
+}
+
+/* The identity of an existing file: realpath and stat fields. */
+static char *
+shell_identify(const char *path)
+{
+	struct stat	 st;
+	char		*real;
+	char		*id;
+
+	if (stat(path, &st) != 0)
+		return xstrdup("-");
+	real = realpath(path, NULL);
+	if (S_ISREG(st.st_mode)) {
+		id = xasprintf("F%s:%llu:%llu:%lld:%lld.%ld:%lld.%ld",
+		    real ? real : path, (unsigned long long)st.st_dev,
+		    (unsigned long long)st.st_ino, (long long)st.st_size,
+		    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+		    (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+	} else {
+		/* Directories and devices: their times change too often. */
+		id = xasprintf("O%s:%o:%llu:%llu", real ? real : path,
+		    (unsigned)(st.st_mode & S_IFMT),
+		    (unsigned long long)st.st_dev,
+		    (unsigned long long)st.st_ino);
+	}
+	free(real);
+	return id;
+}
+
+/* Split PATH and list each directory once. */
+static void
+shell_list_path(struct shell *sh)
+{
+	struct pathdir	*pd;
+	struct dirent	*de;
+	const char	*p, *end;
+	size_t		 n, count, slot;
+	DIR		*d;
+
+	sh->dirs_ready = true;
+	if (sh->path == NULL)
+		return;
+	for (p = sh->path;; p = end + 1) {
+		end = strchr(p, ':');
+		n = end ? (size_t)(end - p) : strlen(p);
+		sh->dirs = xrealloc(sh->dirs, (sh->ndirs + 1) * sizeof *sh->dirs);
+		pd = &sh->dirs[sh->ndirs++];
+		memset(pd, 0, sizeof *pd);
+		pd->dir = xstrndup(p, n);
+		if (n > 0 && (d = opendir(pd->dir)) != NULL) {
+			pd->size = 256;
+			pd->names = xcalloc(pd->size, sizeof *pd->names);
+			count = 0;
+			while ((de = readdir(d)) != NULL) {
+				if (de->d_name[0] == '.')
+					continue;
+				if (++count * 2 >= pd->size) {
+					const char **old = pd->names;
+					size_t i, oldsize = pd->size;
+
+					pd->size *= 2;
+					pd->names = xcalloc(pd->size,
+					    sizeof *pd->names);
+					for (i = 0; i < oldsize; i++) {
+						if (old[i] == NULL)
+							continue;
+						slot = hash_str(old[i],
+						    strlen(old[i])) &
+						    (pd->size - 1);
+						while (pd->names[slot] != NULL)
+							slot = (slot + 1) &
+							    (pd->size - 1);
+						pd->names[slot] = old[i];
+					}
+					free(old);
+				}
+				slot = hash_str(de->d_name, strlen(de->d_name))
+				    & (pd->size - 1);
+				while (pd->names[slot] != NULL)
+					slot = (slot + 1) & (pd->size - 1);
+				pd->names[slot] = arena_strdup(&sh->arena,
+				    de->d_name);
+			}
+			closedir(d);
+			pd->listed = true;
+		}
+		if (end == NULL)
+			break;
+	}
+}
+
+/* Might a listed directory contain name? */
+static bool
+shell_dir_has(struct pathdir *pd, const char *name)
+{
+	size_t slot;
+
+	if (!pd->listed)
+		return true;
+	slot = hash_str(name, strlen(name)) & (pd->size - 1);
+	while (pd->names[slot] != NULL) {
+		if (strcmp(pd->names[slot], name) == 0)
+			return true;
+		slot = (slot + 1) & (pd->size - 1);
+	}
+	return false;
+}
+
+/* Find a bare word as an executable on PATH; its identity or "-". */
+static char *
+shell_identify_path(struct shell *sh, const char *word)
+{
+	struct stat	 st;
+	struct pathdir	*pd;
+	char		*file, *id;
+	size_t		 i;
+
+	if (!sh->dirs_ready)
+		shell_list_path(sh);
+	for (i = 0; i < sh->ndirs; i++) {
+		pd = &sh->dirs[i];
+		if (!shell_dir_has(pd, word))
+			continue;
+		if (*pd->dir == '\0')
+			file = xstrdup(word);
+		else
+			file = xasprintf("%s/%s", pd->dir, word);
+		if (stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(file, X_OK) == 0) {
+			id = shell_identify(file);
+			free(file);
+			return id;
+		}
+		free(file);
+	}
+	return xstrdup("-");
+}
+
+/* Memoised identity of a command word. */
+static const char *
+shell_word_ident(struct shell *sh, const char *s, size_t len)
+{
+	struct word	*w;
+	uint64_t	 h = hash64(s, len);
+	size_t		 slot = h & (sh->wordsize - 1);
+
+	for (w = sh->words[slot]; w != NULL; w = w->next) {
+		if (w->hash == h && strlen(w->name) == len &&
+		    memcmp(w->name, s, len) == 0)
+			return w->ident;
+	}
+	w = xmalloc(sizeof *w);
+	w->name = xstrndup(s, len);
+	w->hash = h;
+	if (memchr(s, '/', len) != NULL)
+		w->ident = shell_identify(w->name);
+	else
+		w->ident = shell_identify_path(sh, w->name);
+	w->next = sh->words[slot];
+	sh->words[slot] = w;
+	return w->ident;
+}
+
+/* Is c a separator between the words of a command? */
+static bool
+shell_is_sep(char c)
+{
+	return c == '\0' || strchr(" \t\n;|&<>()'\"`$={}!*?[]\\,", c) != NULL;
+}
+
+/* The digest of a command: base, text, identity of file words. */
+static void
+shell_digest(struct shell *sh, const char *cmd, struct digest *d)
+{
+	const char	*p = cmd, *start;
+	size_t		 len;
+
+	*d = sh->base;
+	digest_adds(d, cmd);
+	while (*p != '\0') {
+		if (shell_is_sep(*p)) {
+			p++;
+			continue;
+		}
+		start = p;
+		while (!shell_is_sep(*p))
+			p++;
+		len = p - start;
+		if (len >= PATH_MAX)
+			continue;
+		if (memchr(start, '/', len) == NULL &&
+		    !(start[0] == '_' ||
+		    (start[0] >= 'a' && start[0] <= 'z') ||
+		    (start[0] >= 'A' && start[0] <= 'Z')))
+			continue;
+		digest_add(d, start, len);
+		digest_adds(d, "");
+		digest_adds(d, shell_word_ident(sh, start, len));
+	}
+}
+
+/* Grow an open-addressing index table to hold n items. */
+static void
+shell_tab_grow(size_t **tab, size_t *size, size_t n,
+    uint64_t (*hashof)(void *, size_t), void *arg)
+{
+	size_t	 i, slot, newsize;
+	size_t	*nt;
+
+	if (n * 2 < *size)
+		return;
+	newsize = *size ? *size * 2 : 64;
+	while (n * 2 >= newsize)
+		newsize *= 2;
+	nt = xcalloc(newsize, sizeof *nt);
+	for (i = 0; i < n; i++) {
+		slot = hashof(arg, i) & (newsize - 1);
+		while (nt[slot] != 0)
+			slot = (slot + 1) & (newsize - 1);
+		nt[slot] = i + 1;
+	}
+	free(*tab);
+	*tab = nt;
+	*size = newsize;
+}
+
+/* Hash of job i (for table growth). */
+static uint64_t
+shell_job_hash(void *arg, size_t i)
+{
+	return ((struct shell *)arg)->job[i].hash;
+}
+
+/* Hash of cache entry i (for table growth). */
+static uint64_t
+shell_ent_hash(void *arg, size_t i)
+{
+	return ((struct shell *)arg)->ent[i].hash;
+}
+
+/* Find a cache entry for (cmd, digest). */
+static struct centry *
+shell_cache_find(struct shell *sh, const char *cmd, size_t len, uint64_t h,
+    const struct digest *d)
+{
+	struct centry	*e;
+	size_t		 slot;
+
+	if (sh->enttabsize == 0)
+		return NULL;
+	slot = h & (sh->enttabsize - 1);
+	while (sh->enttab[slot] != 0) {
+		e = &sh->ent[sh->enttab[slot] - 1];
+		if (e->hash == h && e->cmdlen == len &&
+		    e->dig.a == d->a && e->dig.b == d->b &&
+		    memcmp(e->cmd, cmd, len) == 0)
+			return e;
+		slot = (slot + 1) & (sh->enttabsize - 1);
+	}
+	return NULL;
+}
+
+/* Add a cache entry; fresh entries supersede others for the same cmd. */
+static void
+shell_cache_add(struct shell *sh, const char *cmd, size_t cmdlen,
+    const char *out, size_t outlen, const struct digest *d, bool fresh)
+{
+	struct centry	*e;
+	uint64_t	 h = hash64(cmd, cmdlen);
+	size_t		 slot, i;
+
+	if (fresh) {
+		for (slot = h & (sh->enttabsize - 1);
+		    sh->enttabsize != 0 && sh->enttab[slot] != 0;
+		    slot = (slot + 1) & (sh->enttabsize - 1)) {
+			e = &sh->ent[sh->enttab[slot] - 1];
+			if (e->hash == h && e->cmdlen == cmdlen &&
+			    memcmp(e->cmd, cmd, cmdlen) == 0)
+				e->superseded = true;
+		}
+		sh->dirty = true;
+	}
+	if (sh->nent == sh->entcap) {
+		sh->entcap = sh->entcap ? sh->entcap * 2 : 256;
+		sh->ent = xrealloc(sh->ent, sh->entcap * sizeof *sh->ent);
+	}
+	i = sh->nent++;
+	e = &sh->ent[i];
+	e->hash = h;
+	e->dig = *d;
+	e->fresh = fresh;
+	e->superseded = false;
+	e->owned = fresh;
+	e->cmdlen = cmdlen;
+	e->outlen = outlen;
+	if (fresh) {
+		e->cmd = xstrndup(cmd, cmdlen);
+		e->out = xstrndup(out, outlen);
+	} else {
+		e->cmd = cmd;
+		e->out = out;
+	}
+	if (sh->nent * 2 >= sh->enttabsize) {
+		shell_tab_grow(&sh->enttab, &sh->enttabsize, sh->nent,
+		    shell_ent_hash, sh);
+	} else {
+		slot = h & (sh->enttabsize - 1);
+		while (sh->enttab[slot] != 0)
+			slot = (slot + 1) & (sh->enttabsize - 1);
+		sh->enttab[slot] = i + 1;
+	}
+}
+
+/* Forget every loaded entry (a corrupt file). */
+static void
+shell_cache_reset(struct shell *sh)
+{
+	size_t i;
+
+	for (i = 0; i < sh->nent; i++) {
+		if (sh->ent[i].owned) {
+			free((char *)sh->ent[i].cmd);
+			free((char *)sh->ent[i].out);
+		}
+	}
+	sh->nent = 0;
+	if (sh->enttab != NULL)
+		memset(sh->enttab, 0, sh->enttabsize * sizeof *sh->enttab);
+}
+
+/* Parse a hex number of exactly n digits. */
+static bool
+shell_parse_hex(const char *p, size_t n, uint64_t *v)
+{
+	size_t i;
+
+	*v = 0;
+	for (i = 0; i < n; i++) {
+		*v <<= 4;
+		if (p[i] >= '0' && p[i] <= '9')
+			*v |= (uint64_t)(p[i] - '0');
+		else if (p[i] >= 'a' && p[i] <= 'f')
+			*v |= (uint64_t)(p[i] - 'a' + 10);
+		else
+			return false;
+	}
+	return true;
+}
+
+/* Parse a decimal size ending at a given character. */
+static bool
+shell_parse_size(const char **pp, const char *end, char stop, size_t *v)
+{
+	const char *p = *pp;
+
+	if (p >= end || *p < '0' || *p > '9')
+		return false;
+	*v = 0;
+	while (p < end && *p >= '0' && *p <= '9') {
+		if (*v > SIZE_MAX / 10 - 10)
+			return false;
+		*v = *v * 10 + (size_t)(*p++ - '0');
+	}
+	if (p >= end || *p != stop)
+		return false;
+	*pp = p + 1;
+	return true;
+}
+
+/* Parse the loaded cache file; false if it is corrupt. */
+static bool
+shell_cache_parse(struct shell *sh, char *buf, size_t size)
+{
+	struct digest	 d;
+	const char	*p, *end, *trailer, *cmd, *out;
+	uint64_t	 sum;
+	size_t		 count, n = 0, cmdlen, outlen, mlen = strlen(CACHE_MAGIC);
+
+	if (size < mlen || memcmp(buf, CACHE_MAGIC, mlen) != 0)
+		return false;
+	if (size < 2 || buf[size - 1] != '\n')
+		return false;
+	/* Trailer: the last line. */
+	for (trailer = buf + size - 1; trailer > buf && trailer[-1] != '\n';
+	    trailer--)
+		;
+	p = trailer;
+	end = buf + size;
+	if (end - p < 4 || memcmp(p, "END ", 4) != 0)
+		return false;
+	p += 4;
+	if (!shell_parse_size(&p, end, ' ', &count))
+		return false;
+	if (end - p != 17 || !shell_parse_hex(p, 16, &sum))
+		return false;
+	if (hash64(buf, trailer - buf) != sum)
+		return false;
+
+	p = buf + mlen;
+	end = trailer;
+	while (p < end) {
+		if (end - p < 33 || !shell_parse_hex(p, 16, &d.a) ||
+		    !shell_parse_hex(p + 16, 16, &d.b) || p[32] != ' ')
+			return false;
+		p += 33;
+		if (!shell_parse_size(&p, end, ' ', &cmdlen) ||
+		    !shell_parse_size(&p, end, '\n', &outlen))
+			return false;
+		if ((size_t)(end - p) < cmdlen + outlen + 2 ||
+		    p[cmdlen] != '\n' || p[cmdlen + 1 + outlen] != '\n')
+			return false;
+		cmd = p;
+		out = p + cmdlen + 1;
+		buf[cmd - buf + cmdlen] = '\0';
+		buf[out - buf + outlen] = '\0';
+		if (memchr(cmd, '\0', cmdlen) != NULL ||
+		    memchr(out, '\0', outlen) != NULL)
+			return false;
+		shell_cache_add(sh, cmd, cmdlen, out, outlen, &d, false);
+		p = out + outlen + 1;
+		n++;
+	}
+	return n == count;
+}
+
+/* Load the cache file, if any. */
+static void
+shell_cache_load(struct shell *sh)
+{
+	struct stat	 st;
+	char		*buf;
+	size_t		 got = 0;
+	ssize_t		 n;
+	int		 fd;
+
+	if ((fd = open(sh->cache_path, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		sh->dirty = true;
+		return;
+	}
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (got < (size_t)st.st_size) {
+		n = read(fd, buf + got, (size_t)st.st_size - got);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	if (!shell_cache_parse(sh, buf, got)) {
+		shell_cache_reset(sh);
+		free(buf);
+		sh->dirty = true;
+		return;
+	}
+	sh->filebuf = buf;
+}
+
+/* Create the parent directories of path. */
+static int
+shell_mkdirs(const char *path, char **cause)
+{
+	char	*dir = xstrdup(path), *p;
+
+	for (p = dir + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+			*cause = xasprintf("%s: %s", dir, strerror(errno));
+			free(dir);
+			return -1;
+		}
+		*p = '/';
+	}
+	free(dir);
+	return 0;
+}
+
+/* Save the cache if it changed. */
+int
+shell_save(struct shell *sh, char **cause)
+{
+	struct strbuf	 sb;
+	struct centry	*e;
+	char		*tmp;
+	size_t		 i, n = 0, off;
+	ssize_t		 w;
+	int		 fd;
+
+	if (sh->cache_path == NULL || !sh->dirty)
+		return 0;
+	strbuf_init(&sb);
+	strbuf_adds(&sb, CACHE_MAGIC);
+	for (i = 0; i < sh->nent; i++) {
+		e = &sh->ent[i];
+		if (e->superseded)
+			continue;
+		strbuf_addf(&sb, "%016llx%016llx %zu %zu\n",
+		    (unsigned long long)e->dig.a, (unsigned long long)e->dig.b,
+		    e->cmdlen, e->outlen);
+		strbuf_add(&sb, e->cmd, e->cmdlen);
+		strbuf_addc(&sb, '\n');
+		strbuf_add(&sb, e->out, e->outlen);
+		strbuf_addc(&sb, '\n');
+		n++;
+	}
+	strbuf_addf(&sb, "END %zu %016llx\n", n,
+	    (unsigned long long)hash64(sb.s, sb.len));
+
+	if (shell_mkdirs(sh->cache_path, cause) != 0) {
+		strbuf_free(&sb);
+		return -1;
+	}
+	tmp = xasprintf("%s.tmp.%ld", sh->cache_path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd == -1) {
+		*cause = xasprintf("%s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	for (off = 0; off < sb.len; off += (size_t)w) {
+		w = write(fd, sb.s + off, sb.len - off);
+		if (w == -1 && errno == EINTR) {
+			w = 0;
+			continue;
+		}
+		if (w <= 0) {
+			*cause = xasprintf("%s: %s", tmp, strerror(errno));
+			close(fd);
+			unlink(tmp);
+			goto fail;
+		}
+	}
+	if (close(fd) != 0 || rename(tmp, sh->cache_path) != 0) {
+		*cause = xasprintf("%s: %s", sh->cache_path, strerror(errno));
+		unlink(tmp);
+		goto fail;
+	}
+	free(tmp);
+	strbuf_free(&sb);
+	sh->dirty = false;
+	return 0;
+
+fail:
+	free(tmp);
+	strbuf_free(&sb);
+	return -1;
+}
+
+/* Create a shell runner. */
+struct shell *
+shell_create(char *const *envp, const char *cache_path, int jobs)
+{
+	struct shell *sh = xcalloc(1, sizeof *sh);
+
+	sh->envp = envp;
+	sh->jobs = jobs > 1 ? jobs : 1;
+	sh->path = shell_getenv(envp, "PATH");
+	sh->wordsize = 256;
+	sh->words = xcalloc(sh->wordsize, sizeof *sh->words);
+	arena_init(&sh->arena);
+	if (cache_path != NULL) {
+		sh->cache_path = xstrdup(cache_path);
+		shell_base_digest(sh);
+		shell_cache_load(sh);
+	}
+	return sh;
+}
+
+/* A job has reached EOF or its buffer is full: close, reap, cook. */
+static void
+shell_finish(struct shell *sh, struct job *j)
+{
+	size_t len;
+
+	close(j->fd);
+	j->fd = -1;
+	shell_reap(j->pid);
+	j->pid = 0;
+	len = shell_cook(j->buf, j->len);
+	j->out = xstrndup(j->buf, len);
+	free(j->buf);
+	j->buf = NULL;
+	j->done = true;
+	sh->running--;
+	if (sh->cache_path != NULL)
+		shell_cache_add(sh, j->cmd, strlen(j->cmd), j->out, len,
+		    &j->dig, true);
+}
+
+/* Read what is available; wait until job want (or any, if NULL) ends. */
+static void
+shell_pump(struct shell *sh, struct job *want)
+{
+	struct pollfd	*pfd;
+	struct job	*j;
+	size_t		*idx, i, n;
+	ssize_t		 r;
+	bool		 any = false;
+
+	pfd = xcalloc(sh->running + 1, sizeof *pfd);
+	idx = xcalloc(sh->running + 1, sizeof *idx);
+	while (sh->running > 0 && (want == NULL ? !any : !want->done)) {
+		n = 0;
+		for (i = 0; i < sh->njob && n < (size_t)sh->running; i++) {
+			if (sh->job[i].fd == -1)
+				continue;
+			pfd[n].fd = sh->job[i].fd;
+			pfd[n].events = POLLIN;
+			pfd[n].revents = 0;
+			idx[n++] = i;
+		}
+		if (poll(pfd, n, -1) == -1)
+			continue;	/* EINTR */
+		for (i = 0; i < n; i++) {
+			if (pfd[i].revents == 0)
+				continue;
+			j = &sh->job[idx[i]];
+			r = read(j->fd, j->buf + j->len,
+			    SHELL_BUFSIZE - j->len);
+			if (r == -1 && errno == EINTR)
+				continue;
+			if (r > 0)
+				j->len += (size_t)r;
+			if (r <= 0 || j->len == SHELL_BUFSIZE) {
+				shell_finish(sh, j);
+				any = true;
+			}
+		}
+	}
+	free(idx);
+	free(pfd);
+}
+
+/* Find the job for an identical command. */
+static struct job *
+shell_job_find(struct shell *sh, const char *cmd, uint64_t h)
+{
+	struct job	*j;
+	size_t		 slot;
+
+	if (sh->jobtabsize == 0)
+		return NULL;
+	slot = h & (sh->jobtabsize - 1);
+	while (sh->jobtab[slot] != 0) {
+		j = &sh->job[sh->jobtab[slot] - 1];
+		if (j->hash == h && strcmp(j->cmd, cmd) == 0)
+			return j;
+		slot = (slot + 1) & (sh->jobtabsize - 1);
+	}
+	return NULL;
+}
+
+/* Record a new distinct command. */
+static struct job *
+shell_job_add(struct shell *sh, const char *cmd, uint64_t h)
+{
+	struct job	*j;
+	size_t		 slot, i;
+
+	if (sh->njob == sh->jobcap) {
+		sh->jobcap = sh->jobcap ? sh->jobcap * 2 : 64;
+		sh->job = xrealloc(sh->job, sh->jobcap * sizeof *sh->job);
+	}
+	i = sh->njob++;
+	j = &sh->job[i];
+	memset(j, 0, sizeof *j);
+	j->cmd = xstrdup(cmd);
+	j->hash = h;
+	j->fd = -1;
+	if (sh->njob * 2 >= sh->jobtabsize) {
+		shell_tab_grow(&sh->jobtab, &sh->jobtabsize, sh->njob,
+		    shell_job_hash, sh);
+	} else {
+		slot = h & (sh->jobtabsize - 1);
+		while (sh->jobtab[slot] != 0)
+			slot = (slot + 1) & (sh->jobtabsize - 1);
+		sh->jobtab[slot] = i + 1;
+	}
+	return j;
+}
+
+/* The caller's copy of a job's answer: output or placeholder. */
+static char *
+shell_answer(struct shell *sh, struct job *j)
+{
+	if (j->done)
+		return xstrdup(j->out);
+	return xasprintf("%c%zu%c", PP_FUTURE_START, (size_t)(j - sh->job),
+	    PP_FUTURE_END);
+}
+
+/* Run a command (see shell.h). */
+char *
+shell_run(struct shell *sh, const char *cmd, char **cause)
+{
+	struct centry	*e;
+	struct job	*j;
+	uint64_t	 h = hash64(cmd, strlen(cmd));
+
+	if ((j = shell_job_find(sh, cmd, h)) != NULL) {
+		sh->stats.dedup++;
+		if (!j->done && sh->jobs <= 1)
+			shell_pump(sh, j);
+		return shell_answer(sh, j);
+	}
+	j = shell_job_add(sh, cmd, h);
+	if (sh->cache_path != NULL) {
+		shell_digest(sh, cmd, &j->dig);
+		e = shell_cache_find(sh, cmd, strlen(cmd), h, &j->dig);
+		if (e != NULL) {
+			sh->stats.cached++;
+			j->out = xstrndup(e->out, e->outlen);
+			j->done = true;
+			return shell_answer(sh, j);
+		}
+	}
+	while (sh->running >= sh->jobs)
+		shell_pump(sh, NULL);
+	j->fd = shell_spawn(cmd, sh->envp, &j->pid, cause);
+	if (j->fd == -1) {
+		/* Remember the failure as an empty, uncached answer. */
+		j->out = xstrdup("");
+		j->done = true;
+		return NULL;
+	}
+	j->buf = xmalloc(SHELL_BUFSIZE + 1);
+	sh->running++;
+	sh->stats.runs++;
+	if (sh->jobs <= 1)
+		shell_pump(sh, j);
+	return shell_answer(sh, j);
+}
+
+/* The output of a future. */
+const char *
+shell_result(struct shell *sh, unsigned int id, char **cause)
+{
+	struct job *j;
+
+	if (id >= sh->njob) {
+		*cause = xasprintf("unknown $(shell) future %u", id);
+		return NULL;
+	}
+	j = &sh->job[id];
+	if (!j->done)
+		shell_pump(sh, j);
+	return j->out;
+}
+
+/* Wait for every background command and save the cache. */
+int
+shell_wait_all(struct shell *sh, char **cause)
+{
+	while (sh->running > 0)
+		shell_pump(sh, NULL);
+	return shell_save(sh, cause);
+}
+
+/* Statistics. */
+void
+shell_get_stats(const struct shell *sh, struct shell_stats *st)
+{
+	*st = sh->stats;
+}
+
+/* Free a shell runner. */
+void
+shell_free(struct shell *sh)
+{
+	struct word	*w, *next;
+	char		*cause = NULL;
+	size_t		 i;
+
+	if (sh == NULL)
+		return;
+	if (shell_wait_all(sh, &cause) != 0)
+		free(cause);
+	for (i = 0; i < sh->njob; i++) {
+		free(sh->job[i].cmd);
+		free(sh->job[i].out);
+		free(sh->job[i].buf);
+	}
+	free(sh->job);
+	free(sh->jobtab);
+	shell_cache_reset(sh);
+	free(sh->ent);
+	free(sh->enttab);
+	free(sh->filebuf);
+	for (i = 0; i < sh->wordsize; i++) {
+		for (w = sh->words[i]; w != NULL; w = next) {
+			next = w->next;
+			free(w->name);
+			free(w->ident);
+			free(w);
+		}
+	}
+	free(sh->words);
+	for (i = 0; i < sh->ndirs; i++) {
+		free(sh->dirs[i].dir);
+		free(sh->dirs[i].names);
+	}
+	free(sh->dirs);
+	arena_free(&sh->arena);
+	free(sh->cache_path);
+	free(sh);
+}

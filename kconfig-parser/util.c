@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util.c - allocation, string buffers, arenas and interning.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Abort on allocation failure; the callers have no way to unwind. */
+static void
+oom(void)
+{
+	fputs("kctui: out of memory\n", stderr);
+	abort();
+}
+
+/* Allocate size bytes or die. */
+void *
+xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+/* Allocate a zeroed array or die. */
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+/* Resize or die. */
+void *
+xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+/* Duplicate a string or die. */
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+/* Duplicate at most n bytes of a string or die. */
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+/* printf into a new allocation. */
+char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	va_list	 aq;
+	int	 n;
+	char	*p;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		oom();
+	p = xmalloc((size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+/* printf into a new allocation. */
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*p;
+
+	va_start(ap, fmt);
+	p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+/* Start an empty buffer; no allocation until something is added. */
+void
+strbuf_init(struct strbuf *sb)
+{
+	sb->s = NULL;
+	sb->len = 0;
+	sb->cap = 0;
+}
+
+/* Make room for n more bytes plus the terminator. */
+static void
+strbuf_grow(struct strbuf *sb, size_t n)
+{
+	size_t need = sb->len + n + 1;
+
+	if (need <= sb->cap)
+		return;
+	if (sb->cap == 0)
+		sb->cap = 64;
+	while (sb->cap < need)
+		sb->cap *= 2;
+	sb->s = xrealloc(sb->s, sb->cap);
+}
+
+/* Append n bytes. */
+void
+strbuf_add(struct strbuf *sb, const char *s, size_t n)
+{
+	strbuf_grow(sb, n);
+	memcpy(sb->s + sb->len, s, n);
+	sb->len += n;
+	sb->s[sb->len] = '\0';
+}
+
+/* Append a C string. */
+void
+strbuf_adds(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+/* Append one character. */
+void
+strbuf_addc(struct strbuf *sb, char c)
+{
+	strbuf_grow(sb, 1);
+	sb->s[sb->len++] = c;
+	sb->s[sb->len] = '\0';
+}
+
+/* Append formatted text. */
+void
+strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list	ap, aq;
+	int	n;
+
+	va_start(ap, fmt);
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		oom();
+	strbuf_grow(sb, (size_t)n);
+	vsnprintf(sb->s + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+	va_end(ap);
+}
+
+/* Empty the buffer but keep its storage. */
+void
+strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->s != NULL)
+		sb->s[0] = '\0';
+}
+
+/* Hand the string to the caller (never NULL) and empty the buffer. */
+char *
+strbuf_detach(struct strbuf *sb)
+{
+	char *s = sb->s;
+
+	if (s == NULL)
+		s = xstrdup("");
+	strbuf_init(sb);
+	return s;
+}
+
+/* Release the buffer. */
+void
+strbuf_free(struct strbuf *sb)
+{
+	free(sb->s);
+	strbuf_init(sb);
+}
+
+struct arena_chunk {
+	struct arena_chunk	*next;
+	size_t			 pad;	/* keeps data 16-aligned */
+	unsigned char		 data[];
+};
+
+#define ARENA_CHUNK	(256 * 1024)
+
+/* Start an empty arena. */
+void
+arena_init(struct arena *a)
+{
+	a->head = NULL;
+	a->used = 0;
+	a->cap = 0;
+}
+
+/* Allocate zeroed, 16-byte aligned memory that lives as long as the arena. */
+void *
+arena_alloc(struct arena *a, size_t size)
+{
+	struct arena_chunk	*c;
+	size_t			 cap;
+	void			*p;
+
+	size = (size + 15) & ~(size_t)15;
+	if (a->head == NULL || a->used + size > a->cap) {
+		cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+		c = xmalloc(sizeof *c + cap);
+		c->next = a->head;
+		a->head = c;
+		a->used = 0;
+		a->cap = cap;
+	}
+	p = a->head->data + a->used;
+	a->used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+/* Copy n bytes of a string into the arena. */
+char *
+arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+/* Copy a string into the arena. */
+char *
+arena_strdup(struct arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+/* Free every chunk. */
+void
+arena_free(struct arena *a)
+{
+	struct arena_chunk *c, *next;
+
+	for (c = a->head; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+	arena_init(a);
+}
+
+/* FNV-1a: short keys, good enough spread, no state. */
+uint32_t
+hash_str(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+/* Start an intern table whose strings live in arena a. */
+void
+intern_init(struct intern *t, struct arena *a)
+{
+	t->arena = a;
+	t->size = 1024;
+	t->count = 0;
+	t->slots = xcalloc(t->size, sizeof *t->slots);
+	t->hashes = xcalloc(t->size, sizeof *t->hashes);
+}
+
+/* Double the table when it is half full. */
+static void
+intern_grow(struct intern *t)
+{
+	const char	**slots = t->slots;
+	uint32_t	 *hashes = t->hashes;
+	size_t		  size = t->size, i, j;
+
+	t->size *= 2;
+	t->slots = xcalloc(t->size, sizeof *t->slots);
+	t->hashes = xcalloc(t->size, sizeof *t->hashes);
+	for (i = 0; i < size; i++) {
+		if (slots[i] == NULL)
+			continue;
+		j = hashes[i] & (t->size - 1);
+		while (t->slots[j] != NULL)
+			j = (j + 1) & (t->size - 1);
+		t->slots[j] = slots[i];
+		t->hashes[j] = hashes[i];
+	}
+	free(slots);
+	free(hashes);
+}
+
+/* Return the unique copy of the n-byte string s. */
+const char *
+intern_str(struct intern *t, const char *s, size_t n)
+{
+	uint32_t h = hash_str(s, n);
+	size_t	 i;
+
+	if (t->count * 2 >= t->size)
+		intern_grow(t);
+	i = h & (t->size - 1);
+	while (t->slots[i] != NULL) {
+		if (t->hashes[i] == h && strncmp(t->slots[i], s, n) == 0 &&
+		    t->slots[i][n] == '\0')
+			return t->slots[i];
+		i = (i + 1) & (t->size - 1);
+	}
+	t->slots[i] = arena_strndup(t->arena, s, n);
+	t->hashes[i] = h;
+	t->count++;
+	return t->slots[i];
+}
+
+/* Free the table (the strings go with the arena). */
+void
+intern_free(struct intern *t)
+{
+	free(t->slots);
+	free(t->hashes);
+	t->slots = NULL;
+	t->hashes = NULL;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util.h - small helpers shared by the Kconfig engine: checked allocation,
+ * a growable string buffer, an arena, and string interning.
+ *
+ * Nothing here keeps global state: every arena and intern table belongs to
+ * the struct kconfig that created it, so two configurations can live (and be
+ * evaluated on different threads) side by side.
+ */
+#ifndef KC_UTIL_H
+#define KC_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Allocation that cannot fail: on exhaustion we abort, as there is no
+ * sensible recovery in the middle of building the symbol graph. */
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xrealloc(void *, size_t);
+char	*xstrdup(const char *);
+char	*xstrndup(const char *, size_t);
+char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+char	*xvasprintf(const char *, va_list);
+
+/* A growable, always NUL-terminated string. */
+struct strbuf {
+	char	*s;
+	size_t	 len;
+	size_t	 cap;
+};
+void	 strbuf_init(struct strbuf *);
+void	 strbuf_add(struct strbuf *, const char *, size_t);
+void	 strbuf_adds(struct strbuf *, const char *);
+void	 strbuf_addc(struct strbuf *, char);
+void	 strbuf_addf(struct strbuf *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 strbuf_reset(struct strbuf *);
+char	*strbuf_detach(struct strbuf *);	/* caller frees */
+void	 strbuf_free(struct strbuf *);
+
+/* A bump allocator: objects of the symbol/menu/expression graph live as
+ * long as their struct kconfig and are freed together. */
+struct arena_chunk;
+struct arena {
+	struct arena_chunk *head;
+	size_t		    used;	/* bytes used in head */
+	size_t		    cap;	/* bytes in head */
+};
+void	 arena_init(struct arena *);
+void	*arena_alloc(struct arena *, size_t);	/* zeroed, 16-aligned */
+char	*arena_strdup(struct arena *, const char *);
+char	*arena_strndup(struct arena *, const char *, size_t);
+void	 arena_free(struct arena *);
+
+/* String interning: equal strings share one pointer, so symbol names and
+ * file names compare by address. */
+struct intern {
+	struct arena	*arena;
+	const char     **slots;
+	uint32_t	*hashes;
+	size_t		 size;	/* power of two */
+	size_t		 count;
+};
+void		 intern_init(struct intern *, struct arena *);
+const char	*intern_str(struct intern *, const char *, size_t);
+void		 intern_free(struct intern *);
+
+uint32_t	 hash_str(const char *, size_t);
+
+#endif

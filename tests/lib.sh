@@ -1,0 +1,89 @@
+# shellcheck shell=bash
+# tests/lib.sh - conventions shared by every kctui test script.
+#
+# RESULT LINES.  A test reports each result on stdout as one line
+#     PASS name [free text]
+#     FAIL name [free text]
+# followed, for a failure, by any number of detail lines, each indented (so
+# that no detail line starts with PASS or FAIL).  Optional:
+#     SKIP name: reason
+# tests/run.sh counts the lines that start with "PASS " and "FAIL "; nothing
+# else on stdout or stderr is counted.  A test script that exits non-zero
+# without printing any FAIL line is counted as one failure.  C unit programs
+# (tests/unit/*.c) print the same lines with printf.
+#
+# ENVIRONMENT given to test scripts by tests/run.sh:
+#     KCTUI         kctui binary under test (absolute path)
+#     KCTUI_FLAVOR  "normal" or "asan" (a name suffix for results)
+#     KCTUI_REPO    repository root (absolute path)
+#     KCTUI_TMP     scratch directory for this run (removed afterwards)
+#     KCTUI_CACHE_DIR  kctui's own $(shell ...) result cache, a scratch dir
+#
+# Helpers (source this file):
+#     pass NAME [TEXT]          print "PASS NAME [TEXT]"
+#     fail NAME [TEXT]          print "FAIL NAME [TEXT]"; print details after
+#                               it through `indent`
+#     fail_with NAME TEXT CMD...  FAIL line, then CMD's output indented
+#     skip NAME REASON
+#     indent                    filter: indent every line by four spaces
+#     same_file NAME A B        PASS if A and B are byte-identical, else FAIL
+#                               with the first differing lines (diff | head -40)
+#     kctui_clean_env           unset variables that would change what
+#                               make/conf/kctui do (ARCH, CC, KCONFIG_*, ...)
+#     elapsed_since T0          seconds since T0 (from now_ns), e.g. "1.42"
+
+KCTUI_REPO=${KCTUI_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+
+indent() { sed 's/^/    /'; }
+
+pass() { local n=$1; shift; printf 'PASS %s%s\n' "$n" "${*:+ $*}"; }
+fail() { local n=$1; shift; printf 'FAIL %s%s\n' "$n" "${*:+ $*}"; }
+skip() { local n=$1; shift; printf 'SKIP %s: %s\n' "$n" "$*"; }
+
+fail_with() {
+	local n=$1 text=$2; shift 2
+	fail "$n" "$text"
+	"$@" 2>&1 | indent
+}
+
+# same_file NAME EXPECTED ACTUAL [TEXT]
+same_file() {
+	local n=$1 a=$2 b=$3 text=${4:-}
+	if [ ! -e "$a" ] && [ ! -e "$b" ]; then
+		pass "$n" "$text"
+		return 0
+	fi
+	if [ ! -e "$a" ] || [ ! -e "$b" ]; then
+		fail "$n" "$text"
+		printf '%s: %s\n%s: %s\n' "$a" "$([ -e "$a" ] && echo exists || echo missing)" \
+			"$b" "$([ -e "$b" ] && echo exists || echo missing)" | indent
+		return 1
+	fi
+	if cmp -s "$a" "$b"; then
+		pass "$n" "$text"
+		return 0
+	fi
+	fail "$n" "$text"
+	diff -u "$a" "$b" | head -40 | indent
+	return 1
+}
+
+now_ns() { date +%s%N; }
+elapsed_since() {
+	local t1
+	t1=$(now_ns)
+	awk -v a="$1" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }'
+}
+
+# Variables of the caller's environment that change what the kernel's
+# Makefile, conf or kctui do; tests set what they need explicitly.
+kctui_clean_env() {
+	local v
+	for v in ARCH SRCARCH SUBARCH CROSS_COMPILE CROSS_COMPILE_COMPAT LLVM LLVM_IAS \
+		CC LD AR NM OBJCOPY HOSTCC HOSTCXX CLANG_FLAGS USERCFLAGS USERLDFLAGS \
+		RUSTC BINDGEN PAHOLE KERNELVERSION CC_VERSION_TEXT O KBUILD_OUTPUT \
+		srctree objtree MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES \
+		$(compgen -v | grep -E '^(KCONFIG_|KBUILD_|CONFIG_)'); do
+		unset "$v"
+	done
+}

@@ -1,0 +1,147 @@
+# shellcheck shell=bash
+# tests/real/tree.sh - sourced helper: provide a pristine unpacked copy of
+# Debian's linux-source-6.1 with the kernel's own scripts/kconfig/conf built
+# (the test oracle), plus uncompressed copies of Debian's 6.1 configs.
+#
+# Usage:  . tests/real/tree.sh && kctui_tree_ensure
+# Sets:   TREE          unpacked tree   ($KCTUI_CACHE/linux-6.1)
+#         CONF          $TREE/scripts/kconfig/conf
+#         DEBIAN_AMD64  uncompressed config.amd64_none_amd64
+#         DEBIAN_CLOUD  uncompressed config.amd64_none_cloud-amd64
+#         TREE_VERSION  Debian version of linux-source-6.1 the tree came from
+#
+# The tree is keyed by the installed package version: when it changes the
+# tree is unpacked again.  Unpacking goes to a temporary directory that is
+# renamed into place only when complete, so an interrupted unpack never
+# leaves a half tree.  Tests and make both write into the tree
+# (scripts/, include/config, include/generated, ./defconfig): use it from one
+# process at a time (kctui_tree_ensure takes a lock, see below; run real
+# tests serially).
+#
+# Environment: KCTUI_CACHE (default $HOME/.cache/kctui),
+#              KCTUI_TREE_SEED: optional already-unpacked tree of the same
+#              version to copy instead of unpacking the tarball
+#              (e.g. /var/cache/kctui/linux-source-6.1); only used when its
+#              .kctui-version stamp or its Makefile version matches.
+
+KCTUI_CACHE=${KCTUI_CACHE:-${HOME:-/root}/.cache/kctui}
+KCTUI_SRC_TARBALL=${KCTUI_SRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+KCTUI_CONFIG_DIR=${KCTUI_CONFIG_DIR:-/usr/src/linux-config-6.1}
+TREE=$KCTUI_CACHE/linux-6.1
+CONF=$TREE/scripts/kconfig/conf
+DEBIAN_AMD64=$KCTUI_CACHE/config.amd64_none_amd64
+DEBIAN_CLOUD=$KCTUI_CACHE/config.amd64_none_cloud-amd64
+
+_kctui_tree_msg() { printf 'tree.sh: %s\n' "$*" >&2; }
+
+_kctui_pkg_version() {
+	dpkg-query -W -f='${Version}' "$1" 2>/dev/null
+}
+
+# Makefile VERSION.PATCHLEVEL.SUBLEVEL of an unpacked tree.
+_kctui_tree_kver() {
+	awk -F' *= *' '$1=="VERSION"{v=$2} $1=="PATCHLEVEL"{p=$2}
+		$1=="SUBLEVEL"{s=$2} END{if (v!="") print v"."p"."s}' \
+		"$1/Makefile" 2>/dev/null
+}
+
+_kctui_tree_unpack() {
+	local version=$1 tmp
+	tmp=$(mktemp -d "$KCTUI_CACHE/.unpack.XXXXXX") || return 1
+	local seed=${KCTUI_TREE_SEED:-}
+	local upstream=${version%%-*}	# 6.1.192-3 -> 6.1.192
+	if [ -n "$seed" ] && [ -f "$seed/Makefile" ] &&
+	   { [ "$(cat "$seed/.kctui-version" 2>/dev/null)" = "$version" ] ||
+	     [ "$(_kctui_tree_kver "$seed")" = "$upstream" ]; }; then
+		_kctui_tree_msg "copying seed tree $seed"
+		cp -a "$seed" "$tmp/linux-source-6.1" || { rm -rf "$tmp"; return 1; }
+		# forget whatever was configured/built in the seed
+		rm -rf "$tmp/linux-source-6.1/include/config" \
+		       "$tmp/linux-source-6.1/include/generated" \
+		       "$tmp/linux-source-6.1/.config" "$tmp/linux-source-6.1/.config.old"
+	else
+		_kctui_tree_msg "unpacking $KCTUI_SRC_TARBALL ($version) into $TREE"
+		if ! tar -C "$tmp" -xJf "$KCTUI_SRC_TARBALL"; then
+			rm -rf "$tmp"
+			_kctui_tree_msg "unpacking failed"
+			return 1
+		fi
+	fi
+	if [ ! -f "$tmp/linux-source-6.1/Makefile" ]; then
+		rm -rf "$tmp"
+		_kctui_tree_msg "tarball has no linux-source-6.1/Makefile"
+		return 1
+	fi
+	printf '%s\n' "$version" > "$tmp/linux-source-6.1/.kctui-version"
+	# swap in: the old tree (if any) is moved aside first, then removed
+	if [ -e "$TREE" ]; then
+		mv "$TREE" "$tmp/old" || { rm -rf "$tmp"; return 1; }
+	fi
+	mv "$tmp/linux-source-6.1" "$TREE" || { rm -rf "$tmp"; return 1; }
+	rm -rf "$tmp"
+}
+
+# Build the tree's own conf (and scripts/basic/fixdep) exactly as a config
+# target would, without running it: "build_config" is the kconfig Makefile's
+# build-only target for conf.
+_kctui_tree_build_conf() {
+	if ! make -C "$TREE" -s build_config >"$KCTUI_CACHE/.conf-build.log" 2>&1 ||
+	   [ ! -x "$CONF" ]; then
+		_kctui_tree_msg "building $CONF failed:"
+		cat "$KCTUI_CACHE/.conf-build.log" >&2
+		return 1
+	fi
+}
+
+_kctui_tree_configs() {
+	local f src
+	for f in config.amd64_none_amd64 config.amd64_none_cloud-amd64; do
+		src=$KCTUI_CONFIG_DIR/$f.xz
+		if [ ! -f "$src" ]; then
+			_kctui_tree_msg "missing $src (install linux-config-6.1: make deps)"
+			return 1
+		fi
+		if [ ! -f "$KCTUI_CACHE/$f" ] || [ "$src" -nt "$KCTUI_CACHE/$f" ]; then
+			xz -dc "$src" > "$KCTUI_CACHE/$f.tmp.$$" &&
+				mv "$KCTUI_CACHE/$f.tmp.$$" "$KCTUI_CACHE/$f" || return 1
+		fi
+	done
+}
+
+_kctui_tree_ensure_locked() {
+	local version
+	version=$(_kctui_pkg_version linux-source-6.1)
+	if [ -z "$version" ] || [ ! -f "$KCTUI_SRC_TARBALL" ]; then
+		_kctui_tree_msg "linux-source-6.1 is not installed (run: make deps)"
+		return 1
+	fi
+	TREE_VERSION=$version
+	# leftovers of interrupted unpacks
+	rm -rf "$KCTUI_CACHE"/.unpack.* 2>/dev/null
+	if [ "$(cat "$TREE/.kctui-version" 2>/dev/null)" != "$version" ]; then
+		_kctui_tree_unpack "$version" || return 1
+	fi
+	if [ ! -x "$CONF" ] || [ "$TREE/scripts/kconfig/conf.c" -nt "$CONF" ]; then
+		_kctui_tree_build_conf || return 1
+	fi
+	_kctui_tree_configs || return 1
+}
+
+# Takes $KCTUI_CACHE/.tree.lock and keeps it until the calling process
+# exits, so two test runs on one machine never share the tree at the same
+# time (children of the holder, marked by KCTUI_TREE_LOCK_HELD, skip it).
+kctui_tree_ensure() {
+	mkdir -p "$KCTUI_CACHE" || return 1
+	if [ -z "${KCTUI_TREE_LOCK_HELD:-}" ] && command -v flock >/dev/null 2>&1; then
+		exec 8>"$KCTUI_CACHE/.tree.lock"
+		if ! flock -n 8; then
+			_kctui_tree_msg "waiting for another run using $TREE"
+			flock -w 3600 8 || { _kctui_tree_msg "lock timeout"; return 1; }
+		fi
+		export KCTUI_TREE_LOCK_HELD=$$
+	fi
+	local rc=0
+	_kctui_tree_ensure_locked || rc=1
+	export TREE CONF DEBIAN_AMD64 DEBIAN_CLOUD TREE_VERSION
+	return $rc
+}

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kctui.c - the command line: kctui [options] MODE [ARG].
+ *
+ * The configuration modes do what the kernel's scripts/kconfig/conf does
+ * for the make target of the same name, in the same environment the top
+ * Makefile would give it (derived here when kctui is run directly).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../kconfig-parser/kconfig.h"
+#include "../kconfig-parser/preprocess.h"
+#include "../kconfig-parser/util.h"
+
+extern char **environ;
+
+struct cli {
+	const char	*dir;
+	const char	*config;
+	const char	*kconfig;
+	bool		 no_cache;
+	bool		 silent;
+	int		 jobs;
+	char	       **envp;
+};
+
+/* Print usage and exit. */
+static void __attribute__((noreturn))
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: kctui [-C DIR] [--config FILE] [--kconfig FILE] "
+	    "[--no-cache] [-s] MODE [ARG]\n"
+	    "modes:\n"
+	    "  olddefconfig           update the config, new symbols to "
+	    "their defaults\n"
+	    "  defconfig [FILE]       new config from FILE (default: the "
+	    "arch's defconfig)\n"
+	    "  savedefconfig [FILE]   write the minimal config to FILE "
+	    "(default: defconfig)\n"
+	    "  allnoconfig | allyesconfig | allmodconfig | alldefconfig\n"
+	    "  print-env              the environment conf would see\n");
+	exit(status);
+}
+
+/* Print warnings on stderr. */
+static void
+cli_warn(void *arg, const char *text)
+{
+	(void)arg;
+	fprintf(stderr, "%s\n", text);
+}
+
+/* conf's messages: "#\n# text\n#" on stdout, unless silent. */
+static void
+cli_info(void *arg, const char *text)
+{
+	struct cli *c = arg;
+
+	if (!c->silent)
+		printf("#\n# %s\n#\n", text);
+}
+
+/* $(info,...) output, printed as is. */
+static void
+cli_pp_info(void *arg, const char *text)
+{
+	(void)arg;
+	printf("%s\n", text);
+}
+
+/* Set or replace NAME in a malloc'd environment array. */
+static char **
+cli_setenv(char **envp, const char *name, const char *value)
+{
+	size_t	n, len = strlen(name);
+
+	for (n = 0; envp[n] != NULL; n++) {
+		if (strncmp(envp[n], name, len) == 0 && envp[n][len] == '=') {
+			free(envp[n]);
+			envp[n] = xasprintf("%s=%s", name, value);
+			return envp;
+		}
+	}
+	envp = xrealloc(envp, (n + 2) * sizeof *envp);
+	envp[n] = xasprintf("%s=%s", name, value);
+	envp[n + 1] = NULL;
+	return envp;
+}
+
+/* The arch's default defconfig, as arch/$SRCARCH/Makefile names it. */
+static char *
+cli_default_defconfig(struct cli *c)
+{
+	const char	*srcarch = env_lookup(c->envp, "SRCARCH");
+	const char	*arch = env_lookup(c->envp, "ARCH");
+	char		*path, *line = NULL, *name = NULL, *p, *e;
+	size_t		 cap = 0;
+	FILE		*f;
+
+	if (srcarch == NULL)
+		return NULL;
+	/* x86 picks by ARCH and the build machine, in Makefile logic. */
+	if (strcmp(srcarch, "x86") == 0) {
+		if (arch != NULL && strcmp(arch, "x86") != 0)
+			name = xasprintf("%s_defconfig", arch);
+		else {
+			FILE *u = popen("uname -m", "r");
+			char  m[64] = "";
+
+			if (u != NULL) {
+				if (fgets(m, sizeof m, u) == NULL)
+					m[0] = '\0';
+				pclose(u);
+			}
+			m[strcspn(m, "\n")] = '\0';
+			name = xstrdup(strcmp(m, "x86_64") == 0 ?
+			    "x86_64_defconfig" : "i386_defconfig");
+		}
+	} else {
+		path = xasprintf("arch/%s/Makefile", srcarch);
+		if ((f = fopen(path, "r")) != NULL) {
+			while (getline(&line, &cap, f) > 0) {
+				p = line + strspn(line, " \t");
+				if (strncmp(p, "KBUILD_DEFCONFIG", 16) != 0)
+					continue;
+				p += 16;
+				p += strspn(p, " \t");
+				if (*p == '?' || *p == ':')
+					p++;
+				if (*p != '=')
+					continue;
+				p++;
+				p += strspn(p, " \t");
+				e = p + strcspn(p, " \t\n#");
+				free(name);
+				name = xstrndup(p, (size_t)(e - p));
+				break;
+			}
+			free(line);
+			fclose(f);
+		}
+		free(path);
+		if (name == NULL)
+			name = xstrdup("defconfig");
+	}
+	path = xasprintf("arch/%s/configs/%s", srcarch, name);
+	free(name);
+	return path;
+}
+
+/* KCONFIG_ALLCONFIG: a seed file for the all*config modes. 0, or 1 with
+ * a message printed. */
+static int
+cli_allconfig(struct cli *c, struct kconfig *k, const char *mode)
+{
+	const char	*name = env_lookup(c->envp, "KCONFIG_ALLCONFIG");
+	char		*cause = NULL, *file;
+
+	if (name == NULL)
+		return 0;
+	if (strcmp(name, "") != 0 && strcmp(name, "1") != 0) {
+		if (kconfig_read_simple(k, name, &cause) != 0) {
+			fprintf(stderr, "*** Can't read seed configuration "
+			    "\"%s\"!\n", name);
+			free(cause);
+			return 1;
+		}
+		return 0;
+	}
+	file = xasprintf("%s.config", mode);	/* allno.config etc. */
+	if (kconfig_read_simple(k, file, &cause) != 0) {
+		free(cause);
+		cause = NULL;
+		if (kconfig_read_simple(k, "all.config", &cause) != 0) {
+			fprintf(stderr, "*** KCONFIG_ALLCONFIG set, but no "
+			    "\"%s\" or \"all.config\" file found\n", file);
+			free(cause);
+			free(file);
+			return 1;
+		}
+	}
+	free(file);
+	return 0;
+}
+
+/* Run one configuration mode; the exit status. */
+static int
+cli_mode(struct cli *c, const char *mode, const char *arg)
+{
+	struct kconfig_options	 opt;
+	struct kconfig		*k;
+	char			*cause = NULL, *cache = NULL, *defconfig = NULL;
+	char			 cwd[PATH_MAX];
+	const char		*werror;
+	int			 status = 1;
+
+	memset(&opt, 0, sizeof opt);
+	opt.envp = c->envp;
+	if (!c->no_cache && getcwd(cwd, sizeof cwd) != NULL)
+		cache = env_cache_path(c->envp, cwd);
+	opt.shell_cache = cache;
+	opt.shell_jobs = c->jobs;
+	opt.warn = cli_warn;
+	opt.info = cli_info;
+	opt.arg = c;
+	k = kconfig_new(&opt);
+
+	if (kconfig_parse(k, c->kconfig, &cause) != 0) {
+		fprintf(stderr, "%s\n", cause);
+		goto out;
+	}
+
+	if (strcmp(mode, "defconfig") == 0) {
+		if (arg == NULL) {
+			defconfig = cli_default_defconfig(c);
+			if (defconfig == NULL) {
+				fprintf(stderr, "kctui: no SRCARCH to find the "
+				    "default defconfig\n");
+				goto out;
+			}
+			if (!c->silent)
+				printf("*** Default configuration is based on "
+				    "'%s'\n", strrchr(defconfig, '/') + 1);
+			arg = defconfig;
+		}
+		if (kconfig_read(k, arg, &cause) != 0) {
+			fprintf(stderr, "***\n*** Can't find default "
+			    "configuration \"%s\"!\n***\n", arg);
+			goto out;
+		}
+		kconfig_set_all_new(k, KC_NEW_DEFAULT);
+	} else if (strcmp(mode, "savedefconfig") == 0 ||
+	    strcmp(mode, "olddefconfig") == 0) {
+		kconfig_read(k, NULL, &cause);
+	} else if (strcmp(mode, "allnoconfig") == 0 ||
+	    strcmp(mode, "allyesconfig") == 0 ||
+	    strcmp(mode, "allmodconfig") == 0 ||
+	    strcmp(mode, "alldefconfig") == 0) {
+		char *m = xstrndup(mode, strlen(mode) - 6);
+
+		if (cli_allconfig(c, k, m) != 0) {
+			free(m);
+			goto out;
+		}
+		free(m);
+		kconfig_set_all_new(k, mode[3] == 'n' ? KC_NEW_NO :
+		    mode[3] == 'y' ? KC_NEW_YES : mode[3] == 'm' ?
+		    KC_NEW_MOD : KC_NEW_DEFAULT);
+	} else {
+		fprintf(stderr, "kctui: unknown mode: %s\n", mode);
+		usage(1);
+	}
+
+	werror = env_lookup(c->envp, "KCONFIG_WERROR");
+	if (werror != NULL && kconfig_dep_warnings(k) != 0)
+		goto out;
+
+	if (strcmp(mode, "savedefconfig") == 0) {
+		if (kconfig_write_defconfig(k, arg != NULL ? arg : "defconfig",
+		    &cause) != 0) {
+			fprintf(stderr, "*** Error while saving defconfig to: "
+			    "%s: %s\n", arg != NULL ? arg : "defconfig", cause);
+			goto out;
+		}
+	} else if (kconfig_write(k, NULL, &cause) != 0) {
+		fprintf(stderr, "\n*** Error during writing of the "
+		    "configuration: %s\n\n", cause);
+		goto out;
+	}
+	status = 0;
+out:
+	free(cause);
+	free(cache);
+	free(defconfig);
+	kconfig_free(k);
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "kconfig", required_argument, NULL, 'K' },
+		{ "no-cache", no_argument, NULL, 'N' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "silent", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli	 c;
+	char		*cause = NULL;
+	const char	*mode, *arg;
+	int		 ch, status, i;
+	long		 cpus;
+
+	memset(&c, 0, sizeof c);
+	c.kconfig = "Kconfig";
+	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	c.jobs = cpus > 0 ? (int)cpus * 2 : 2;
+	while ((ch = getopt_long(argc, argv, "+C:hsj:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'C':
+			c.dir = optarg;
+			break;
+		case 'c':
+			c.config = optarg;
+			break;
+		case 'K':
+			c.kconfig = optarg;
+			break;
+		case 'N':
+			c.no_cache = true;
+			break;
+		case 'j':
+			c.jobs = atoi(optarg);
+			break;
+		case 's':
+			c.silent = true;
+			break;
+		case 'h':
+			usage(0);
+		default:
+			usage(1);
+		}
+	}
+	if (optind >= argc)
+		usage(1);
+	mode = argv[optind];
+	arg = optind + 1 < argc ? argv[optind + 1] : NULL;
+
+	if (c.dir != NULL && chdir(c.dir) != 0) {
+		fprintf(stderr, "kctui: %s: %s\n", c.dir, strerror(errno));
+		return 1;
+	}
+	c.envp = env_derive(".", environ, &cause);
+	if (c.envp == NULL) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		free(cause);
+		return 1;
+	}
+	if (c.config != NULL)
+		c.envp = cli_setenv(c.envp, "KCONFIG_CONFIG", c.config);
+
+	if (strcmp(mode, "print-env") == 0) {
+		for (i = 0; c.envp[i] != NULL; i++)
+			printf("%s\n", c.envp[i]);
+		env_free(c.envp);
+		return 0;
+	}
+	if (access(c.kconfig, R_OK) != 0) {
+		fprintf(stderr, "kctui: %s: %s (run kctui inside a kernel "
+		    "tree, or give -C DIR or --kconfig FILE)\n", c.kconfig,
+		    strerror(errno));
+		env_free(c.envp);
+		return 1;
+	}
+	(void)cli_pp_info;
+	status = cli_mode(&c, mode, arg);
+	env_free(c.envp);
+	return status;
+}
