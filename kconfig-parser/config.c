@@ -28,9 +28,13 @@ struct reader {
 static const char *
 config_prefix(struct kconfig *k)
 {
-	const char *p = pp_getenv(k->pp, "CONFIG_");
+	const char *p;
 
-	return p != NULL ? p : "CONFIG_";
+	if (k->config_prefix == NULL) {
+		p = pp_getenv(k->pp, "CONFIG_");
+		k->config_prefix = p != NULL ? p : "CONFIG_";
+	}
+	return k->config_prefix;
 }
 
 /* A warning about the line being read. */
@@ -481,10 +485,15 @@ config_print_symbol(struct kconfig *k, struct strbuf *sb,
 	val = sym_get_string_value(sym);
 	if ((sym->type == KC_BOOL || sym->type == KC_TRISTATE) &&
 	    val[0] == 'n') {
-		strbuf_addf(sb, "# %s%s is not set\n", prefix, sym->name);
+		strbuf_adds(sb, "# ");
+		strbuf_adds(sb, prefix);
+		strbuf_adds(sb, sym->name);
+		strbuf_adds(sb, " is not set\n");
 		return;
 	}
-	strbuf_addf(sb, "%s%s=", prefix, sym->name);
+	strbuf_adds(sb, prefix);
+	strbuf_adds(sb, sym->name);
+	strbuf_addc(sb, '=');
 	if (sym->type == KC_STRING) {
 		strbuf_addc(sb, '"');
 		for (p = val; *p != '\0'; p++) {

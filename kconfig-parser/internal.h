@@ -149,6 +149,8 @@ struct kconfig {
 	struct kc_symbol **pending;	/* symbols named by $(shell) futures */
 	int		   npending;
 
+	const char	 *config_prefix;	/* $CONFIG_ or "CONFIG_" */
+
 	bool		  changed;	/* conf_get_changed() */
 	int		  dep_warnings;
 	int		  errors;

@@ -266,3 +266,17 @@ kconfig_file(const struct kconfig *k, int i)
 {
 	return i >= 0 && i < k->nfiles ? k->files[i] : NULL;
 }
+
+/* Counters for -v and the benchmarks. */
+void
+kconfig_get_stats(const struct kconfig *k, struct kconfig_stats *st)
+{
+	struct pp_stats ps;
+
+	pp_get_stats(k->pp, &ps);
+	st->nsymbols = k->nsyms;
+	st->nfiles = k->nfiles;
+	st->shell_runs = ps.shell_runs;
+	st->shell_cached = ps.shell_cached;
+	st->shell_dedup = ps.shell_dedup;
+}

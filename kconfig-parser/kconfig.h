@@ -84,6 +84,17 @@ bool		 kconfig_changed(const struct kconfig *);
 /* Unmet-dependency warnings seen (for KCONFIG_WERROR). */
 int		 kconfig_dep_warnings(const struct kconfig *);
 
+/* Counters for -v and the benchmarks. */
+struct kconfig_stats {
+	int	nsymbols;
+	int	nfiles;
+	int	shell_runs;	/* $(shell,...) commands executed */
+	int	shell_cached;	/* answered from the disk cache */
+	int	shell_dedup;	/* answered from an identical command */
+};
+void		 kconfig_get_stats(const struct kconfig *,
+		     struct kconfig_stats *);
+
 /* Symbols. */
 struct kc_symbol *kconfig_find(struct kconfig *, const char *name);
 int		  kconfig_nsymbols(const struct kconfig *);

@@ -9,11 +9,15 @@
  * drops redundant ends of line, remembers where each statement started and
  * switches to assignment-value mode after "NAME =".
  */
+#include <sys/stat.h>
+
 #include <ctype.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "lexer.h"
@@ -42,22 +46,25 @@ struct lexer {
 	bool		 fatal;
 };
 
+#define KW(s, t)	{ s, sizeof s - 1, t }
 static const struct {
 	const char	*name;
+	size_t		 len;
 	enum token	 token;
 } keywords[] = {
-	{ "bool", T_BOOL }, { "choice", T_CHOICE }, { "comment", T_COMMENT },
-	{ "config", T_CONFIG }, { "def_bool", T_DEF_BOOL },
-	{ "def_tristate", T_DEF_TRISTATE }, { "default", T_DEFAULT },
-	{ "depends", T_DEPENDS }, { "endchoice", T_ENDCHOICE },
-	{ "endif", T_ENDIF }, { "endmenu", T_ENDMENU }, { "help", T_HELP },
-	{ "hex", T_HEX }, { "if", T_IF }, { "imply", T_IMPLY },
-	{ "int", T_INT }, { "mainmenu", T_MAINMENU }, { "menu", T_MENU },
-	{ "menuconfig", T_MENUCONFIG }, { "modules", T_MODULES },
-	{ "on", T_ON }, { "optional", T_OPTIONAL }, { "prompt", T_PROMPT },
-	{ "range", T_RANGE }, { "select", T_SELECT }, { "source", T_SOURCE },
-	{ "string", T_STRING }, { "tristate", T_TRISTATE },
-	{ "visible", T_VISIBLE },
+	/* Sorted by name; lexer_keyword() compares the first letter first. */
+	KW("bool", T_BOOL), KW("choice", T_CHOICE), KW("comment", T_COMMENT),
+	KW("config", T_CONFIG), KW("def_bool", T_DEF_BOOL),
+	KW("def_tristate", T_DEF_TRISTATE), KW("default", T_DEFAULT),
+	KW("depends", T_DEPENDS), KW("endchoice", T_ENDCHOICE),
+	KW("endif", T_ENDIF), KW("endmenu", T_ENDMENU), KW("help", T_HELP),
+	KW("hex", T_HEX), KW("if", T_IF), KW("imply", T_IMPLY),
+	KW("int", T_INT), KW("mainmenu", T_MAINMENU), KW("menu", T_MENU),
+	KW("menuconfig", T_MENUCONFIG), KW("modules", T_MODULES),
+	KW("on", T_ON), KW("optional", T_OPTIONAL), KW("prompt", T_PROMPT),
+	KW("range", T_RANGE), KW("select", T_SELECT), KW("source", T_SOURCE),
+	KW("string", T_STRING), KW("tristate", T_TRISTATE),
+	KW("visible", T_VISIBLE),
 };
 
 /* A printable name for a token, for syntax errors. */
@@ -145,12 +152,8 @@ lexer_free(struct lexer *lx)
 static void
 lexer_record_file(struct kconfig *k, const char *name)
 {
-	int i;
-
-	for (i = 0; i < k->nfiles; i++) {
-		if (k->files[i] == name)
-			return;
-	}
+	/* A file sourced twice is listed twice; it does no harm to a
+	 * dependency list, and avoids a search per file. */
 	if (k->nfiles == k->afiles) {
 		k->afiles = k->afiles ? k->afiles * 2 : 256;
 		k->files = xrealloc(k->files, k->afiles * sizeof *k->files);
@@ -158,35 +161,47 @@ lexer_record_file(struct kconfig *k, const char *name)
 	k->files[k->nfiles++] = name;
 }
 
-/* Read a whole file; NULL with errno set on failure. */
+/* Read a whole file in one allocation sized by fstat (growing only if the
+ * file grows meanwhile); NULL with errno set on failure. */
 static char *
 lexer_read(const char *path, size_t *lenp)
 {
-	FILE	*f;
-	char	*buf = NULL;
-	size_t	 len = 0, cap = 0, n;
+	struct stat	 st;
+	char		*buf;
+	size_t		 len = 0, cap;
+	ssize_t		 n;
+	int		 fd, e;
 
-	if ((f = fopen(path, "r")) == NULL)
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return NULL;
-	for (;;) {
-		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 65536;
-			buf = xrealloc(buf, cap + 1);
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		int e = errno;
-
-		fclose(f);
-		free(buf);
+	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+		e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+		close(fd);
 		errno = e;
 		return NULL;
 	}
-	fclose(f);
+	cap = st.st_size > 0 ? (size_t)st.st_size : 4096;
+	buf = xmalloc(cap + 1);
+	for (;;) {
+		if (len == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			e = errno;
+			close(fd);
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
 	buf[len] = '\0';
 	*lenp = len;
 	return buf;
@@ -291,10 +306,28 @@ lexer_line(struct lexer *lx)
 	return lx->stmt_line;
 }
 
+/* Characters of a Kconfig word: [A-Za-z0-9_-]. A table, as this is the
+ * lexer's inner loop. */
+static const unsigned char word_chars[256] = {
+	['-'] = 1, ['_'] = 1,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+	['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+	['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
+	['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,
+	['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+	['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1,
+	['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1,
+	['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+};
+
 static bool
 is_word_char(int c)
 {
-	return isalnum(c) || c == '_' || c == '-';
+	return word_chars[(unsigned char)c] != 0;
 }
 
 /* Copy of the rest of the current line, for the preprocessor, which works
@@ -355,8 +388,13 @@ lexer_string(struct lexer *lx, struct lex_file *f, char quote)
 			    "supported", lexer_file(lx), lexer_line(lx));
 			return T_WORD_QUOTE;
 		} else {
-			strbuf_addc(&lx->text, c);
-			f->pos++;
+			size_t s = f->pos;
+
+			while (f->pos < f->len && f->buf[f->pos] != '$' &&
+			    f->buf[f->pos] != '\\' && f->buf[f->pos] != quote &&
+			    f->buf[f->pos] != '\n')
+				f->pos++;
+			strbuf_add(&lx->text, f->buf + s, f->pos - s);
 		}
 	}
 	return T_WORD_QUOTE;
@@ -388,6 +426,7 @@ lexer_help(struct lexer *lx, struct lex_file *f)
 {
 	int	 first_ts = 0, last_ts = 0, ts;
 	size_t	 s, e;
+	char	*nl;
 
 	strbuf_reset(&lx->text);
 	strbuf_adds(&lx->text, "");
@@ -404,10 +443,8 @@ lexer_help(struct lexer *lx, struct lex_file *f)
 				if (ts < first_ts)
 					goto done;
 				ts -= first_ts;
-				while (ts > 0) {
-					strbuf_addc(&lx->text, ' ');
-					ts--;
-				}
+				if (ts > 0)
+					strbuf_addf(&lx->text, "%*s", ts, "");
 			}
 		}
 		if (f->pos >= f->len)
@@ -422,9 +459,8 @@ lexer_help(struct lexer *lx, struct lex_file *f)
 			continue;
 		}
 		/* text up to the end of line, trailing blanks removed */
-		e = f->pos;
-		while (e < f->len && f->buf[e] != '\n')
-			e++;
+		nl = memchr(f->buf + f->pos, '\n', f->len - f->pos);
+		e = nl != NULL ? (size_t)(nl - f->buf) : f->len;
 		s = f->pos;
 		f->pos = e;
 		while (e > s && (f->buf[e - 1] == ' ' || f->buf[e - 1] == '\t'))
@@ -487,12 +523,29 @@ lexer_expand_word(struct lexer *lx, struct lex_file *f, bool *skip)
 	return T_WORD;
 }
 
+/* The keyword a word is, or T_EOF. Words are mostly symbol names, so
+ * reject on the first letter and the length before comparing. */
+static enum token
+lexer_keyword(const char *w, size_t n)
+{
+	size_t i;
+
+	if (n < 2 || n > 12 || !islower((unsigned char)w[0]))
+		return T_EOF;
+	for (i = 0; i < sizeof keywords / sizeof keywords[0]; i++) {
+		if (keywords[i].name[0] == w[0] && keywords[i].len == n &&
+		    memcmp(keywords[i].name, w, n) == 0)
+			return keywords[i].token;
+	}
+	return T_EOF;
+}
+
 /* The first stage: one token from the current file. */
 static enum token
 lexer_scan(struct lexer *lx)
 {
 	struct lex_file	*f;
-	size_t		 s, i;
+	size_t		 s;
 	bool		 dollar, skip;
 	enum token	 t;
 	char		 c;
@@ -601,11 +654,8 @@ again:
 				goto again;
 			return t;
 		}
-		for (i = 0; i < sizeof keywords / sizeof keywords[0]; i++) {
-			if (strlen(keywords[i].name) == f->pos - s &&
-			    memcmp(keywords[i].name, f->buf + s, f->pos - s) == 0)
-				return keywords[i].token;
-		}
+		if ((t = lexer_keyword(f->buf + s, f->pos - s)) != T_EOF)
+			return t;
 		strbuf_reset(&lx->text);
 		strbuf_add(&lx->text, f->buf + s, f->pos - s);
 		return T_WORD;

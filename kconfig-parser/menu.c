@@ -189,8 +189,15 @@ menu_set_type(struct kconfig *k, struct kc_menu *m, enum kc_type type)
 	    sym_type_name(type));
 }
 
-/* Propagate parent's dependencies into its children and their properties,
- * then finish each child. */
+/*
+ * Propagate parent's dependencies into its children and their properties,
+ * then finish each child.
+ *
+ * The parent's dependency is shared, not copied, by every child: nothing
+ * changes an expression once it has been propagated (menu_rewrite_m() only
+ * rewrites an entry's own, not yet propagated, conditions), and sharing
+ * keeps the graph of a whole kernel tree small.
+ */
 static void
 menu_finalize_children(struct kconfig *k, struct kc_menu *parent)
 {
@@ -220,7 +227,7 @@ menu_finalize_children(struct kconfig *k, struct kc_menu *parent)
 
 	for (m = parent->list; m != NULL; m = m->next) {
 		basedep = menu_rewrite_m(k, m->dep);
-		basedep = expr_alloc_and(k, expr_copy(k, parentdep), basedep);
+		basedep = expr_alloc_and(k, parentdep, basedep);
 		m->dep = basedep;
 		prop = m->sym != NULL ? m->sym->prop : m->prompt;
 		for (; prop != NULL; prop = prop->next) {
@@ -229,20 +236,18 @@ menu_finalize_children(struct kconfig *k, struct kc_menu *parent)
 			if (prop->menu != m)
 				continue;
 			dep = menu_rewrite_m(k, prop->visible.expr);
-			dep = expr_alloc_and(k, expr_copy(k, basedep), dep);
+			dep = expr_alloc_and(k, basedep, dep);
 			prop->visible.expr = dep;
 			if (prop->type == P_SELECT) {
 				es = prop_get_symbol(prop);
 				es->rev_dep.expr = expr_alloc_or(k,
 				    es->rev_dep.expr, expr_alloc_and(k,
-				    expr_alloc_symbol(k, m->sym),
-				    expr_copy(k, dep)));
+				    expr_alloc_symbol(k, m->sym), dep));
 			} else if (prop->type == P_IMPLY) {
 				es = prop_get_symbol(prop);
 				es->implied.expr = expr_alloc_or(k,
 				    es->implied.expr, expr_alloc_and(k,
-				    expr_alloc_symbol(k, m->sym),
-				    expr_copy(k, dep)));
+				    expr_alloc_symbol(k, m->sym), dep));
 			}
 		}
 	}
@@ -325,8 +330,7 @@ menu_finalize(struct kconfig *k, struct kc_menu *parent)
 					if (prop->menu != m)
 						continue;
 					prop->visible.expr = expr_alloc_and(k,
-					    expr_copy(k, basedep),
-					    prop->visible.expr);
+					    basedep, prop->visible.expr);
 				}
 			}
 			menu_add_choice_value(k, sym, m);

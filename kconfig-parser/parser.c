@@ -19,7 +19,8 @@ struct parser {
 	struct kconfig	 *k;
 	struct lexer	 *lx;
 	enum token	  tok;
-	char		 *text;		/* the current token's text */
+	const char	 *text;		/* the current token's text, owned by
+					   the lexer until the next token */
 	struct kc_menu	 *entry;	/* current_entry */
 	struct kc_menu	 *menu;		/* current_menu */
 	struct kc_menu	**last;		/* where the next entry goes */
@@ -67,20 +68,15 @@ parse_warn(struct parser *p, const char *fmt, ...)
 static void
 parse_next(struct parser *p)
 {
-	const char *text;
-
-	p->tok = lexer_next(p->lx, &text);
-	free(p->text);
-	p->text = xstrdup(text);
+	p->tok = lexer_next(p->lx, &p->text);
 }
 
 /* Take the current token's text and move on. */
 static char *
 parse_take(struct parser *p)
 {
-	char *s = p->text;
+	char *s = xstrdup(p->text);
 
-	p->text = NULL;
 	parse_next(p);
 	return s;
 }
@@ -1132,7 +1128,6 @@ parse_run(struct kconfig *k, struct lexer *lx)
 	p.entry = p.menu = &k->root;
 	p.last = &k->root.list;
 	parse_input(&p);
-	free(p.text);
 	if (pp_wait_all(k->pp, &cause) != 0) {
 		kc_error(k, "%s", cause);
 		free(cause);

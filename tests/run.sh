@@ -11,16 +11,16 @@
 #            ASan+UBSan: build/unit/NAME, build-asan/unit/NAME) and run
 #   kconfig  tests/kconfig/run.sh (fixture tests), with kctui and asan kctui
 #   real     tests/real/*.sh (but not the helpers tree.sh, demo.sh): kctui
-#            against the kernel's conf on Debian's linux-source-6.1; the asan
-#            binary runs a subset of the cases
+#            against the kernel's conf on Debian's linux-source-6.1, with
+#            both binaries (oracle results are shared between the two passes)
 #   fuzz     a short run of every build-fuzz/fuzz_* (if clang's libFuzzer
 #            runtime exists)
 #
 # Environment:
 #   KCTUI, KCTUI_ASAN         binaries (default ./kctui, build-asan/kctui)
 #   KCTUI_GROUPS              groups to run (default "unit kconfig real fuzz")
-#   KCTUI_ASAN_REAL_CASES     real cases for the asan binary, "all" for all
-#                             (default: see below)
+#   KCTUI_ASAN_REAL_CASES     real cases for the asan binary (default "all";
+#                             e.g. "olddefconfig-amd64 savedefconfig-amd64")
 #   FUZZ_SMOKE_SECONDS        per fuzzer (default 5)
 #   KCTUI_TEST_LOG            full log (default build/check.log)
 set -u
@@ -36,7 +36,7 @@ abspath() { case $1 in /*) printf '%s\n' "$1";; *) printf '%s\n' "$REPO/$1";; es
 KCTUI=$(abspath "${KCTUI:-./kctui}")
 KCTUI_ASAN=$(abspath "${KCTUI_ASAN:-build-asan/kctui}")
 GROUPS_WANTED=${KCTUI_GROUPS:-unit kconfig real fuzz}
-ASAN_REAL_CASES=${KCTUI_ASAN_REAL_CASES:-olddefconfig-amd64 defconfig-arm64 allnoconfig-allconfig savedefconfig-amd64}
+ASAN_REAL_CASES=${KCTUI_ASAN_REAL_CASES:-all}
 FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-5}
 
 # Sanitizers: any report makes the program exit non-zero.

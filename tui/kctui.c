@@ -26,6 +26,7 @@ struct cli {
 	const char	*kconfig;
 	bool		 no_cache;
 	bool		 silent;
+	bool		 verbose;
 	int		 jobs;
 	char	       **envp;
 };
@@ -36,7 +37,7 @@ usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: kctui [-C DIR] [--config FILE] [--kconfig FILE] "
-	    "[--no-cache] [-s] MODE [ARG]\n"
+	    "[--no-cache] [-j JOBS] [-s] [-v] MODE [ARG]\n"
 	    "modes:\n"
 	    "  olddefconfig           update the config, new symbols to "
 	    "their defaults\n"
@@ -276,6 +277,14 @@ cli_mode(struct cli *c, const char *mode, const char *arg)
 	}
 	status = 0;
 out:
+	if (c->verbose) {
+		struct kconfig_stats st;
+
+		kconfig_get_stats(k, &st);
+		fprintf(stderr, "kctui: %d symbols, %d files; $(shell): %d run, "
+		    "%d cached, %d repeated\n", st.nsymbols, st.nfiles,
+		    st.shell_runs, st.shell_cached, st.shell_dedup);
+	}
 	free(cause);
 	free(cache);
 	free(defconfig);
@@ -292,6 +301,7 @@ main(int argc, char **argv)
 		{ "no-cache", no_argument, NULL, 'N' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "silent", no_argument, NULL, 's' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -305,7 +315,7 @@ main(int argc, char **argv)
 	c.kconfig = "Kconfig";
 	cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	c.jobs = cpus > 0 ? (int)cpus * 2 : 2;
-	while ((ch = getopt_long(argc, argv, "+C:hsj:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+C:hsvj:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'C':
 			c.dir = optarg;
@@ -324,6 +334,9 @@ main(int argc, char **argv)
 			break;
 		case 's':
 			c.silent = true;
+			break;
+		case 'v':
+			c.verbose = true;
 			break;
 		case 'h':
 			usage(0);
