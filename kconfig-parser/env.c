@@ -50,6 +50,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <regex.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +65,51 @@ struct envb {
 	char	**v;
 	size_t	  n;
 	size_t	  cap;
+	char *const *cmdline;	/* make-style NAME=value arguments */
 };
+
+/*
+ * Variables the kernel's Makefiles assign with = or := (not ?=): there an
+ * environment value is overridden, as make overrides the environment with
+ * a makefile assignment; only a command-line NAME=value (make CC=clang)
+ * wins. "CC=clang make olddefconfig" still uses gcc, and so do we.
+ */
+static const char *const env_makefile_assigned[] = {
+	"VERSION", "PATCHLEVEL", "SUBLEVEL", "KERNELVERSION", "KERNELRELEASE",
+	"srctree", "objtree", "VPATH", "abs_srctree", "abs_objtree",
+	"building_out_of_srctree", "SRCARCH",
+	"HOSTCC", "HOSTCXX", "HOSTRUSTC", "HOSTPKG_CONFIG",
+	"CC", "LD", "AR", "NM", "OBJCOPY", "OBJDUMP", "READELF", "STRIP", "CPP",
+	"RUSTC", "RUSTDOC", "RUSTFMT", "BINDGEN", "CARGO", "PAHOLE",
+	"RESOLVE_BTFIDS", "LEX", "YACC", "AWK", "INSTALLKERNEL", "PERL",
+	"PYTHON3", "CHECK", "BASH", "KGZIP", "KBZIP2", "KLZOP", "LZMA", "LZ4",
+	"XZ", "ZSTD", "CONFIG_SHELL", "CC_VERSION_TEXT", "CLANG_FLAGS",
+	"RUSTC_OR_CLIPPY", "RUSTC_OR_CLIPPY_QUIET", "RUSTC_BOOTSTRAP",
+	"KBUILD_DEFCONFIG", "KCONFIG_DEFCONFIG_LIST",
+};
+
+/* Whether name was given as a NAME=value argument. */
+static bool
+envb_is_cmdline(const struct envb *b, const char *name)
+{
+	return b->cmdline != NULL && env_lookup(b->cmdline, name) != NULL;
+}
+
+/* Whether the environment's value of name gives way to the Makefile's. */
+static bool
+envb_overridden(const struct envb *b, const char *name)
+{
+	size_t i;
+
+	if (envb_is_cmdline(b, name))
+		return false;
+	for (i = 0; i < sizeof env_makefile_assigned /
+	    sizeof env_makefile_assigned[0]; i++) {
+		if (strcmp(env_makefile_assigned[i], name) == 0)
+			return true;
+	}
+	return false;
+}
 
 /* Look a variable up in a NULL-terminated environment. */
 const char *
@@ -111,14 +156,21 @@ envb_get(struct envb *b, const char *name)
 	return b->n ? env_lookup(b->v, name) : NULL;
 }
 
-/* Set name unless it is already there (envp wins); returns the value. */
+static void envb_force(struct envb *, const char *, const char *);
+
+/* Set name unless it is already there and make would keep it (envp wins
+ * for ?= variables, a command-line argument always); returns the value. */
 static const char *
 envb_default(struct envb *b, const char *name, const char *value)
 {
 	const char *old = envb_get(b, name);
 
-	if (old != NULL)
+	if (old != NULL && !envb_overridden(b, name))
 		return old;
+	if (old != NULL) {
+		envb_force(b, name, value);
+		return envb_get(b, name);
+	}
 	envb_push(b, xasprintf("%s=%s", name, value));
 	return envb_get(b, name);
 }
@@ -384,7 +436,16 @@ env_clang_flags(struct envb *b, const char *srcarch, const char *subarch,
 char **
 env_derive(const char *srctree, char *const *envp, char **cause)
 {
-	struct envb	 b = { NULL, 0, 0 };
+	return env_derive_args(srctree, envp, NULL, cause);
+}
+
+/* env_derive() with make-style NAME=value arguments, which override both
+ * the environment and the Makefiles' assignments. */
+char **
+env_derive_args(const char *srctree, char *const *envp, char *const *cmdline,
+    char **cause)
+{
+	struct envb	 b = { NULL, 0, 0, cmdline };
 	char		 cwd[PATH_MAX];
 	char		*mk, *text, *v[4], *subarch, *tmp, *abs_src;
 	char		*abs_obj, *parent, *cmd, *cvt, *defconfig, *s;
@@ -400,12 +461,24 @@ env_derive(const char *srctree, char *const *envp, char **cause)
 			continue;
 		envb_push(&b, xstrdup(envp[i]));
 	}
+	for (i = 0; cmdline != NULL && cmdline[i] != NULL; i++) {
+		char *eq = strchr(cmdline[i], '=');
+
+		if (eq == NULL)
+			continue;
+		tmp = xstrndup(cmdline[i], (size_t)(eq - cmdline[i]));
+		envb_force(&b, tmp, eq + 1);
+		free(tmp);
+	}
 
 	mk = xasprintf("%s/Makefile", srctree);
 	text = env_read_file(mk);
 	free(mk);
 	if (text == NULL) {
-		envb_default(&b, "srctree", srctree);
+		/* Not a kernel tree: no Makefile to emulate, the environment
+		 * is taken as it is. */
+		if (envb_get(&b, "srctree") == NULL)
+			envb_push(&b, xasprintf("srctree=%s", srctree));
 		goto done;
 	}
 
@@ -590,7 +663,7 @@ env_derive(const char *srctree, char *const *envp, char **cause)
 	free(abs_src);
 
 	/* CC_VERSION_TEXT and, for clang, CLANG_FLAGS. */
-	if (envb_get(&b, "CC_VERSION_TEXT") == NULL) {
+	if (!envb_is_cmdline(&b, "CC_VERSION_TEXT")) {
 		cmd = xasprintf("LC_ALL=C %s --version 2>/dev/null | "
 		    "head -n 1", envb_get(&b, "CC"));
 		cvt = shell_capture(cmd, b.v, cause);
@@ -605,11 +678,11 @@ env_derive(const char *srctree, char *const *envp, char **cause)
 				*tmp++ = *s;
 		}
 		*tmp = '\0';
-		envb_push(&b, xasprintf("CC_VERSION_TEXT=%s", cvt));
+		envb_force(&b, "CC_VERSION_TEXT", cvt);
 		free(cvt);
 	}
 	if (strstr(envb_get(&b, "CC_VERSION_TEXT"), "clang") != NULL &&
-	    envb_get(&b, "CLANG_FLAGS") == NULL) {
+	    !envb_is_cmdline(&b, "CLANG_FLAGS")) {
 		tmp = env_clang_flags(&b, srcarch,
 		    envb_get(&b, "SUBARCH") ? envb_get(&b, "SUBARCH") :
 		    subarch, cause);
@@ -618,7 +691,7 @@ env_derive(const char *srctree, char *const *envp, char **cause)
 			env_free(b.v);
 			return NULL;
 		}
-		envb_push(&b, xasprintf("CLANG_FLAGS=%s", tmp));
+		envb_force(&b, "CLANG_FLAGS", tmp);
 		free(tmp);
 	}
 	free(subarch);

@@ -37,6 +37,8 @@ struct kconfig_options {
 	const char	*shell_cache;
 	/* Parallel $(shell,...) jobs while parsing (0: one at a time). */
 	int		 shell_jobs;
+	/* Refuse $(shell,...) (an error): for untrusted input (fuzzing). */
+	bool		 no_shell;
 	/* Warnings and informational messages (one line, no newline);
 	 * NULL prints them on stderr. $(info,...) text goes to info. */
 	void		(*warn)(void *arg, const char *text);

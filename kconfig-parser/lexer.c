@@ -174,8 +174,14 @@ lexer_read(const char *path, size_t *lenp)
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return NULL;
-	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-		e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+	/* Only regular files: a sourced device (/dev/zero) would never end. */
+	if (fstat(fd, &st) != 0)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	else
+		e = 0;
+	if (e != 0) {
 		close(fd);
 		errno = e;
 		return NULL;
@@ -266,10 +272,11 @@ lexer_push_file(struct lexer *lx, const char *name)
 	}
 	if ((buf = lexer_open(lx, name, &len)) == NULL) {
 		if (lx->file == NULL)
-			kc_error(k, "can't find file %s", name);
+			kc_error(k, "can't find file %s: %s", name,
+			    strerror(errno));
 		else
-			kc_error(k, "%s:%d: can't open file \"%s\"",
-			    lx->stmt_file, lx->stmt_line, name);
+			kc_error(k, "%s:%d: can't open file \"%s\": %s",
+			    lx->stmt_file, lx->stmt_line, name, strerror(errno));
 		lx->fatal = true;
 		return -1;
 	}

@@ -112,6 +112,8 @@ void		 pp_get_stats(const struct pp *, struct pp_stats *);
  */
 char		**env_derive(const char *srctree, char *const *envp,
 		     char **cause);
+char		**env_derive_args(const char *srctree, char *const *envp,
+		     char *const *cmdline, char **cause);
 void		  env_free(char **);
 const char	 *env_lookup(char *const *envp, const char *name);
 

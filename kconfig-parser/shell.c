@@ -57,17 +57,40 @@ struct digest {
 	uint64_t	b;
 };
 
-/* One distinct command of this run. */
+/*
+ * One $(shell) call of this run.  A job whose command text holds
+ * placeholders of unfinished jobs waits (JOB_WAIT) and is substituted and
+ * started from the loop that reaps jobs once they have finished; a job
+ * whose command turns out to equal an earlier one's copies that job's
+ * output (JOB_ALIAS); a ready job waits for a free slot in JOB_QUEUED.
+ */
+enum job_state {
+	JOB_WAIT,
+	JOB_ALIAS,
+	JOB_QUEUED,
+	JOB_RUNNING,
+	JOB_DONE,
+};
+
 struct job {
-	char		*cmd;
-	uint64_t	 hash;		/* of cmd, for the dedup table */
+	char		*cmd;		/* the command; NULL until known */
+	char		*tmpl;		/* JOB_WAIT: text with placeholders */
+	enum job_state	 state;
+	size_t		 alias;		/* JOB_ALIAS: the job it copies */
 	struct digest	 dig;
 	pid_t		 pid;		/* > 0 while not reaped */
 	int		 fd;		/* read end, -1 when closed */
 	char		*buf;		/* SHELL_BUFSIZE + 1 bytes */
 	size_t		 len;
-	char		*out;		/* result once done */
-	bool		 done;
+	char		*out;		/* result once JOB_DONE */
+	char		*error;		/* a failed start, not reported yet */
+};
+
+/* A key of the dedup table: a command, or a template with placeholders. */
+struct jkey {
+	const char	*key;		/* NULL: empty slot */
+	uint64_t	 hash;
+	size_t		 job;
 };
 
 /* One cache record. */
@@ -107,9 +130,15 @@ struct shell {
 	struct job	*job;
 	size_t		 njob;
 	size_t		 jobcap;
-	size_t		*jobtab;	/* open addressing: job index + 1 */
-	size_t		 jobtabsize;
-	int		 running;
+	struct jkey	*jobtab;	/* open addressing */
+	size_t		 jobtabsize;	/* power of two */
+	size_t		 njobkeys;
+	int		 running;	/* JOB_RUNNING */
+	size_t		 waiting;	/* JOB_WAIT and JOB_ALIAS */
+	size_t		*queue;		/* JOB_QUEUED, oldest first */
+	size_t		 qhead;
+	size_t		 nqueue;
+	size_t		 qcap;
 
 	struct centry	*ent;
 	size_t		 nent;
@@ -584,13 +613,6 @@ shell_tab_grow(size_t **tab, size_t *size, size_t n,
 	*size = newsize;
 }
 
-/* Hash of job i (for table growth). */
-static uint64_t
-shell_job_hash(void *arg, size_t i)
-{
-	return ((struct shell *)arg)->job[i].hash;
-}
-
 /* Hash of cache entry i (for table growth). */
 static uint64_t
 shell_ent_hash(void *arg, size_t i)
@@ -931,6 +953,241 @@ shell_create(char *const *envp, const char *cache_path, int jobs)
 	return sh;
 }
 
+/* If s starts a placeholder, its length (and *id); else 0. */
+static size_t
+shell_placeholder(const char *s, size_t *id)
+{
+	const char	*p = s + 1;
+	size_t		 v = 0;
+
+	if (*s != PP_FUTURE_START)
+		return 0;
+	while (*p >= '0' && *p <= '9' && p - s < 20)
+		v = v * 10 + (size_t)(*p++ - '0');
+	if (p == s + 1 || *p != PP_FUTURE_END)
+		return 0;
+	*id = v;
+	return (size_t)(p + 1 - s);
+}
+
+/* Have all the jobs whose placeholders s holds finished? */
+bool
+shell_ready(const struct shell *sh, const char *s)
+{
+	const char	*q;
+	size_t		 id, n;
+
+	for (q = strchr(s, PP_FUTURE_START); q != NULL;
+	    q = strchr(q + 1, PP_FUTURE_START)) {
+		if ((n = shell_placeholder(q, &id)) == 0 || id >= sh->njob)
+			continue;
+		if (sh->job[id].state != JOB_DONE)
+			return false;
+	}
+	return true;
+}
+
+/* Substitute the placeholders of s, whose jobs have all finished. */
+static char *
+shell_subst_done(struct shell *sh, const char *s)
+{
+	struct strbuf	 sb;
+	const char	*p = s, *q;
+	size_t		 id, n;
+
+	strbuf_init(&sb);
+	strbuf_add(&sb, "", 0);
+	while ((q = strchr(p, PP_FUTURE_START)) != NULL) {
+		strbuf_add(&sb, p, q - p);
+		if ((n = shell_placeholder(q, &id)) == 0 || id >= sh->njob ||
+		    sh->job[id].state != JOB_DONE) {
+			strbuf_addc(&sb, *q);
+			p = q + 1;
+			continue;
+		}
+		strbuf_adds(&sb, sh->job[id].out);
+		p = q + n;
+	}
+	strbuf_adds(&sb, p);
+	return strbuf_detach(&sb);
+}
+
+/* Find the job of a command or template; SIZE_MAX if none. */
+static size_t
+shell_job_find(struct shell *sh, const char *key, uint64_t h)
+{
+	struct jkey	*k;
+	size_t		 slot;
+
+	if (sh->jobtabsize == 0)
+		return SIZE_MAX;
+	slot = h & (sh->jobtabsize - 1);
+	for (k = &sh->jobtab[slot]; k->key != NULL;
+	    k = &sh->jobtab[slot]) {
+		if (k->hash == h && strcmp(k->key, key) == 0)
+			return k->job;
+		slot = (slot + 1) & (sh->jobtabsize - 1);
+	}
+	return SIZE_MAX;
+}
+
+/* Make key (which must outlive the table) find job i. */
+static void
+shell_key_add(struct shell *sh, const char *key, uint64_t h, size_t i)
+{
+	struct jkey	*old = sh->jobtab, *k;
+	size_t		 oldsize = sh->jobtabsize, slot, n;
+
+	if ((sh->njobkeys + 1) * 2 >= sh->jobtabsize) {
+		sh->jobtabsize = oldsize ? oldsize * 2 : 128;
+		sh->jobtab = xcalloc(sh->jobtabsize, sizeof *sh->jobtab);
+		for (n = 0; n < oldsize; n++) {
+			if (old[n].key == NULL)
+				continue;
+			slot = old[n].hash & (sh->jobtabsize - 1);
+			while (sh->jobtab[slot].key != NULL)
+				slot = (slot + 1) & (sh->jobtabsize - 1);
+			sh->jobtab[slot] = old[n];
+		}
+		free(old);
+	}
+	slot = h & (sh->jobtabsize - 1);
+	while (sh->jobtab[slot].key != NULL)
+		slot = (slot + 1) & (sh->jobtabsize - 1);
+	k = &sh->jobtab[slot];
+	k->key = key;
+	k->hash = h;
+	k->job = i;
+	sh->njobkeys++;
+}
+
+/* Add a job in state JOB_WAIT with no command yet; returns its index. */
+static size_t
+shell_job_add(struct shell *sh)
+{
+	struct job *j;
+
+	if (sh->njob == sh->jobcap) {
+		sh->jobcap = sh->jobcap ? sh->jobcap * 2 : 64;
+		sh->job = xrealloc(sh->job, sh->jobcap * sizeof *sh->job);
+	}
+	j = &sh->job[sh->njob];
+	memset(j, 0, sizeof *j);
+	j->state = JOB_WAIT;
+	j->fd = -1;
+	return sh->njob++;
+}
+
+/* Start job i's command in the background. */
+static void
+shell_start(struct shell *sh, size_t i)
+{
+	struct job	*j = &sh->job[i];
+	char		*cause = NULL;
+
+	j->fd = shell_spawn(j->cmd, sh->envp, &j->pid, &cause);
+	if (j->fd == -1) {
+		/* Remember the failure as an empty, uncached answer. */
+		j->out = xstrdup("");
+		j->error = cause;
+		j->state = JOB_DONE;
+		return;
+	}
+	j->buf = xmalloc(SHELL_BUFSIZE + 1);
+	j->state = JOB_RUNNING;
+	sh->running++;
+	sh->stats.runs++;
+}
+
+/*
+ * Job i's command is known (cmd, which is taken over): answer it from an
+ * identical earlier command or the disk cache, or start it now if a slot
+ * is free, else queue it.
+ */
+static void
+shell_launch(struct shell *sh, size_t i, char *cmd)
+{
+	struct job	*j = &sh->job[i];
+	struct centry	*e;
+	uint64_t	 h = hash64(cmd, strlen(cmd));
+	size_t		 k;
+
+	if ((k = shell_job_find(sh, cmd, h)) != SIZE_MAX) {
+		free(cmd);
+		sh->stats.dedup++;
+		if (sh->job[k].state == JOB_DONE) {
+			j->out = xstrdup(sh->job[k].out);
+			j->state = JOB_DONE;
+		} else {
+			j->alias = k;
+			j->state = JOB_ALIAS;
+			sh->waiting++;
+		}
+		return;
+	}
+	j->cmd = cmd;
+	shell_key_add(sh, cmd, h, i);
+	if (sh->cache_path != NULL) {
+		shell_digest(sh, cmd, &j->dig);
+		e = shell_cache_find(sh, cmd, strlen(cmd), h, &j->dig);
+		if (e != NULL) {
+			sh->stats.cached++;
+			j->out = xstrndup(e->out, e->outlen);
+			j->state = JOB_DONE;
+			return;
+		}
+	}
+	if (sh->running < sh->jobs && sh->qhead == sh->nqueue) {
+		shell_start(sh, i);
+		return;
+	}
+	if (sh->nqueue == sh->qcap) {
+		sh->qcap = sh->qcap ? sh->qcap * 2 : 64;
+		sh->queue = xrealloc(sh->queue, sh->qcap * sizeof *sh->queue);
+	}
+	sh->queue[sh->nqueue++] = i;
+	j->state = JOB_QUEUED;
+}
+
+/*
+ * Move every job on that can move without waiting: copy finished
+ * originals into aliases, substitute and launch jobs whose placeholders
+ * have all finished, and start queued jobs while slots are free.
+ */
+static void
+shell_progress(struct shell *sh)
+{
+	struct job	*j;
+	size_t		 i;
+	bool		 changed;
+
+	do {
+		changed = false;
+		for (i = 0; sh->waiting > 0 && i < sh->njob; i++) {
+			j = &sh->job[i];
+			if (j->state == JOB_ALIAS &&
+			    sh->job[j->alias].state == JOB_DONE) {
+				j->out = xstrdup(sh->job[j->alias].out);
+				j->state = JOB_DONE;
+				sh->waiting--;
+				changed = true;
+			} else if (j->state == JOB_WAIT &&
+			    shell_ready(sh, j->tmpl)) {
+				sh->waiting--;
+				shell_launch(sh, i, shell_subst_done(sh,
+				    j->tmpl));
+				changed = true;
+			}
+		}
+		while (sh->running < sh->jobs && sh->qhead < sh->nqueue) {
+			shell_start(sh, sh->queue[sh->qhead++]);
+			changed = true;
+		}
+		if (sh->qhead == sh->nqueue)
+			sh->qhead = sh->nqueue = 0;
+	} while (changed);
+}
+
 /* A job has reached EOF or its buffer is full: close, reap, cook. */
 static void
 shell_finish(struct shell *sh, struct job *j)
@@ -945,155 +1202,149 @@ shell_finish(struct shell *sh, struct job *j)
 	j->out = xstrndup(j->buf, len);
 	free(j->buf);
 	j->buf = NULL;
-	j->done = true;
+	j->state = JOB_DONE;
 	sh->running--;
 	if (sh->cache_path != NULL)
 		shell_cache_add(sh, j->cmd, strlen(j->cmd), j->out, len,
 		    &j->dig, true);
 }
 
-/* Read what is available; wait until job want (or any, if NULL) ends. */
+/*
+ * One round of the job loop: read the pipes of running jobs that have
+ * output, waiting up to timeout ms (-1: until one has), finish the jobs at
+ * EOF, then move the others on.
+ */
 static void
-shell_pump(struct shell *sh, struct job *want)
+shell_step(struct shell *sh, int timeout)
 {
-	struct pollfd	*pfd;
+	struct pollfd	 fds[64], *pfd = fds;
 	struct job	*j;
-	size_t		*idx, i, n;
+	size_t		 i, n = 0, *idx, idxs[64];
 	ssize_t		 r;
-	bool		 any = false;
 
-	pfd = xcalloc(sh->running + 1, sizeof *pfd);
-	idx = xcalloc(sh->running + 1, sizeof *idx);
-	while (sh->running > 0 && (want == NULL ? !any : !want->done)) {
-		n = 0;
+	if (sh->running > 0) {
+		if ((size_t)sh->running > 64) {
+			pfd = xcalloc(sh->running, sizeof *pfd);
+			idx = xcalloc(sh->running, sizeof *idx);
+		} else
+			idx = idxs;
 		for (i = 0; i < sh->njob && n < (size_t)sh->running; i++) {
-			if (sh->job[i].fd == -1)
+			if (sh->job[i].state != JOB_RUNNING)
 				continue;
 			pfd[n].fd = sh->job[i].fd;
 			pfd[n].events = POLLIN;
 			pfd[n].revents = 0;
 			idx[n++] = i;
 		}
-		if (poll(pfd, n, -1) == -1)
-			continue;	/* EINTR */
-		for (i = 0; i < n; i++) {
-			if (pfd[i].revents == 0)
-				continue;
-			j = &sh->job[idx[i]];
-			r = read(j->fd, j->buf + j->len,
-			    SHELL_BUFSIZE - j->len);
-			if (r == -1 && errno == EINTR)
-				continue;
-			if (r > 0)
-				j->len += (size_t)r;
-			if (r <= 0 || j->len == SHELL_BUFSIZE) {
-				shell_finish(sh, j);
-				any = true;
+		if (poll(pfd, n, timeout) > 0) {
+			for (i = 0; i < n; i++) {
+				if (pfd[i].revents == 0)
+					continue;
+				j = &sh->job[idx[i]];
+				r = read(j->fd, j->buf + j->len,
+				    SHELL_BUFSIZE - j->len);
+				if (r == -1 && (errno == EINTR ||
+				    errno == EAGAIN))
+					continue;
+				if (r > 0)
+					j->len += (size_t)r;
+				if (r <= 0 || j->len == SHELL_BUFSIZE)
+					shell_finish(sh, j);
 			}
 		}
+		if (pfd != fds) {
+			free(pfd);
+			free(idx);
+		}
 	}
-	free(idx);
-	free(pfd);
+	shell_progress(sh);
 }
 
-/* Find the job for an identical command. */
-static struct job *
-shell_job_find(struct shell *sh, const char *cmd, uint64_t h)
+/* Move background jobs on without blocking. */
+void
+shell_poll(struct shell *sh)
 {
-	struct job	*j;
-	size_t		 slot;
-
-	if (sh->jobtabsize == 0)
-		return NULL;
-	slot = h & (sh->jobtabsize - 1);
-	while (sh->jobtab[slot] != 0) {
-		j = &sh->job[sh->jobtab[slot] - 1];
-		if (j->hash == h && strcmp(j->cmd, cmd) == 0)
-			return j;
-		slot = (slot + 1) & (sh->jobtabsize - 1);
-	}
-	return NULL;
+	shell_step(sh, 0);
 }
 
-/* Record a new distinct command. */
-static struct job *
-shell_job_add(struct shell *sh, const char *cmd, uint64_t h)
+/* Wait until job i has finished. */
+static void
+shell_wait_job(struct shell *sh, size_t i)
 {
-	struct job	*j;
-	size_t		 slot, i;
-
-	if (sh->njob == sh->jobcap) {
-		sh->jobcap = sh->jobcap ? sh->jobcap * 2 : 64;
-		sh->job = xrealloc(sh->job, sh->jobcap * sizeof *sh->job);
+	while (sh->job[i].state != JOB_DONE) {
+		if (sh->running == 0) {
+			shell_progress(sh);
+			if (sh->job[i].state == JOB_DONE)
+				break;
+			if (sh->running == 0) {
+				/* Cannot happen: placeholders name only
+				 * earlier jobs, so something must run. */
+				sh->job[i].error = xasprintf("$(shell) "
+				    "future %zu cannot finish", i);
+				sh->job[i].out = xstrdup("");
+				sh->job[i].state = JOB_DONE;
+				break;
+			}
+		}
+		shell_step(sh, -1);
 	}
-	i = sh->njob++;
-	j = &sh->job[i];
-	memset(j, 0, sizeof *j);
-	j->cmd = xstrdup(cmd);
-	j->hash = h;
-	j->fd = -1;
-	if (sh->njob * 2 >= sh->jobtabsize) {
-		shell_tab_grow(&sh->jobtab, &sh->jobtabsize, sh->njob,
-		    shell_job_hash, sh);
-	} else {
-		slot = h & (sh->jobtabsize - 1);
-		while (sh->jobtab[slot] != 0)
-			slot = (slot + 1) & (sh->jobtabsize - 1);
-		sh->jobtab[slot] = i + 1;
-	}
-	return j;
 }
 
-/* The caller's copy of a job's answer: output or placeholder. */
+/* The caller's copy of job i's answer: output or placeholder. */
 static char *
-shell_answer(struct shell *sh, struct job *j)
+shell_answer(struct shell *sh, size_t i)
 {
-	if (j->done)
-		return xstrdup(j->out);
-	return xasprintf("%c%zu%c", PP_FUTURE_START, (size_t)(j - sh->job),
-	    PP_FUTURE_END);
+	if (sh->job[i].state == JOB_DONE)
+		return xstrdup(sh->job[i].out);
+	return xasprintf("%c%zu%c", PP_FUTURE_START, i, PP_FUTURE_END);
 }
 
 /* Run a command (see shell.h). */
 char *
 shell_run(struct shell *sh, const char *cmd, char **cause)
 {
-	struct centry	*e;
 	struct job	*j;
-	uint64_t	 h = hash64(cmd, strlen(cmd));
+	uint64_t	 h;
+	size_t		 i;
 
-	if ((j = shell_job_find(sh, cmd, h)) != NULL) {
-		sh->stats.dedup++;
-		if (!j->done && sh->jobs <= 1)
-			shell_pump(sh, j);
-		return shell_answer(sh, j);
-	}
-	j = shell_job_add(sh, cmd, h);
-	if (sh->cache_path != NULL) {
-		shell_digest(sh, cmd, &j->dig);
-		e = shell_cache_find(sh, cmd, strlen(cmd), h, &j->dig);
-		if (e != NULL) {
-			sh->stats.cached++;
-			j->out = xstrndup(e->out, e->outlen);
-			j->done = true;
-			return shell_answer(sh, j);
+	if (sh->jobs > 1 && strchr(cmd, PP_FUTURE_START) != NULL &&
+	    !shell_ready(sh, cmd)) {
+		/* A dependent future: substituted and started later. */
+		h = hash64(cmd, strlen(cmd));
+		if ((i = shell_job_find(sh, cmd, h)) != SIZE_MAX) {
+			sh->stats.dedup++;
+			return shell_answer(sh, i);
 		}
+		i = shell_job_add(sh);
+		j = &sh->job[i];
+		j->tmpl = xstrdup(cmd);
+		sh->waiting++;
+		shell_key_add(sh, j->tmpl, h, i);
+		return shell_answer(sh, i);
 	}
-	while (sh->running >= sh->jobs)
-		shell_pump(sh, NULL);
-	j->fd = shell_spawn(cmd, sh->envp, &j->pid, cause);
-	if (j->fd == -1) {
-		/* Remember the failure as an empty, uncached answer. */
-		j->out = xstrdup("");
-		j->done = true;
+	if (strchr(cmd, PP_FUTURE_START) != NULL)
+		cmd = shell_subst_done(sh, cmd);
+	else
+		cmd = xstrdup(cmd);
+	h = hash64(cmd, strlen(cmd));
+	if ((i = shell_job_find(sh, cmd, h)) != SIZE_MAX) {
+		free((char *)cmd);
+		sh->stats.dedup++;
+		if (sh->jobs <= 1)
+			shell_wait_job(sh, i);
+		return shell_answer(sh, i);
+	}
+	i = shell_job_add(sh);
+	shell_launch(sh, i, (char *)cmd);
+	j = &sh->job[i];
+	if (j->state == JOB_RUNNING && sh->jobs <= 1)
+		shell_wait_job(sh, i);
+	if (j->error != NULL) {
+		*cause = j->error;
+		j->error = NULL;
 		return NULL;
 	}
-	j->buf = xmalloc(SHELL_BUFSIZE + 1);
-	sh->running++;
-	sh->stats.runs++;
-	if (sh->jobs <= 1)
-		shell_pump(sh, j);
-	return shell_answer(sh, j);
+	return shell_answer(sh, i);
 }
 
 /* The output of a future. */
@@ -1106,19 +1357,82 @@ shell_result(struct shell *sh, unsigned int id, char **cause)
 		*cause = xasprintf("unknown $(shell) future %u", id);
 		return NULL;
 	}
+	shell_wait_job(sh, id);
 	j = &sh->job[id];
-	if (!j->done)
-		shell_pump(sh, j);
+	if (j->error != NULL) {
+		*cause = j->error;
+		j->error = NULL;
+		return NULL;
+	}
 	return j->out;
+}
+
+/* Replace every placeholder in s by its output, waiting as needed. */
+char *
+shell_resolve(struct shell *sh, const char *s, char **cause)
+{
+	struct strbuf	 sb;
+	const char	*p = s, *q, *out;
+	size_t		 id, n;
+
+	strbuf_init(&sb);
+	strbuf_add(&sb, "", 0);
+	while ((q = strchr(p, PP_FUTURE_START)) != NULL) {
+		strbuf_add(&sb, p, q - p);
+		if ((n = shell_placeholder(q, &id)) == 0) {
+			/* Not a placeholder after all: keep the byte. */
+			strbuf_addc(&sb, *q);
+			p = q + 1;
+			continue;
+		}
+		if (id > UINT_MAX)
+			id = UINT_MAX;
+		if ((out = shell_result(sh, (unsigned)id, cause)) == NULL) {
+			strbuf_free(&sb);
+			return NULL;
+		}
+		strbuf_adds(&sb, out);
+		p = q + n;
+	}
+	strbuf_adds(&sb, p);
+	return strbuf_detach(&sb);
 }
 
 /* Wait for every background command and save the cache. */
 int
 shell_wait_all(struct shell *sh, char **cause)
 {
-	while (sh->running > 0)
-		shell_pump(sh, NULL);
-	return shell_save(sh, cause);
+	size_t	i;
+	int	ret;
+
+	for (;;) {
+		shell_progress(sh);
+		if (sh->running == 0)
+			break;
+		shell_step(sh, -1);
+	}
+	for (i = 0; i < sh->njob; i++) {
+		if (sh->job[i].state == JOB_DONE)
+			continue;
+		/* Cannot happen (see shell_wait_job). */
+		if (sh->job[i].state == JOB_QUEUED ||
+		    sh->job[i].state == JOB_RUNNING)
+			continue;
+		sh->job[i].out = xstrdup("");
+		sh->job[i].state = JOB_DONE;
+	}
+	sh->waiting = 0;
+	ret = shell_save(sh, cause);
+	for (i = 0; i < sh->njob; i++) {
+		if (sh->job[i].error == NULL)
+			continue;
+		if (ret != 0)
+			free(*cause);
+		*cause = sh->job[i].error;
+		sh->job[i].error = NULL;
+		return -1;
+	}
+	return ret;
 }
 
 /* Statistics. */
@@ -1142,11 +1456,14 @@ shell_free(struct shell *sh)
 		free(cause);
 	for (i = 0; i < sh->njob; i++) {
 		free(sh->job[i].cmd);
+		free(sh->job[i].tmpl);
 		free(sh->job[i].out);
 		free(sh->job[i].buf);
+		free(sh->job[i].error);
 	}
 	free(sh->job);
 	free(sh->jobtab);
+	free(sh->queue);
 	shell_cache_reset(sh);
 	free(sh->ent);
 	free(sh->enttab);

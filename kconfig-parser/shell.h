@@ -30,10 +30,25 @@ void		 shell_free(struct shell *);
  * Run cmd.  Returns the post-processed output (malloc'd) or, when jobs > 1
  * and the answer is not known yet, a future placeholder (malloc'd) that
  * shell_result() turns into the output.  NULL and *cause on failure.
+ *
+ * With jobs > 1 cmd may hold placeholders of earlier results: if they
+ * have not all finished, the answer is a new placeholder at once and the
+ * command is substituted, looked up and started by the job loop (any
+ * shell_* call that waits or polls) as soon as they have.  A ready command
+ * with no free slot is queued, never waited for.
  */
 char		*shell_run(struct shell *, const char *cmd, char **cause);
-/* The output of future id (borrowed; valid until shell_free). */
+/* The output of future id (borrowed; valid until shell_free), waiting
+ * for it.  A command that could not be started gives NULL and *cause the
+ * first time it is asked for, then "". */
 const char	*shell_result(struct shell *, unsigned int id, char **cause);
+/* Have the commands of all the placeholders in s finished?  No waiting. */
+bool		 shell_ready(const struct shell *, const char *s);
+/* s with every placeholder replaced by its output, waiting as needed. */
+char		*shell_resolve(struct shell *, const char *s, char **cause);
+/* Move background commands on without blocking: read their pipes, reap
+ * the finished ones, start dependent and queued ones. */
+void		 shell_poll(struct shell *);
 /* Wait for all background commands, then save the cache if it changed. */
 int		 shell_wait_all(struct shell *, char **cause);
 /* Save the cache now if anything was added. */

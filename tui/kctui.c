@@ -29,7 +29,22 @@ struct cli {
 	bool		 verbose;
 	int		 jobs;
 	char	       **envp;
+	char	       **vars;		/* NAME=value arguments */
 };
+
+/* Whether an argument is a make-style variable assignment. */
+static bool
+cli_is_assignment(const char *arg)
+{
+	const char *p = arg;
+
+	if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')))
+		return false;
+	while (*p == '_' || (*p >= 'A' && *p <= 'Z') ||
+	    (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
+		p++;
+	return *p == '=';
+}
 
 /* Print usage and exit. */
 static void __attribute__((noreturn))
@@ -37,7 +52,7 @@ usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: kctui [-C DIR] [--config FILE] [--kconfig FILE] "
-	    "[--no-cache] [-j JOBS] [-s] [-v] MODE [ARG]\n"
+	    "[--no-cache] [-j JOBS] [-s] [-v] [NAME=value...] MODE [ARG]\n"
 	    "modes:\n"
 	    "  olddefconfig           update the config, new symbols to "
 	    "their defaults\n"
@@ -239,6 +254,17 @@ cli_mode(struct cli *c, const char *mode, const char *arg)
 		kconfig_set_all_new(k, KC_NEW_DEFAULT);
 	} else if (strcmp(mode, "savedefconfig") == 0 ||
 	    strcmp(mode, "olddefconfig") == 0) {
+		/* conf treats an unreadable config as missing and would start
+		 * from defaults; say so instead of silently replacing it. */
+		const char *name = env_lookup(c->envp, "KCONFIG_CONFIG");
+
+		if (name == NULL)
+			name = ".config";
+		if (access(name, F_OK) == 0 && access(name, R_OK) != 0) {
+			fprintf(stderr, "kctui: %s: %s\n", name,
+			    strerror(errno));
+			goto out;
+		}
 		kconfig_read(k, NULL, &cause);
 	} else if (strcmp(mode, "allnoconfig") == 0 ||
 	    strcmp(mode, "allyesconfig") == 0 ||
@@ -308,7 +334,7 @@ main(int argc, char **argv)
 	struct cli	 c;
 	char		*cause = NULL;
 	const char	*mode, *arg;
-	int		 ch, status, i;
+	int		 ch, status, i, nvars;
 	long		 cpus;
 
 	memset(&c, 0, sizeof c);
@@ -344,6 +370,11 @@ main(int argc, char **argv)
 			usage(1);
 		}
 	}
+	/* make-style NAME=value arguments, as in "make CC=clang ...". */
+	c.vars = xcalloc((size_t)argc + 1, sizeof *c.vars);
+	for (nvars = 0; optind < argc && cli_is_assignment(argv[optind]);
+	    optind++)
+		c.vars[nvars++] = argv[optind];
 	if (optind >= argc)
 		usage(1);
 	mode = argv[optind];
@@ -353,7 +384,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "kctui: %s: %s\n", c.dir, strerror(errno));
 		return 1;
 	}
-	c.envp = env_derive(".", environ, &cause);
+	c.envp = env_derive_args(".", environ, c.vars, &cause);
 	if (c.envp == NULL) {
 		fprintf(stderr, "kctui: %s\n", cause);
 		free(cause);
@@ -366,6 +397,7 @@ main(int argc, char **argv)
 		for (i = 0; c.envp[i] != NULL; i++)
 			printf("%s\n", c.envp[i]);
 		env_free(c.envp);
+		free(c.vars);
 		return 0;
 	}
 	if (access(c.kconfig, R_OK) != 0) {
@@ -373,10 +405,12 @@ main(int argc, char **argv)
 		    "tree, or give -C DIR or --kconfig FILE)\n", c.kconfig,
 		    strerror(errno));
 		env_free(c.envp);
+		free(c.vars);
 		return 1;
 	}
 	(void)cli_pp_info;
 	status = cli_mode(&c, mode, arg);
 	env_free(c.envp);
+	free(c.vars);
 	return status;
 }
