@@ -320,6 +320,18 @@ env_defconfig(const char *srctree, const char *arch, const char *srcarch,
 	}
 	if (strcmp(srcarch, "um") == 0)
 		return xasprintf("%s_defconfig", subarch);
+	/* The other arches that choose with make conditionals. */
+	if (strcmp(srcarch, "powerpc") == 0) {
+		if (uname(&u) == 0 && strncmp(u.machine, "ppc", 3) == 0)
+			return xasprintf("%s_defconfig", u.machine);
+		return xstrdup("ppc64_defconfig");
+	}
+	if (strcmp(srcarch, "sparc") == 0)
+		return xstrdup(strcmp(arch, "sparc64") == 0 ?
+		    "sparc64_defconfig" : "sparc32_defconfig");
+	if (strcmp(srcarch, "parisc") == 0)
+		return xstrdup(strcmp(arch, "parisc64") == 0 ?
+		    "generic-64bit_defconfig" : "generic-32bit_defconfig");
 	path = xasprintf("%s/arch/%s/Makefile", srctree, srcarch);
 	text = env_read_file(path);
 	free(path);

@@ -110,65 +110,17 @@ cli_setenv(char **envp, const char *name, const char *value)
 	return envp;
 }
 
-/* The arch's default defconfig, as arch/$SRCARCH/Makefile names it. */
+/* The arch's default defconfig: arch/$SRCARCH/configs/$KBUILD_DEFCONFIG,
+ * both derived by env_derive() as the Makefiles do. */
 static char *
 cli_default_defconfig(struct cli *c)
 {
-	const char	*srcarch = env_lookup(c->envp, "SRCARCH");
-	const char	*arch = env_lookup(c->envp, "ARCH");
-	char		*path, *line = NULL, *name = NULL, *p, *e;
-	size_t		 cap = 0;
-	FILE		*f;
+	const char *srcarch = env_lookup(c->envp, "SRCARCH");
+	const char *name = env_lookup(c->envp, "KBUILD_DEFCONFIG");
 
-	if (srcarch == NULL)
+	if (srcarch == NULL || name == NULL || *name == '\0')
 		return NULL;
-	/* x86 picks by ARCH and the build machine, in Makefile logic. */
-	if (strcmp(srcarch, "x86") == 0) {
-		if (arch != NULL && strcmp(arch, "x86") != 0)
-			name = xasprintf("%s_defconfig", arch);
-		else {
-			FILE *u = popen("uname -m", "r");
-			char  m[64] = "";
-
-			if (u != NULL) {
-				if (fgets(m, sizeof m, u) == NULL)
-					m[0] = '\0';
-				pclose(u);
-			}
-			m[strcspn(m, "\n")] = '\0';
-			name = xstrdup(strcmp(m, "x86_64") == 0 ?
-			    "x86_64_defconfig" : "i386_defconfig");
-		}
-	} else {
-		path = xasprintf("arch/%s/Makefile", srcarch);
-		if ((f = fopen(path, "r")) != NULL) {
-			while (getline(&line, &cap, f) > 0) {
-				p = line + strspn(line, " \t");
-				if (strncmp(p, "KBUILD_DEFCONFIG", 16) != 0)
-					continue;
-				p += 16;
-				p += strspn(p, " \t");
-				if (*p == '?' || *p == ':')
-					p++;
-				if (*p != '=')
-					continue;
-				p++;
-				p += strspn(p, " \t");
-				e = p + strcspn(p, " \t\n#");
-				free(name);
-				name = xstrndup(p, (size_t)(e - p));
-				break;
-			}
-			free(line);
-			fclose(f);
-		}
-		free(path);
-		if (name == NULL)
-			name = xstrdup("defconfig");
-	}
-	path = xasprintf("arch/%s/configs/%s", srcarch, name);
-	free(name);
-	return path;
+	return xasprintf("arch/%s/configs/%s", srcarch, name);
 }
 
 /* KCONFIG_ALLCONFIG: a seed file for the all*config modes. 0, or 1 with
@@ -338,7 +290,7 @@ main(int argc, char **argv)
 	long		 cpus;
 
 	memset(&c, 0, sizeof c);
-	c.kconfig = "Kconfig";
+	c.kconfig = NULL;
 	cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	c.jobs = cpus > 0 ? (int)cpus * 2 : 2;
 	while ((ch = getopt_long(argc, argv, "+C:hsvj:", longopts, NULL)) != -1) {
@@ -392,6 +344,13 @@ main(int argc, char **argv)
 	}
 	if (c.config != NULL)
 		c.envp = cli_setenv(c.envp, "KCONFIG_CONFIG", c.config);
+	/* The top Kconfig: --kconfig, else $KBUILD_KCONFIG as
+	 * scripts/kconfig/Makefile does, else Kconfig. */
+	if (c.kconfig == NULL) {
+		const char *kk = env_lookup(c.envp, "KBUILD_KCONFIG");
+
+		c.kconfig = kk != NULL && *kk != '\0' ? kk : "Kconfig";
+	}
 
 	if (strcmp(mode, "print-env") == 0) {
 		for (i = 0; c.envp[i] != NULL; i++)
