@@ -773,18 +773,7 @@ kconfig_write_defconfig(struct kconfig *k, const char *path, char **cause)
 			config_print_symbol(k, &sb, sym);
 		}
 next:
-		if (m->list != NULL)
-			m = m->list;
-		else if (m->next != NULL)
-			m = m->next;
-		else {
-			while ((m = m->parent) != NULL) {
-				if (m->next != NULL) {
-					m = m->next;
-					break;
-				}
-			}
-		}
+		m = menu_next(m);
 	}
 	ret = config_replace(k, path, sb.s ? sb.s : "", sb.len, false, cause);
 	strbuf_free(&sb);

@@ -222,6 +222,7 @@ const char	*prop_type_name(enum kc_prop_type);
 void		 menu_finalize(struct kconfig *, struct kc_menu *);
 bool		 menu_is_visible(struct kconfig *, struct kc_menu *);
 const char	*menu_get_prompt(struct kc_menu *);
+struct kc_menu	*menu_next(struct kc_menu *);
 
 /* check.c */
 int		 sym_check_all_deps(struct kconfig *);

@@ -412,3 +412,16 @@ menu_get_prompt(struct kc_menu *m)
 		return m->sym->name;
 	return NULL;
 }
+
+/* The entry after m in a depth-first walk of the tree, or NULL. */
+struct kc_menu *
+menu_next(struct kc_menu *m)
+{
+	if (m->list != NULL)
+		return m->list;
+	for (; m != NULL; m = m->parent) {
+		if (m->next != NULL)
+			return m->next;
+	}
+	return NULL;
+}

@@ -57,7 +57,7 @@ wipe="rm -rf $(q "$cache") && mkdir -p $(q "$cache")"
 echo "bench: Debian linux-source-6.1 $TREE_VERSION, $N runs each, $(nproc) CPUs"
 "$BENCH" -n "$N" -l "olddefconfig cold" -a conf -b kctui -t "$TARGET" $strict \
 	-p "$pre_conf" -q "$pre_kctui && $wipe" "$conf_cmd" "$kctui_cmd"
-"$BENCH" -n "$N" -l "olddefconfig warm" -a conf -b kctui -t "$TARGET" $strict \
+"$BENCH" -n "$N" -l "olddefconfig warm" -a conf -b kctui -t "${BENCH_WARM_TARGET:-0.1}" $strict \
 	-p "$pre_conf" -q "$pre_kctui" "$conf_cmd" "$kctui_cmd"
 
 if cmp -s "$work/conf.config" "$work/kctui.config"; then
