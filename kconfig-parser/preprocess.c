@@ -21,6 +21,17 @@
  *    and makes an undefined one recursive.
  * Differences: errors are returned instead of exiting, and "X := $(X)"
  * expands the old value (the kernel reads freed memory there).
+ *
+ * Futures (see preprocess.h): $(shell,...) passes placeholders in its
+ * command to shell_run(), which makes a dependent future of it.  An
+ * error-if, warning-if or info call whose arguments hold placeholders is
+ * queued with its location, and so is every later one while the queue is
+ * not empty, so that messages keep their order.  The queue is run as far
+ * as its commands have finished at each entry point (pp_expand_*,
+ * pp_assign), fully by pp_wait_all(), and before an entry point returns an
+ * error (an error-if earlier in the input wins, as in the kernel, which
+ * stops there).  A queued error-if that fires makes the call that ran it
+ * fail with "file:line: text" of the error-if.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -44,6 +55,18 @@ struct pp_var {
 	struct pp_var	*next;
 };
 
+struct pp_function;
+
+/* A queued error-if, warning-if or info call. */
+struct pp_check {
+	const struct pp_function *f;
+	char		*file;
+	int		 line;
+	int		 argc;
+	char		*argv[2];
+	size_t		 mark;		/* first $(shell) job after it */
+};
+
 struct pp {
 	char		**envp;
 	struct pp_var	**vars;
@@ -62,10 +85,19 @@ struct pp {
 	void		 *message_arg;
 
 	struct shell	 *sh;
+
+	struct pp_check	 *checks;	/* queue: [chead, nchecks) */
+	size_t		  chead;
+	size_t		  nchecks;
+	size_t		  capchecks;
 };
 
 static char	*pp_expand_with(struct pp *, const char **, bool (*)(char),
 		    int, char **, char **);
+static int	 pp_flush(struct pp *, bool, char **);
+static int	 pp_enter(struct pp *, char **);
+static void	 pp_leave_error(struct pp *, char **);
+static void	 pp_drop_checks(struct pp *);
 
 /* Set *cause to "file:line: message". */
 static void __attribute__((format(printf, 3, 4)))
@@ -111,6 +143,8 @@ pp_free(struct pp *pp)
 
 	if (pp == NULL)
 		return;
+	pp_drop_checks(pp);
+	free(pp->checks);
 	shell_free(pp->sh);
 	for (i = 0; i < pp->varsize; i++) {
 		for (v = pp->vars[i]; v != NULL; v = next) {
@@ -165,6 +199,7 @@ pp_get_stats(const struct pp *pp, struct pp_stats *st)
 	st->shell_runs = ss.runs;
 	st->shell_cached = ss.cached;
 	st->shell_dedup = ss.dedup;
+	st->shell_waits = ss.waits;
 }
 
 /* Does s contain a future placeholder? */
@@ -178,37 +213,13 @@ pp_has_future(const char *s)
 char *
 pp_resolve(struct pp *pp, const char *s, char **cause)
 {
-	struct strbuf	 sb;
-	const char	*p, *q, *r, *out;
-	char		*msg;
-	unsigned long	 id;
+	char *res, *msg = NULL;
 
-	strbuf_init(&sb);
-	strbuf_add(&sb, "", 0);
-	p = s;
-	while ((q = strchr(p, PP_FUTURE_START)) != NULL) {
-		strbuf_add(&sb, p, q - p);
-		r = q + 1;
-		id = 0;
-		while (*r >= '0' && *r <= '9')
-			id = id * 10 + (unsigned long)(*r++ - '0');
-		if (r == q + 1 || *r != PP_FUTURE_END) {
-			/* Not a placeholder after all: keep the byte. */
-			strbuf_addc(&sb, PP_FUTURE_START);
-			p = q + 1;
-			continue;
-		}
-		if ((out = shell_result(pp->sh, (unsigned)id, &msg)) == NULL) {
-			pp_error(pp, cause, "%s", msg);
-			free(msg);
-			strbuf_free(&sb);
-			return NULL;
-		}
-		strbuf_adds(&sb, out);
-		p = r + 1;
+	if ((res = shell_resolve(pp->sh, s, &msg)) == NULL) {
+		pp_error(pp, cause, "%s", msg);
+		free(msg);
 	}
-	strbuf_adds(&sb, p);
-	return strbuf_detach(&sb);
+	return res;
 }
 
 /* Resolve placeholders in *s in place (replacing the allocation). */
@@ -226,17 +237,40 @@ pp_resolve_inplace(struct pp *pp, char **s, char **cause)
 	return 0;
 }
 
-/* Wait for every background command. */
+/* Run the queued checks, then wait for every background command. */
 int
 pp_wait_all(struct pp *pp, char **cause)
 {
-	char *msg;
+	char	*msg = NULL, *err = NULL;
+	int	 ret;
 
+	ret = pp_flush(pp, true, &err);
 	if (shell_wait_all(pp->sh, &msg) != 0) {
-		*cause = msg;
+		if (ret == 0) {
+			*cause = msg;
+			return -1;
+		}
+		free(msg);
+	}
+	if (ret != 0) {
+		*cause = err;
 		return -1;
 	}
 	return 0;
+}
+
+/* Run the queued checks, waiting for their commands. */
+int
+pp_sync(struct pp *pp, char **cause)
+{
+	return pp_flush(pp, true, cause);
+}
+
+/* Are checks waiting for commands? */
+bool
+pp_checks_pending(const struct pp *pp)
+{
+	return pp->chead < pp->nchecks;
 }
 
 /* Find a variable. */
@@ -288,11 +322,14 @@ int
 pp_assign(struct pp *pp, const char *name, const char *value,
     enum pp_flavor flavor, char **cause)
 {
-	struct pp_var	*v = pp_var_find(pp, name);
+	struct pp_var	*v;
 	const char	*in = value;
 	char		*new_value, *joined;
 	bool		 append = false;
 
+	if (pp_enter(pp, cause) != 0)
+		return -1;
+	v = pp_var_find(pp, name);
 	if (flavor == PP_APPEND) {
 		if (v != NULL) {
 			flavor = v->flavor;
@@ -302,8 +339,10 @@ pp_assign(struct pp *pp, const char *name, const char *value,
 	}
 	if (flavor == PP_SIMPLE) {
 		new_value = pp_expand_with(pp, &in, NULL, 0, NULL, cause);
-		if (new_value == NULL)
+		if (new_value == NULL) {
+			pp_leave_error(pp, cause);
 			return -1;
+		}
 	} else
 		new_value = xstrdup(value);
 
@@ -439,19 +478,166 @@ pp_do_warning_if(struct pp *pp, int argc, char **argv, char **cause)
 	return xstrdup("");
 }
 
+/* How a built-in takes placeholders in its arguments. */
+enum pp_futures {
+	PP_WAIT,	/* resolve them first */
+	PP_PASS,	/* pass them on ($(shell): a dependent future) */
+	PP_DEFER,	/* queue the call (its expansion is always empty) */
+};
+
 static const struct pp_function {
 	const char	*name;
 	int		 min_args;
 	int		 max_args;
+	enum pp_futures	 futures;
 	char		*(*func)(struct pp *, int, char **, char **);
 } pp_functions[] = {
-	{ "error-if",	2, 2, pp_do_error_if },
-	{ "filename",	0, 0, pp_do_filename },
-	{ "info",	1, 1, pp_do_info },
-	{ "lineno",	0, 0, pp_do_lineno },
-	{ "shell",	1, 1, pp_do_shell },
-	{ "warning-if",	2, 2, pp_do_warning_if },
+	{ "error-if",	2, 2, PP_DEFER, pp_do_error_if },
+	{ "filename",	0, 0, PP_WAIT, pp_do_filename },
+	{ "info",	1, 1, PP_DEFER, pp_do_info },
+	{ "lineno",	0, 0, PP_WAIT, pp_do_lineno },
+	{ "shell",	1, 1, PP_PASS, pp_do_shell },
+	{ "warning-if",	2, 2, PP_DEFER, pp_do_warning_if },
 };
+
+/* Queue a call of f (argv is copied) at the current location. */
+static void
+pp_queue_check(struct pp *pp, const struct pp_function *f, int argc,
+    char **argv)
+{
+	struct pp_check	*c;
+	int		 i;
+
+	if (pp->nchecks == pp->capchecks) {
+		pp->capchecks = pp->capchecks ? pp->capchecks * 2 : 16;
+		pp->checks = xrealloc(pp->checks,
+		    pp->capchecks * sizeof *pp->checks);
+	}
+	c = &pp->checks[pp->nchecks++];
+	c->f = f;
+	c->file = xstrdup(pp->file);
+	c->line = pp->line;
+	c->mark = shell_mark(pp->sh);
+	c->argc = argc;
+	for (i = 0; i < argc; i++)
+		c->argv[i] = xstrdup(argv[i]);
+}
+
+/* Free one queued check. */
+static void
+pp_free_check(struct pp_check *c)
+{
+	int i;
+
+	for (i = 0; i < c->argc; i++)
+		free(c->argv[i]);
+	free(c->file);
+}
+
+/* Forget the queued checks (an error ended the input). */
+static void
+pp_drop_checks(struct pp *pp)
+{
+	for (; pp->chead < pp->nchecks; pp->chead++)
+		pp_free_check(&pp->checks[pp->chead]);
+	pp->chead = pp->nchecks = 0;
+}
+
+/*
+ * Run queued checks in order: all of them if wait (waiting for their
+ * commands), else those whose commands have finished up to the first that
+ * has not.  Each runs at its own location.  A check that fails (an error-if
+ * that fires, or a command that could not be started) drops the rest of
+ * the queue, as the kernel would have stopped there, and gives -1.
+ */
+static int
+pp_flush(struct pp *pp, bool wait, char **cause)
+{
+	struct pp_check	*c;
+	const char	*file = pp->file;
+	char		*res = NULL, *r, *msg;
+	int		 line = pp->line, i;
+
+	while (pp->chead < pp->nchecks) {
+		c = &pp->checks[pp->chead];
+		if (!wait) {
+			for (i = 0; i < c->argc; i++) {
+				if (!shell_ready(pp->sh, c->argv[i]))
+					goto out;
+			}
+		}
+		pp->file = c->file;
+		pp->line = c->line;
+		for (i = 0; i < c->argc; i++) {
+			if (!pp_has_future(c->argv[i]))
+				continue;
+			msg = NULL;
+			if ((r = shell_resolve(pp->sh, c->argv[i], &msg)) ==
+			    NULL) {
+				pp_error(pp, cause, "%s", msg);
+				free(msg);
+				break;
+			}
+			free(c->argv[i]);
+			c->argv[i] = r;
+		}
+		if (i == c->argc)
+			res = c->f->func(pp, c->argc, c->argv, cause);
+		pp->file = file;
+		pp->line = line;
+		if (res == NULL) {
+			/* The kernel stops here: later commands are not
+			 * heard from, earlier ones before the error. */
+			shell_drop_stderr(pp->sh, c->mark);
+			shell_flush_stderr(pp->sh, c->mark, true);
+		}
+		pp_free_check(c);
+		pp->chead++;
+		if (res == NULL) {
+			pp_drop_checks(pp);
+			return -1;
+		}
+		free(res);
+		res = NULL;
+	}
+out:
+	if (pp->chead == pp->nchecks)
+		pp->chead = pp->nchecks = 0;
+	return 0;
+}
+
+/*
+ * At an entry point: move commands on, run the checks that can run and
+ * copy out the stderr of finished commands that no queued check precedes.
+ */
+static int
+pp_enter(struct pp *pp, char **cause)
+{
+	shell_poll(pp->sh);
+	if (pp_flush(pp, false, cause) != 0)
+		return -1;
+	shell_flush_stderr(pp->sh, pp->chead < pp->nchecks ?
+	    pp->checks[pp->chead].mark : SIZE_MAX, false);
+	return 0;
+}
+
+/*
+ * An entry point is about to fail with *cause: the queued checks come
+ * earlier in the input, so run them first; an error-if among them that
+ * fires is the error the kernel would report.
+ */
+static void
+pp_leave_error(struct pp *pp, char **cause)
+{
+	char *err = NULL;
+
+	if (pp->chead == pp->nchecks)
+		return;
+	if (pp_flush(pp, true, &err) != 0) {
+		free(*cause);
+		*cause = err;
+	}
+}
 
 /* Call a built-in function; *found false if there is none. */
 static char *
@@ -479,8 +665,18 @@ pp_func_expand(struct pp *pp, const char *name, int argc, char **argv,
 			    name);
 			return NULL;
 		}
-		/* Built-ins see real text, never placeholders. */
-		for (j = 0; j < argc; j++) {
+		if (f->futures == PP_DEFER) {
+			for (j = 0; j < argc; j++) {
+				if (pp_has_future(argv[j]))
+					break;
+			}
+			if (j < argc || pp->chead < pp->nchecks) {
+				pp_queue_check(pp, f, argc, argv);
+				return xstrdup("");
+			}
+		}
+		/* Other built-ins see real text, never placeholders. */
+		for (j = 0; f->futures == PP_WAIT && j < argc; j++) {
 			if (pp_resolve_inplace(pp, &argv[j], cause) != 0)
 				return NULL;
 		}
@@ -672,19 +868,38 @@ pp_is_end_of_token(char c)
 char *
 pp_expand_dollar(struct pp *pp, const char **str, char **cause)
 {
-	return pp_dollar_with(pp, str, 0, NULL, cause);
+	char *res;
+
+	if (pp_enter(pp, cause) != 0)
+		return NULL;
+	if ((res = pp_dollar_with(pp, str, 0, NULL, cause)) == NULL)
+		pp_leave_error(pp, cause);
+	return res;
 }
 
 /* Expand a token (the kernel's expand_one_token()). */
 char *
 pp_expand_token(struct pp *pp, const char **str, char **cause)
 {
-	return pp_expand_with(pp, str, pp_is_end_of_token, 0, NULL, cause);
+	char *res;
+
+	if (pp_enter(pp, cause) != 0)
+		return NULL;
+	res = pp_expand_with(pp, str, pp_is_end_of_token, 0, NULL, cause);
+	if (res == NULL)
+		pp_leave_error(pp, cause);
+	return res;
 }
 
 /* Expand a whole string. */
 char *
 pp_expand_string(struct pp *pp, const char *in, char **cause)
 {
-	return pp_expand_with(pp, &in, NULL, 0, NULL, cause);
+	char *res;
+
+	if (pp_enter(pp, cause) != 0)
+		return NULL;
+	if ((res = pp_expand_with(pp, &in, NULL, 0, NULL, cause)) == NULL)
+		pp_leave_error(pp, cause);
+	return res;
 }

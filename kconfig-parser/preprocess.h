@@ -14,12 +14,22 @@
  *
  * Futures.  With pp_options.shell_jobs > 1 a $(shell,...) whose output is
  * not needed at once is started in the background and its expansion is a
- * placeholder: the bytes PP_FUTURE_START, a decimal id, PP_FUTURE_END.  Any
- * built-in function that receives a placeholder in an argument, a variable
- * name computed from one, and pp_resolve() wait for the command and
- * substitute its output.  The parser keeps placeholders in symbol words and
- * strings until the end of the parse and resolves them then, so compiler
- * probes run in parallel with parsing.
+ * placeholder: the bytes PP_FUTURE_START, a decimal id, PP_FUTURE_END.  The
+ * parser keeps placeholders in symbol words and strings until the end of
+ * the parse and resolves them then, so compiler probes run in parallel with
+ * parsing.  Nothing else waits for a command unless it must have its text:
+ *  - $(shell,CMD) with placeholders in CMD is a new placeholder at once; the
+ *    command is substituted and started when those have finished;
+ *  - error-if, warning-if and info calls with placeholders in their
+ *    arguments are queued with their file:line (and every later such call
+ *    while the queue is not empty, to keep the order of messages); queued
+ *    calls run as soon as their commands have finished, at the latest in
+ *    pp_wait_all().  A queued error-if that fires makes the pp call that
+ *    runs it return an error with the kernel's "file:line: text".  An
+ *    entry point that fails first runs the queue, so that an earlier
+ *    error-if is the one reported;
+ *  - a variable name computed from a placeholder, and pp_resolve(), wait.
+ * Results are the same as with shell_jobs <= 1; only timing differs.
  */
 #ifndef KC_PREPROCESS_H
 #define KC_PREPROCESS_H
@@ -82,8 +92,15 @@ char		*pp_expand_string(struct pp *, const char *in, char **cause);
  * as needed; returns a new string. */
 char		*pp_resolve(struct pp *, const char *s, char **cause);
 bool		 pp_has_future(const char *s);
-/* Wait for every background command (end of parse). */
+/* Run the queued checks and wait for every background command (end of
+ * parse); -1 and *cause if a queued error-if fired. */
 int		 pp_wait_all(struct pp *, char **cause);
+/* Run the queued checks now, waiting for their commands; for a caller
+ * about to report its own error or warning, which must come after them.
+ * -1 and *cause if a queued error-if fired. */
+int		 pp_sync(struct pp *, char **cause);
+/* Are error-if/warning-if/info calls queued (see above)? */
+bool		 pp_checks_pending(const struct pp *);
 
 /* Environment lookup through the pp's environment (not getenv). */
 const char	*pp_getenv(const struct pp *, const char *name);
@@ -98,6 +115,7 @@ struct pp_stats {
 	int	shell_runs;	/* commands actually executed */
 	int	shell_cached;	/* answered from the disk cache */
 	int	shell_dedup;	/* answered from an identical earlier command */
+	int	shell_waits;	/* times a caller blocked on a command */
 };
 void		 pp_get_stats(const struct pp *, struct pp_stats *);
 

@@ -28,6 +28,7 @@
  * and it is rewritten at the next save.  Saving writes a temporary file
  * and renames it over the old one.
  */
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -37,6 +38,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -84,6 +87,7 @@ struct job {
 	size_t		 len;
 	char		*out;		/* result once JOB_DONE */
 	char		*error;		/* a failed start, not reported yet */
+	int		 errfd;		/* captured stderr (memfd) or -1 */
 };
 
 /* A key of the dedup table: a command, or a template with placeholders. */
@@ -135,10 +139,10 @@ struct shell {
 	size_t		 njobkeys;
 	int		 running;	/* JOB_RUNNING */
 	size_t		 waiting;	/* JOB_WAIT and JOB_ALIAS */
-	size_t		*queue;		/* JOB_QUEUED, oldest first */
-	size_t		 qhead;
-	size_t		 nqueue;
-	size_t		 qcap;
+	size_t		 queued;	/* JOB_QUEUED */
+	size_t		 qlow;		/* no JOB_QUEUED job below this */
+	size_t		 err_next;	/* next job whose stderr is due */
+	size_t		 err_drop;	/* jobs from here on stay silent */
 
 	struct centry	*ent;
 	size_t		 nent;
@@ -158,6 +162,18 @@ struct shell {
 	struct arena	 arena;		/* directory entry names */
 
 	struct shell_stats stats;
+
+	/* With jobs > 1 the job loop runs in a worker thread while commands
+	 * are in flight, so that jobs are reaped and started however long
+	 * the caller goes without calling us.  lock guards everything above
+	 * (the public functions take it); cond tells waiters that jobs have
+	 * moved on; a byte on wake[1] that the running set has changed. */
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 cond;
+	pthread_t	 thread;
+	bool		 threaded;
+	bool		 stop;
+	int		 wake[2];
 };
 
 /* Start a digest. */
@@ -233,9 +249,11 @@ shell_getenv(char *const *envp, const char *name)
 	return NULL;
 }
 
-/* Start "/bin/sh -c cmd"; returns the read end of its stdout or -1. */
+/* Start "/bin/sh -c cmd" with stderr to errfd (-1: ours); returns the
+ * read end of its stdout or -1. */
 static int
-shell_spawn(const char *cmd, char *const *envp, pid_t *pid, char **cause)
+shell_spawn(const char *cmd, char *const *envp, int errfd, pid_t *pid,
+    char **cause)
 {
 	posix_spawn_file_actions_t	 fa;
 	char				*argv[4];
@@ -248,6 +266,8 @@ shell_spawn(const char *cmd, char *const *envp, pid_t *pid, char **cause)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
+	if (errfd != -1)
+		posix_spawn_file_actions_adddup2(&fa, errfd, 2);
 
 	argv[0] = (char *)"sh";
 	argv[1] = (char *)"-c";
@@ -285,7 +305,7 @@ shell_capture(const char *cmd, char *const *envp, char **cause)
 	pid_t		 pid;
 	int		 fd;
 
-	if ((fd = shell_spawn(cmd, envp, &pid, cause)) == -1)
+	if ((fd = shell_spawn(cmd, envp, -1, &pid, cause)) == -1)
 		return NULL;
 	strbuf_init(&sb);
 	strbuf_add(&sb, "", 0);
@@ -863,9 +883,9 @@ shell_mkdirs(const char *path, char **cause)
 	return 0;
 }
 
-/* Save the cache if it changed. */
-int
-shell_save(struct shell *sh, char **cause)
+/* Save the cache if it changed (locked). */
+static int
+shell_save_locked(struct shell *sh, char **cause)
 {
 	struct strbuf	 sb;
 	struct centry	*e;
@@ -940,6 +960,10 @@ shell_create(char *const *envp, const char *cache_path, int jobs)
 	struct shell *sh = xcalloc(1, sizeof *sh);
 
 	sh->envp = envp;
+	pthread_mutex_init(&sh->lock, NULL);
+	pthread_cond_init(&sh->cond, NULL);
+	sh->wake[0] = sh->wake[1] = -1;
+	sh->err_drop = SIZE_MAX;
 	sh->jobs = jobs > 1 ? jobs : 1;
 	sh->path = shell_getenv(envp, "PATH");
 	sh->wordsize = 256;
@@ -970,9 +994,9 @@ shell_placeholder(const char *s, size_t *id)
 	return (size_t)(p + 1 - s);
 }
 
-/* Have all the jobs whose placeholders s holds finished? */
-bool
-shell_ready(const struct shell *sh, const char *s)
+/* Have all the jobs whose placeholders s holds finished? (locked) */
+static bool
+shell_ready_locked(const struct shell *sh, const char *s)
 {
 	const char	*q;
 	size_t		 id, n;
@@ -1075,7 +1099,44 @@ shell_job_add(struct shell *sh)
 	memset(j, 0, sizeof *j);
 	j->state = JOB_WAIT;
 	j->fd = -1;
+	j->errfd = -1;
 	return sh->njob++;
+}
+
+static void	*shell_worker(void *);
+
+/* The running set has changed: have the worker (started if need be)
+ * poll the new one. */
+static void
+shell_wake(struct shell *sh)
+{
+	sigset_t	all, old;
+	ssize_t		n;
+
+	if (sh->jobs <= 1)
+		return;
+	if (!sh->threaded) {
+		if (pipe2(sh->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+			sh->wake[0] = sh->wake[1] = -1;
+			return;	/* callers poll instead */
+		}
+		/* Signals are for the main thread. */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		sh->stop = false;
+		sh->threaded = pthread_create(&sh->thread, NULL, shell_worker,
+		    sh) == 0;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (!sh->threaded) {
+			close(sh->wake[0]);
+			close(sh->wake[1]);
+			sh->wake[0] = sh->wake[1] = -1;
+		}
+		return;
+	}
+	do
+		n = write(sh->wake[1], "", 1);
+	while (n == -1 && errno == EINTR);
 }
 
 /* Start job i's command in the background. */
@@ -1085,7 +1146,11 @@ shell_start(struct shell *sh, size_t i)
 	struct job	*j = &sh->job[i];
 	char		*cause = NULL;
 
-	j->fd = shell_spawn(j->cmd, sh->envp, &j->pid, &cause);
+	/* In parallel, stderr is kept and replayed in the order of the
+	 * input (shell_flush_stderr). */
+	if (sh->jobs > 1 && i >= sh->err_next && i < sh->err_drop)
+		j->errfd = memfd_create("kctui-stderr", MFD_CLOEXEC);
+	j->fd = shell_spawn(j->cmd, sh->envp, j->errfd, &j->pid, &cause);
 	if (j->fd == -1) {
 		/* Remember the failure as an empty, uncached answer. */
 		j->out = xstrdup("");
@@ -1095,6 +1160,7 @@ shell_start(struct shell *sh, size_t i)
 	}
 	j->buf = xmalloc(SHELL_BUFSIZE + 1);
 	j->state = JOB_RUNNING;
+	shell_wake(sh);
 	sh->running++;
 	sh->stats.runs++;
 }
@@ -1137,22 +1203,72 @@ shell_launch(struct shell *sh, size_t i, char *cmd)
 			return;
 		}
 	}
-	if (sh->running < sh->jobs && sh->qhead == sh->nqueue) {
+	if (sh->running < sh->jobs && sh->queued == 0) {
 		shell_start(sh, i);
 		return;
 	}
-	if (sh->nqueue == sh->qcap) {
-		sh->qcap = sh->qcap ? sh->qcap * 2 : 64;
-		sh->queue = xrealloc(sh->queue, sh->qcap * sizeof *sh->queue);
-	}
-	sh->queue[sh->nqueue++] = i;
 	j->state = JOB_QUEUED;
+	sh->queued++;
+	if (i < sh->qlow)
+		sh->qlow = i;
+}
+
+/* Start the queued job that comes first in the input. */
+static void
+shell_start_next(struct shell *sh)
+{
+	size_t i;
+
+	for (i = sh->qlow; i < sh->njob; i++) {
+		if (sh->job[i].state == JOB_QUEUED)
+			break;
+	}
+	if (i == sh->njob) {
+		/* Cannot happen: queued counts JOB_QUEUED jobs. */
+		sh->queued = 0;
+		return;
+	}
+	sh->queued--;
+	sh->qlow = i + 1;
+	shell_start(sh, i);
+}
+
+/*
+ * Someone waits for job i: start it now if it is queued (even beyond the
+ * limit: the waiter is not working meanwhile), or the jobs it needs.
+ */
+static void
+shell_promote(struct shell *sh, size_t i)
+{
+	const char	*q;
+	size_t		 id;
+
+	switch (sh->job[i].state) {
+	case JOB_QUEUED:
+		sh->queued--;
+		shell_start(sh, i);
+		break;
+	case JOB_ALIAS:
+		shell_promote(sh, sh->job[i].alias);
+		break;
+	case JOB_WAIT:
+		for (q = strchr(sh->job[i].tmpl, PP_FUTURE_START); q != NULL;
+		    q = strchr(q + 1, PP_FUTURE_START)) {
+			if (shell_placeholder(q, &id) != 0 && id < i)
+				shell_promote(sh, id);
+		}
+		break;
+	default:
+		break;
+	}
 }
 
 /*
  * Move every job on that can move without waiting: copy finished
  * originals into aliases, substitute and launch jobs whose placeholders
- * have all finished, and start queued jobs while slots are free.
+ * have all finished, and start queued jobs while slots are free, earliest
+ * in the input first (as the kernel would run them; dependent jobs, often
+ * on the way to others, come before later probes).
  */
 static void
 shell_progress(struct shell *sh)
@@ -1172,19 +1288,17 @@ shell_progress(struct shell *sh)
 				sh->waiting--;
 				changed = true;
 			} else if (j->state == JOB_WAIT &&
-			    shell_ready(sh, j->tmpl)) {
+			    shell_ready_locked(sh, j->tmpl)) {
 				sh->waiting--;
 				shell_launch(sh, i, shell_subst_done(sh,
 				    j->tmpl));
 				changed = true;
 			}
 		}
-		while (sh->running < sh->jobs && sh->qhead < sh->nqueue) {
-			shell_start(sh, sh->queue[sh->qhead++]);
+		while (sh->running < sh->jobs && sh->queued > 0) {
+			shell_start_next(sh);
 			changed = true;
 		}
-		if (sh->qhead == sh->nqueue)
-			sh->qhead = sh->nqueue = 0;
 	} while (changed);
 }
 
@@ -1209,6 +1323,95 @@ shell_finish(struct shell *sh, struct job *j)
 		    &j->dig, true);
 }
 
+/* A running job's pipe is readable: read, and finish it at EOF. */
+static void
+shell_read(struct shell *sh, struct job *j)
+{
+	ssize_t r;
+
+	r = read(j->fd, j->buf + j->len, SHELL_BUFSIZE - j->len);
+	if (r == -1 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (r > 0)
+		j->len += (size_t)r;
+	if (r <= 0 || j->len == SHELL_BUFSIZE)
+		shell_finish(sh, j);
+}
+
+/*
+ * The worker thread: the job loop while commands are in flight.  It polls
+ * the running jobs' pipes and the wake pipe with the lock released, then
+ * reads, finishes, moves the other jobs on and tells the waiters.
+ */
+static void *
+shell_worker(void *arg)
+{
+	struct shell	*sh = arg;
+	struct pollfd	*pfd = NULL;
+	struct job	*j;
+	size_t		*idx = NULL, cap = 0, i, n;
+	char		 buf[64];
+
+	pthread_mutex_lock(&sh->lock);
+	while (!sh->stop) {
+		shell_progress(sh);
+		pthread_cond_broadcast(&sh->cond);
+		if (cap < (size_t)sh->running + 1) {
+			cap = (size_t)sh->running + 16;
+			pfd = xrealloc(pfd, cap * sizeof *pfd);
+			idx = xrealloc(idx, cap * sizeof *idx);
+		}
+		pfd[0].fd = sh->wake[0];
+		pfd[0].events = POLLIN;
+		n = 1;
+		for (i = 0; i < sh->njob && n < (size_t)sh->running + 1; i++) {
+			if (sh->job[i].state != JOB_RUNNING)
+				continue;
+			pfd[n].fd = sh->job[i].fd;
+			pfd[n].events = POLLIN;
+			idx[n++] = i;
+		}
+		for (i = 0; i < n; i++)
+			pfd[i].revents = 0;
+		pthread_mutex_unlock(&sh->lock);
+		i = poll(pfd, n, -1) > 0;
+		pthread_mutex_lock(&sh->lock);
+		if (!i)
+			continue;	/* EINTR */
+		if (pfd[0].revents != 0) {
+			while (read(sh->wake[0], buf, sizeof buf) > 0)
+				;
+		}
+		/* Only this thread finishes jobs: those polled still run. */
+		for (i = 1; i < n; i++) {
+			j = &sh->job[idx[i]];
+			if (pfd[i].revents != 0 && j->state == JOB_RUNNING)
+				shell_read(sh, j);
+		}
+	}
+	pthread_mutex_unlock(&sh->lock);
+	free(pfd);
+	free(idx);
+	return NULL;
+}
+
+/* Stop the worker once nothing runs (locked; returns locked). */
+static void
+shell_stop_worker(struct shell *sh)
+{
+	if (!sh->threaded)
+		return;
+	sh->stop = true;
+	shell_wake(sh);
+	pthread_mutex_unlock(&sh->lock);
+	pthread_join(sh->thread, NULL);
+	pthread_mutex_lock(&sh->lock);
+	sh->threaded = false;
+	close(sh->wake[0]);
+	close(sh->wake[1]);
+	sh->wake[0] = sh->wake[1] = -1;
+}
+
 /*
  * One round of the job loop: read the pipes of running jobs that have
  * output, waiting up to timeout ms (-1: until one has), finish the jobs at
@@ -1218,9 +1421,7 @@ static void
 shell_step(struct shell *sh, int timeout)
 {
 	struct pollfd	 fds[64], *pfd = fds;
-	struct job	*j;
 	size_t		 i, n = 0, *idx, idxs[64];
-	ssize_t		 r;
 
 	if (sh->running > 0) {
 		if ((size_t)sh->running > 64) {
@@ -1238,18 +1439,8 @@ shell_step(struct shell *sh, int timeout)
 		}
 		if (poll(pfd, n, timeout) > 0) {
 			for (i = 0; i < n; i++) {
-				if (pfd[i].revents == 0)
-					continue;
-				j = &sh->job[idx[i]];
-				r = read(j->fd, j->buf + j->len,
-				    SHELL_BUFSIZE - j->len);
-				if (r == -1 && (errno == EINTR ||
-				    errno == EAGAIN))
-					continue;
-				if (r > 0)
-					j->len += (size_t)r;
-				if (r <= 0 || j->len == SHELL_BUFSIZE)
-					shell_finish(sh, j);
+				if (pfd[i].revents != 0)
+					shell_read(sh, &sh->job[idx[i]]);
 			}
 		}
 		if (pfd != fds) {
@@ -1264,13 +1455,32 @@ shell_step(struct shell *sh, int timeout)
 void
 shell_poll(struct shell *sh)
 {
-	shell_step(sh, 0);
+	pthread_mutex_lock(&sh->lock);
+	if (!sh->threaded)
+		shell_step(sh, 0);
+	pthread_mutex_unlock(&sh->lock);
+}
+
+/* Wait for the jobs to move on: by the worker, else by polling. */
+static void
+shell_wait_step(struct shell *sh)
+{
+	if (sh->threaded)
+		pthread_cond_wait(&sh->cond, &sh->lock);
+	else
+		shell_step(sh, -1);
 }
 
 /* Wait until job i has finished. */
 static void
 shell_wait_job(struct shell *sh, size_t i)
 {
+	if (sh->job[i].state != JOB_DONE) {
+		shell_progress(sh);
+		shell_promote(sh, i);
+		if (sh->job[i].state != JOB_DONE)
+			sh->stats.waits++;
+	}
 	while (sh->job[i].state != JOB_DONE) {
 		if (sh->running == 0) {
 			shell_progress(sh);
@@ -1286,7 +1496,7 @@ shell_wait_job(struct shell *sh, size_t i)
 				break;
 			}
 		}
-		shell_step(sh, -1);
+		shell_wait_step(sh);
 	}
 }
 
@@ -1299,16 +1509,16 @@ shell_answer(struct shell *sh, size_t i)
 	return xasprintf("%c%zu%c", PP_FUTURE_START, i, PP_FUTURE_END);
 }
 
-/* Run a command (see shell.h). */
-char *
-shell_run(struct shell *sh, const char *cmd, char **cause)
+/* Run a command (locked). */
+static char *
+shell_run_locked(struct shell *sh, const char *cmd, char **cause)
 {
 	struct job	*j;
 	uint64_t	 h;
 	size_t		 i;
 
 	if (sh->jobs > 1 && strchr(cmd, PP_FUTURE_START) != NULL &&
-	    !shell_ready(sh, cmd)) {
+	    !shell_ready_locked(sh, cmd)) {
 		/* A dependent future: substituted and started later. */
 		h = hash64(cmd, strlen(cmd));
 		if ((i = shell_job_find(sh, cmd, h)) != SIZE_MAX) {
@@ -1347,9 +1557,35 @@ shell_run(struct shell *sh, const char *cmd, char **cause)
 	return shell_answer(sh, i);
 }
 
-/* The output of a future. */
-const char *
-shell_result(struct shell *sh, unsigned int id, char **cause)
+/* Run a command (see shell.h). */
+char *
+shell_run(struct shell *sh, const char *cmd, char **cause)
+{
+	char *res;
+
+	pthread_mutex_lock(&sh->lock);
+	res = shell_run_locked(sh, cmd, cause);
+	pthread_mutex_unlock(&sh->lock);
+	return res;
+}
+
+/* Have all the jobs whose placeholders s holds finished? */
+bool
+shell_ready(struct shell *sh, const char *s)
+{
+	bool ready;
+
+	if (strchr(s, PP_FUTURE_START) == NULL)
+		return true;
+	pthread_mutex_lock(&sh->lock);
+	ready = shell_ready_locked(sh, s);
+	pthread_mutex_unlock(&sh->lock);
+	return ready;
+}
+
+/* The output of a future (locked). */
+static const char *
+shell_result_locked(struct shell *sh, unsigned int id, char **cause)
 {
 	struct job *j;
 
@@ -1367,6 +1603,18 @@ shell_result(struct shell *sh, unsigned int id, char **cause)
 	return j->out;
 }
 
+/* The output of a future; job outputs never move once done. */
+const char *
+shell_result(struct shell *sh, unsigned int id, char **cause)
+{
+	const char *out;
+
+	pthread_mutex_lock(&sh->lock);
+	out = shell_result_locked(sh, id, cause);
+	pthread_mutex_unlock(&sh->lock);
+	return out;
+}
+
 /* Replace every placeholder in s by its output, waiting as needed. */
 char *
 shell_resolve(struct shell *sh, const char *s, char **cause)
@@ -1377,6 +1625,7 @@ shell_resolve(struct shell *sh, const char *s, char **cause)
 
 	strbuf_init(&sb);
 	strbuf_add(&sb, "", 0);
+	pthread_mutex_lock(&sh->lock);
 	while ((q = strchr(p, PP_FUTURE_START)) != NULL) {
 		strbuf_add(&sb, p, q - p);
 		if ((n = shell_placeholder(q, &id)) == 0) {
@@ -1387,15 +1636,95 @@ shell_resolve(struct shell *sh, const char *s, char **cause)
 		}
 		if (id > UINT_MAX)
 			id = UINT_MAX;
-		if ((out = shell_result(sh, (unsigned)id, cause)) == NULL) {
+		out = shell_result_locked(sh, (unsigned)id, cause);
+		if (out == NULL) {
+			pthread_mutex_unlock(&sh->lock);
 			strbuf_free(&sb);
 			return NULL;
 		}
 		strbuf_adds(&sb, out);
 		p = q + n;
 	}
+	pthread_mutex_unlock(&sh->lock);
 	strbuf_adds(&sb, p);
 	return strbuf_detach(&sb);
+}
+
+/* Copy job i's captured stderr to ours, unless dropped, and close it. */
+static void
+shell_emit_stderr(struct shell *sh, size_t i)
+{
+	struct job	*j = &sh->job[i];
+	char		 buf[4096];
+	ssize_t		 n, w, off;
+	off_t		 pos = 0;
+
+	if (j->errfd == -1)
+		return;
+	while (i < sh->err_drop &&
+	    (n = pread(j->errfd, buf, sizeof buf, pos)) != 0) {
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		pos += n;
+		for (off = 0; off < n; off += w) {
+			w = write(STDERR_FILENO, buf + off, (size_t)(n - off));
+			if (w == -1 && errno == EINTR)
+				w = 0;
+			else if (w <= 0)
+				break;
+		}
+	}
+	close(j->errfd);
+	j->errfd = -1;
+}
+
+/* Replay stderr (locked); see shell_flush_stderr. */
+static void
+shell_flush_stderr_locked(struct shell *sh, size_t limit, bool wait)
+{
+	while (sh->err_next < sh->njob && sh->err_next < limit) {
+		if (sh->job[sh->err_next].state != JOB_DONE) {
+			if (!wait)
+				break;
+			shell_wait_job(sh, sh->err_next);
+		}
+		shell_emit_stderr(sh, sh->err_next++);
+	}
+}
+
+/* Copy the captured stderr of jobs before limit to ours, in order, as far
+ * as they have finished (or waiting for them). */
+void
+shell_flush_stderr(struct shell *sh, size_t limit, bool wait)
+{
+	pthread_mutex_lock(&sh->lock);
+	shell_flush_stderr_locked(sh, limit, wait);
+	pthread_mutex_unlock(&sh->lock);
+}
+
+/* Jobs from first on never show their stderr. */
+void
+shell_drop_stderr(struct shell *sh, size_t first)
+{
+	pthread_mutex_lock(&sh->lock);
+	if (first < sh->err_drop)
+		sh->err_drop = first;
+	pthread_mutex_unlock(&sh->lock);
+}
+
+/* The number of jobs so far: the id the next one will have. */
+size_t
+shell_mark(struct shell *sh)
+{
+	size_t n;
+
+	pthread_mutex_lock(&sh->lock);
+	n = sh->njob;
+	pthread_mutex_unlock(&sh->lock);
+	return n;
 }
 
 /* Wait for every background command and save the cache. */
@@ -1405,12 +1734,14 @@ shell_wait_all(struct shell *sh, char **cause)
 	size_t	i;
 	int	ret;
 
+	pthread_mutex_lock(&sh->lock);
 	for (;;) {
 		shell_progress(sh);
 		if (sh->running == 0)
 			break;
-		shell_step(sh, -1);
+		shell_wait_step(sh);
 	}
+	shell_stop_worker(sh);
 	for (i = 0; i < sh->njob; i++) {
 		if (sh->job[i].state == JOB_DONE)
 			continue;
@@ -1422,7 +1753,8 @@ shell_wait_all(struct shell *sh, char **cause)
 		sh->job[i].state = JOB_DONE;
 	}
 	sh->waiting = 0;
-	ret = shell_save(sh, cause);
+	shell_flush_stderr_locked(sh, SIZE_MAX, true);
+	ret = shell_save_locked(sh, cause);
 	for (i = 0; i < sh->njob; i++) {
 		if (sh->job[i].error == NULL)
 			continue;
@@ -1430,8 +1762,22 @@ shell_wait_all(struct shell *sh, char **cause)
 			free(*cause);
 		*cause = sh->job[i].error;
 		sh->job[i].error = NULL;
-		return -1;
+		ret = -1;
+		break;
 	}
+	pthread_mutex_unlock(&sh->lock);
+	return ret;
+}
+
+/* Save the cache now if anything was added. */
+int
+shell_save(struct shell *sh, char **cause)
+{
+	int ret;
+
+	pthread_mutex_lock(&sh->lock);
+	ret = shell_save_locked(sh, cause);
+	pthread_mutex_unlock(&sh->lock);
 	return ret;
 }
 
@@ -1439,7 +1785,11 @@ shell_wait_all(struct shell *sh, char **cause)
 void
 shell_get_stats(const struct shell *sh, struct shell_stats *st)
 {
+	pthread_mutex_t *lock = (pthread_mutex_t *)&sh->lock;
+
+	pthread_mutex_lock(lock);
 	*st = sh->stats;
+	pthread_mutex_unlock(lock);
 }
 
 /* Free a shell runner. */
@@ -1460,10 +1810,11 @@ shell_free(struct shell *sh)
 		free(sh->job[i].out);
 		free(sh->job[i].buf);
 		free(sh->job[i].error);
+		if (sh->job[i].errfd != -1)
+			close(sh->job[i].errfd);
 	}
 	free(sh->job);
 	free(sh->jobtab);
-	free(sh->queue);
 	shell_cache_reset(sh);
 	free(sh->ent);
 	free(sh->enttab);
@@ -1484,5 +1835,7 @@ shell_free(struct shell *sh)
 	free(sh->dirs);
 	arena_free(&sh->arena);
 	free(sh->cache_path);
+	pthread_cond_destroy(&sh->cond);
+	pthread_mutex_destroy(&sh->lock);
 	free(sh);
 }

@@ -11,6 +11,7 @@
 #define KC_SHELL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct shell;
 
@@ -18,6 +19,7 @@ struct shell_stats {
 	int	runs;		/* commands actually executed */
 	int	cached;		/* answered from the disk cache */
 	int	dedup;		/* answered from an identical earlier command */
+	int	waits;		/* callers blocked on an unfinished command */
 };
 
 /* envp is borrowed and must outlive the shell; cache_path may be NULL. */
@@ -43,13 +45,25 @@ char		*shell_run(struct shell *, const char *cmd, char **cause);
  * first time it is asked for, then "". */
 const char	*shell_result(struct shell *, unsigned int id, char **cause);
 /* Have the commands of all the placeholders in s finished?  No waiting. */
-bool		 shell_ready(const struct shell *, const char *s);
+bool		 shell_ready(struct shell *, const char *s);
 /* s with every placeholder replaced by its output, waiting as needed. */
 char		*shell_resolve(struct shell *, const char *s, char **cause);
 /* Move background commands on without blocking: read their pipes, reap
  * the finished ones, start dependent and queued ones. */
 void		 shell_poll(struct shell *);
-/* Wait for all background commands, then save the cache if it changed. */
+/*
+ * With jobs > 1 each command's stderr is captured and copied to ours in
+ * the order of the calls, so that it comes out as if they ran one after
+ * the other.  shell_flush_stderr() copies that of the jobs with ids below
+ * limit, as far as they have finished (or waiting for them); jobs from
+ * shell_drop_stderr()'s first on are silent (the input stopped before
+ * them, at an error).  shell_mark() is the id of the next job.
+ */
+void		 shell_flush_stderr(struct shell *, size_t limit, bool wait);
+void		 shell_drop_stderr(struct shell *, size_t first);
+size_t		 shell_mark(struct shell *);
+/* Wait for all background commands, copy their stderr, then save the cache
+ * if it changed. */
 int		 shell_wait_all(struct shell *, char **cause);
 /* Save the cache now if anything was added. */
 int		 shell_save(struct shell *, char **cause);

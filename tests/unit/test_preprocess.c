@@ -664,6 +664,271 @@ test_async(void)
 	free(placeholder);
 }
 
+/* Milliseconds since t0. */
+static double
+ms_since(const struct timeval *t0)
+{
+	struct timeval t1;
+
+	gettimeofday(&t1, NULL);
+	return (t1.tv_sec - t0->tv_sec) * 1e3 +
+	    (t1.tv_usec - t0->tv_usec) / 1e3;
+}
+
+/*
+ * Dependent futures and deferred checks: in async mode nothing here may
+ * block the caller, and every result, message and error must be those of
+ * sync mode (mode 0).
+ */
+static void
+test_deferred(void)
+{
+	struct msgs	 m[2];
+	struct strbuf	 log;
+	struct pp	*pp;
+	struct pp_stats	 st[2];
+	struct timeval	 t0;
+	char		*r[2][8], *cause, *err[2], *cmd;
+	double		 ms[2];
+	int		 mode, i, ok = 1, rc[2], waits[2];
+
+	strbuf_init(&log);
+	for (mode = 0; mode < 2; mode++) {
+		pp = mkpp(NULL, NULL, mode ? 4 : 1, &m[mode]);
+		gettimeofday(&t0, NULL);
+		pp_set_location(pp, "K", 1);
+		as(pp, "info-v", "$(shell,sleep 0.2; echo GCC 12)", PP_SIMPLE,
+		    &log);
+		as(pp, "name", "$(shell,set -- $(info-v) && echo $1)",
+		    PP_SIMPLE, &log);
+		pp_set_location(pp, "K", 3);
+		r[mode][0] = pp_expand_string(pp, "$(error-if,$(shell,test "
+		    "-z \"$(info-v)\" && echo y),none)", &cause);
+		pp_set_location(pp, "K", 4);
+		r[mode][1] = pp_expand_string(pp, "$(info,cc is $(name))",
+		    &cause);
+		pp_set_location(pp, "K", 5);
+		r[mode][2] = pp_expand_string(pp, "$(info,plain)", &cause);
+		pp_set_location(pp, "K", 6);
+		r[mode][3] = pp_expand_string(pp, "$(warning-if,$(shell,echo "
+		    "y),w $(name))", &cause);
+		/* Six slow commands with 4 slots: queued, not waited for. */
+		for (i = 0; i < 6; i++) {
+			cmd = xasprintf("$(shell,sleep 0.1; echo q%d)", i);
+			free(pp_expand_string(pp, cmd, &cause));
+			free(cmd);
+		}
+		/* The same dependent command twice: one run. */
+		r[mode][4] = pp_expand_string(pp, "$(shell,echo $(name)-x)",
+		    &cause);
+		r[mode][5] = pp_expand_string(pp, "$(shell,echo $(name)-x)",
+		    &cause);
+		ms[mode] = ms_since(&t0);
+		pp_get_stats(pp, &st[mode]);
+		waits[mode] = st[mode].shell_waits;
+		cause = NULL;
+		rc[mode] = pp_wait_all(pp, &cause);
+		err[mode] = cause;
+		for (i = 0; i < 6; i++) {
+			if (r[mode][i] == NULL) {
+				r[mode][i] = xstrdup("(null)");
+				continue;
+			}
+			cmd = pp_resolve(pp, r[mode][i], &cause);
+			free(r[mode][i]);
+			r[mode][i] = cmd;
+		}
+		pp_get_stats(pp, &st[mode]);
+		pp_free(pp);
+	}
+	for (i = 0; i < 6; i++) {
+		if (strcmp(r[0][i], r[1][i]) != 0) {
+			ok = 0;
+			strbuf_addf(&log, "result %d: [%s] vs [%s]; ", i,
+			    r[0][i], r[1][i]);
+		}
+		free(r[0][i]);
+		free(r[1][i]);
+	}
+	ok &= strcmp(m[0].info.s, "cc is GCC|plain|") == 0 &&
+	    strcmp(m[1].info.s, m[0].info.s) == 0 &&
+	    strcmp(m[0].warn.s, "K:6: w GCC|") == 0 &&
+	    strcmp(m[1].warn.s, m[0].warn.s) == 0;
+	ok &= rc[0] == 0 && rc[1] == 0;
+	ok &= st[0].shell_runs == st[1].shell_runs &&
+	    st[0].shell_dedup == st[1].shell_dedup && waits[1] == 0;
+	check("dependent futures and deferred checks", ok && log.len == 0 &&
+	    ms[1] < 150, "%s async %.0f ms info [%s] [%s] warn [%s] [%s] "
+	    "runs %d/%d dedup %d/%d waits %d", log.len ? log.s : "", ms[1],
+	    m[0].info.s,
+	    m[1].info.s, m[0].warn.s, m[1].warn.s, st[0].shell_runs,
+	    st[1].shell_runs, st[0].shell_dedup, st[1].shell_dedup,
+	    waits[1]);
+	for (mode = 0; mode < 2; mode++) {
+		free(err[mode]);
+		strbuf_free(&m[mode].info);
+		strbuf_free(&m[mode].warn);
+	}
+
+	/*
+	 * An error-if that fires: sync mode fails at once, async mode at
+	 * pp_wait_all() or the first entry point that can run it, with the
+	 * same message; later checks are not run.
+	 */
+	strbuf_reset(&log);
+	ok = 1;
+	for (mode = 0; mode < 2; mode++) {
+		pp = mkpp(NULL, NULL, mode ? 4 : 1, &m[mode]);
+		pp_set_location(pp, "scripts/Kconfig.include", 39);
+		cause = NULL;
+		r[mode][0] = pp_expand_string(pp, "$(error-if,$(shell,sleep "
+		    "0.1; echo y),C compiler 'cc' not found)", &cause);
+		err[mode] = cause;
+		rc[mode] = r[mode][0] == NULL ? -1 : 0;
+		pp_set_location(pp, "K", 40);
+		cause = NULL;
+		if (rc[mode] == 0) {
+			r[mode][1] = pp_expand_string(pp, "$(info,after)",
+			    &cause);
+			free(r[mode][1]);
+			free(cause);
+			cause = NULL;
+			rc[mode] = pp_wait_all(pp, &cause);
+			err[mode] = cause;
+		}
+		free(r[mode][0]);
+		pp_free(pp);
+	}
+	ok &= rc[0] == -1 && rc[1] == -1 && err[0] != NULL && err[1] != NULL &&
+	    strcmp(err[0], "scripts/Kconfig.include:39: C compiler 'cc' not "
+	    "found") == 0 && strcmp(err[1], err[0]) == 0 &&
+	    m[1].info.len == 0;
+	check("deferred error-if", ok, "[%s] [%s] info [%s]",
+	    err[0] ? err[0] : "(null)", err[1] ? err[1] : "(null)",
+	    m[1].info.s);
+	for (mode = 0; mode < 2; mode++) {
+		free(err[mode]);
+		strbuf_free(&m[mode].info);
+		strbuf_free(&m[mode].warn);
+	}
+
+	/*
+	 * A queued error-if comes before a later expansion error, and a
+	 * queued error-if is reported by the entry point that runs it.
+	 */
+	pp = mkpp(NULL, NULL, 4, &m[0]);
+	pp_set_location(pp, "A", 1);
+	free(pp_expand_string(pp, "$(error-if,$(shell,sleep 0.1; echo y),"
+	    "first)", &cause));
+	pp_set_location(pp, "A", 2);
+	cause = NULL;
+	r[0][0] = pp_expand_string(pp, "$(foo", &cause);
+	ok = r[0][0] == NULL && cause != NULL && strcmp(cause, "A:1: first")
+	    == 0;
+	strbuf_reset(&log);
+	strbuf_addf(&log, "%s", cause ? cause : "(null)");
+	free(cause);
+	pp_free(pp);
+	strbuf_free(&m[0].info);
+	strbuf_free(&m[0].warn);
+
+	pp = mkpp(NULL, NULL, 4, &m[0]);
+	pp_set_location(pp, "B", 7);
+	free(pp_expand_string(pp, "$(error-if,$(shell,echo y),second)",
+	    &cause));
+	usleep(200000);
+	pp_set_location(pp, "B", 9);
+	cause = NULL;
+	r[0][0] = pp_expand_string(pp, "$(x)", &cause);
+	ok &= r[0][0] == NULL && cause != NULL &&
+	    strcmp(cause, "B:7: second") == 0;
+	strbuf_addf(&log, " / %s", cause ? cause : "(null)");
+	free(cause);
+	cause = NULL;
+	ok &= pp_wait_all(pp, &cause) == 0;
+	free(cause);
+	pp_free(pp);
+	strbuf_free(&m[0].info);
+	strbuf_free(&m[0].warn);
+	check("queued error-if wins", ok, "%s", log.s);
+	strbuf_free(&log);
+}
+
+/*
+ * Run body with our stderr going to a file; returns what was written.
+ */
+static char *
+capture_stderr(void (*body)(void *), void *arg)
+{
+	char	 path[PATH_MAX], buf[4096];
+	FILE	*f;
+	size_t	 n;
+	int	 fd, saved;
+
+	snprintf(path, sizeof path, "%s/stderr.txt", tmpdir);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 2);
+	close(fd);
+	body(arg);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	if ((f = fopen(path, "r")) == NULL)
+		return xstrdup("");
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return xstrdup(buf);
+}
+
+/* Commands writing to stderr; arg points to the jobs count. */
+static void
+stderr_body(void *arg)
+{
+	struct pp	*pp = mkpp(NULL, NULL, *(int *)arg, NULL);
+	char		*cause = NULL, *r = NULL;
+
+	free(pp_expand_string(pp, "$(shell,sleep 0.2; echo one >&2)",
+	    &cause));
+	free(pp_expand_string(pp, "$(shell,echo two >&2)", &cause));
+	free(pp_expand_string(pp, "$(shell,sleep 0.1; echo three >&2)",
+	    &cause));
+	pp_set_location(pp, "E", 2);
+	cause = NULL;
+	if ((r = pp_expand_string(pp, "$(error-if,$(shell,sleep 0.1; "
+	    "echo y),stop)", &cause)) != NULL) {
+		free(r);
+		/* Never run by the kernel, which stops at the error-if. */
+		free(pp_expand_string(pp, "$(shell,echo four >&2)", &cause));
+		cause = NULL;
+		pp_wait_all(pp, &cause);
+	} else if (pp_wait_all(pp, &r) != 0)
+		free(r);
+	if (cause != NULL) {
+		fprintf(stderr, "%s\n", cause);
+		free(cause);
+	}
+	pp_free(pp);
+}
+
+static void
+test_stderr_order(void)
+{
+	char	*out[2];
+	int	 jobs[2] = { 1, 4 };
+
+	out[0] = capture_stderr(stderr_body, &jobs[0]);
+	out[1] = capture_stderr(stderr_body, &jobs[1]);
+	check("stderr of commands in input order", strcmp(out[0],
+	    "one\ntwo\nthree\nE:2: stop\n") == 0 && strcmp(out[1],
+	    "one\ntwo\nthree\nE:2: stop\n") == 0, "[%s] [%s]", out[0],
+	    out[1]);
+	free(out[0]);
+	free(out[1]);
+}
+
 /* Feed a Kconfig.include-like file to pp as the lexer would. */
 static int
 feed_file(struct pp *pp, const char *path, char **cause)
@@ -735,7 +1000,7 @@ test_kconfig_include(const char *tree)
 	struct pp_stats	  st[3];
 	struct timeval	  t0, t1;
 	double		  warm = 0;
-	int		  mode, i, ok = 1;
+	int		  mode, i, ok = 1, waits = -1;
 
 	snprintf(inc, sizeof inc, "%s/scripts/Kconfig.include", tree);
 	if (access(inc, R_OK) != 0) {
@@ -765,12 +1030,16 @@ test_kconfig_include(const char *tree)
 			env_free(env);
 			return;
 		}
+		if (mode == 1)
+			pp_get_stats(pp, &st[1]);
 		for (i = 0; i < 6; i++) {
 			char *ref = xasprintf("$(%s)", want[i]);
 
 			r[mode ? 1 : 0][i] = ex(pp, ref);
 			free(ref);
 		}
+		if (mode == 1)
+			waits = st[1].shell_waits;
 		pp_get_stats(pp, &st[mode]);
 		pp_free(pp);
 		gettimeofday(&t1, NULL);
@@ -793,6 +1062,11 @@ test_kconfig_include(const char *tree)
 	    st[2].shell_runs == 0 && st[2].shell_cached == st[0].shell_runs,
 	    "cc-name=%s m64=%s sync runs=%d warm runs=%d cached=%d", r[0][0],
 	    r[0][4], st[0].shell_runs, st[2].shell_runs, st[2].shell_cached);
+	check("Kconfig.include async: no waits, same counts", waits == 0 &&
+	    st[1].shell_runs == st[0].shell_runs &&
+	    st[1].shell_dedup == st[0].shell_dedup, "waits=%d runs=%d/%d "
+	    "dedup=%d/%d", waits, st[0].shell_runs, st[1].shell_runs,
+	    st[0].shell_dedup, st[1].shell_dedup);
 	for (i = 0; i < 6; i++)
 		free(r[0][i]);
 	env_free(env);
@@ -804,8 +1078,8 @@ test_env_derive(const char *tree)
 	char		  cwd[PATH_MAX], mk[PATH_MAX], *cause = NULL, *cvt;
 	char		**env, *empty[] = { NULL }, *p;
 	char		 *in[] = { "ARCH=arm64", "CROSS_COMPILE=aarch64-x-",
-	    "LC_ALL=de_DE", "PATH=/usr/bin:/bin", "CC_VERSION_TEXT=given",
-	    NULL };
+	    "LC_ALL=de_DE", "PATH=/usr/bin:/bin", "CC=clang", NULL };
+	char		 *args[] = { "CC_VERSION_TEXT=given", NULL };
 	struct utsname	  u;
 	FILE		 *f;
 	int		  ok = 1;
@@ -848,8 +1122,10 @@ test_env_derive(const char *tree)
 	free(cvt);
 	env_free(env);
 
-	/* Out of tree: absolute srctree; envp wins; LC_ALL removed. */
-	env = env_derive(tree, in, &cause);
+	/* Out of tree: absolute srctree; envp wins for ?= variables (ARCH,
+	 * CROSS_COMPILE), the Makefile for assigned ones (CC), a make-style
+	 * argument for all; LC_ALL removed. */
+	env = env_derive_args(tree, in, args, &cause);
 	ok &= env != NULL;
 	if (env != NULL) {
 		ok &= strcmp(env_lookup(env, "ARCH"), "arm64") == 0 &&
@@ -966,6 +1242,8 @@ main(int argc, char **argv)
 	test_cache();
 	test_cache_speed();
 	test_async();
+	test_deferred();
+	test_stderr_order();
 	test_env_derive(tree);
 	test_cache_path();
 	test_kconfig_include(tree);
