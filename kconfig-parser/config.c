@@ -360,7 +360,8 @@ config_after_read(struct kconfig *k, int warnings)
 					continue;
 				break;
 			default:
-				if (strcmp(sym->curr_str, sym->user_str) == 0)
+				if (sym->user_str != NULL &&
+				    strcmp(sym->curr_str, sym->user_str) == 0)
 					continue;
 				break;
 			}
@@ -378,7 +379,10 @@ config_after_read(struct kconfig *k, int warnings)
 		case KC_STRING:
 		case KC_INT:
 		case KC_HEX:
-			if (sym_string_within_range(k, sym, sym->user_str))
+			/* A choice typed int (by its values) has no string
+			 * user value; conf would crash here. */
+			if (sym->user_str == NULL ||
+			    sym_string_within_range(k, sym, sym->user_str))
 				break;
 			sym->flags &= ~SYM_DEF_USER;
 			sym->valid_gen = 0;

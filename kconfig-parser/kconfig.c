@@ -100,6 +100,7 @@ kconfig_new(const struct kconfig_options *opt)
 	po.envp = k->opt.envp;
 	po.cache_path = k->opt.shell_cache;
 	po.shell_jobs = k->opt.shell_jobs;
+	po.no_shell = k->opt.no_shell;
 	po.message = kconfig_pp_message;
 	po.message_arg = k;
 	k->pp = pp_create(&po);

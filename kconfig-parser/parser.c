@@ -95,6 +95,10 @@ parse_recover(struct parser *p)
 static void
 parse_syntax(struct parser *p, const char *what)
 {
+	/* After a fatal lexer or preprocessor error, that error is the one
+	 * to report, not the statement it cut short. */
+	if (p->tok == T_ERROR)
+		return;
 	parse_error(p, "%s: unexpected %s", what, token_name(p->tok));
 	parse_recover(p);
 }

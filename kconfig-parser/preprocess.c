@@ -85,6 +85,7 @@ struct pp {
 	void		 *message_arg;
 
 	struct shell	 *sh;
+	bool		  no_shell;
 
 	struct pp_check	 *checks;	/* queue: [chead, nchecks) */
 	size_t		  chead;
@@ -131,6 +132,7 @@ pp_create(const struct pp_options *o)
 	pp->message = o->message;
 	pp->message_arg = o->message_arg;
 	pp->sh = shell_create(pp->envp, o->cache_path, o->shell_jobs);
+	pp->no_shell = o->no_shell;
 	return pp;
 }
 
@@ -455,6 +457,10 @@ pp_do_shell(struct pp *pp, int argc, char **argv, char **cause)
 	char *res, *msg;
 
 	(void)argc;
+	if (pp->no_shell) {
+		pp_error(pp, cause, "$(shell,...) is disabled here");
+		return NULL;
+	}
 	if ((res = shell_run(pp->sh, argv[0], &msg)) == NULL) {
 		pp_error(pp, cause, "%s", msg);
 		free(msg);

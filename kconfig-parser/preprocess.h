@@ -58,6 +58,8 @@ struct pp_options {
 	const char	*cache_path;
 	/* Parallel shell commands; 0 or 1 runs each at once (no futures). */
 	int		 shell_jobs;
+	/* $(shell,...) is an error: for untrusted input (fuzzing). */
+	bool		 no_shell;
 	/* Where $(info) and $(warning-if) go; text has no trailing newline
 	 * and, for warnings, already starts with "file:line: ". */
 	void		(*message)(void *arg, enum pp_msg, const char *text);

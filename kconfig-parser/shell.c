@@ -358,11 +358,15 @@ shell_env_relevant(const char *name, size_t len)
 		"SOURCE_DATE_EPOCH",
 	};
 	static const char *const prefixes[] = {
-		"KBUILD_", "KCONFIG_", "LLVM_", "CLANG_", "HOST", "CROSS_",
+		"KBUILD_", "LLVM_", "CLANG_", "HOST", "CROSS_",
 		"RUST", "GCC_", "CCACHE_",
 	};
 	size_t i, n;
 
+	/* Which config file kconfig reads or writes (KCONFIG_CONFIG, ...)
+	 * is no input of any probe, and must not make a warm run cold. */
+	if (len >= 8 && strncmp(name, "KCONFIG_", 8) == 0)
+		return false;
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
 		if (strlen(names[i]) == len &&
 		    strncmp(names[i], name, len) == 0)

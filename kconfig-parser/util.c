@@ -13,7 +13,9 @@
  * vsnprintf(NULL, 0, ...) size probes below (a false positive of its
  * instrumentation); the sanitizer builds use -Werror too, so silence it.
  */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
 
 /* Abort on allocation failure; the callers have no way to unwind. */
 static void
