@@ -121,7 +121,7 @@ unit-bins: $(patsubst %,build/unit/%,$(UNITS)) $(patsubst %,build-asan/unit/%,$(
 # ------------------------------------------------------------------- fuzz
 # Every tests/fuzz/fuzz_*.c becomes build-fuzz/fuzz_*, linked with the
 # kconfig-parser objects built by clang with -fsanitize=fuzzer-no-link.
-FUZZ_KP_OBJS := $(patsubst %.c,build-fuzz/%.o,$(KP_SRCS))
+FUZZ_KP_OBJS := $(patsubst %.c,build-fuzz/%.o,$(KP_SRCS) $(CORE_SRCS))
 FUZZ_SAN := address,undefined
 
 build-fuzz/%.o: %.c

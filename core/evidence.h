@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * evidence.h - evidence of use from real machines: bundles of what the
+ * running kernel printed (docs/evidence.md), read and merged.
+ *
+ * Several bundles may be loaded (boots, workloads, a month of "kctui
+ * collect"); every item remembers which bundles saw it (a bit per bundle,
+ * in load order), so a driver seen once is not lost by a later snapshot.
+ * Readers never fail on bad lines: they count them (warnings) and go on.
+ */
+#ifndef KC_EVIDENCE_H
+#define KC_EVIDENCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum ev_kind {
+	EV_MODULE,	/* a loaded module: name (underscores), detail = size */
+	EV_TRACE,	/* a traced function: name as traced (suffixes such as
+			   .constprop.0 stripped), detail = [module] tag or NULL */
+	EV_DEVICE,	/* a device present: name = modalias, detail = sysfs path */
+	EV_DRIVER,	/* a bound driver: name = driver, detail = "bus device",
+			   module = its module or NULL when built in */
+	EV_MOUNT,	/* a mounted filesystem: name = fstype, detail = mountpoint */
+	EV_FS,		/* a registered filesystem type (/proc/filesystems) */
+	EV_CRYPTO,	/* a crypto algorithm (/proc/crypto): name = driver
+			   ("sha256-generic"), detail = algorithm name,
+			   module = its module or NULL for "kernel" */
+	EV_NKINDS
+};
+
+struct ev_item {
+	enum ev_kind	 kind;
+	const char	*name;
+	const char	*detail;
+	const char	*module;
+	uint64_t	 bundles;	/* bit i: seen in bundle i (first 64) */
+	uint64_t	 hits;		/* times seen (trace events, mounts...) */
+};
+
+struct ev_bundle {
+	const char	*path;		/* as given */
+	const char	*uname;		/* uname -a line, or NULL */
+	const char	*release;	/* uname -r, or NULL */
+	uint64_t	 trace_events;	/* lines/events read from the trace */
+	uint64_t	 trace_overrun;	/* events lost, when recorded */
+	int		 warnings;	/* bad lines skipped, all files */
+};
+
+struct evidence;
+
+struct evidence	*evidence_new(void);
+void		 evidence_free(struct evidence *);
+
+/*
+ * Load a bundle directory and merge it. Missing files are fine (less
+ * evidence). Bad lines are counted and reported through warn (one line a
+ * file, "file: N malformed lines, first at line L: ..."), never fatal;
+ * -1 with *cause only when dir can't be read at all.
+ */
+int		 evidence_load(struct evidence *, const char *dir,
+		     void (*warn)(void *, const char *), void *arg,
+		     char **cause);
+
+int		 evidence_nbundles(const struct evidence *);
+const struct ev_bundle *evidence_bundle(const struct evidence *, int);
+
+/* Every item of a kind, in first-seen order. */
+size_t		 evidence_count(const struct evidence *, enum ev_kind);
+const struct ev_item *evidence_item(const struct evidence *, enum ev_kind,
+		     size_t index);
+/* Find an item by kind and name (NULL if absent). */
+const struct ev_item *evidence_find(const struct evidence *, enum ev_kind,
+		     const char *name);
+
+/* kallsyms, when a bundle has it: the module a symbol is in ("" for the
+ * kernel image), or NULL if unknown. */
+const char	*evidence_symbol_module(const struct evidence *,
+		     const char *func);
+/* modules.alias, when a bundle has it: the modules whose alias pattern
+ * matches a modalias; returns the count, *mods owned by the evidence. */
+size_t		 evidence_alias_modules(const struct evidence *,
+		     const char *modalias, const char *const **mods);
+
+/* Readers, exposed for tests and fuzzing: parse one file's text into the
+ * evidence as bundle index b; return the number of malformed lines. */
+int		 evidence_read_modules(struct evidence *, int b, const char *,
+		     size_t);
+int		 evidence_read_trace(struct evidence *, int b, const char *,
+		     size_t);
+int		 evidence_read_mounts(struct evidence *, int b, const char *,
+		     size_t);
+int		 evidence_read_crypto(struct evidence *, int b, const char *,
+		     size_t);
+
+/* Strip a compiler suffix (.constprop.N, .isra.N, .part.N, .cold,
+ * .llvm.N, and combinations) in place; returns name. */
+char		*evidence_strip_suffix(char *name);
+#endif
