@@ -28,7 +28,9 @@ CASES="olddefconfig-amd64 olddefconfig-cloud olddefconfig-noconfig
 	allnoconfig allyesconfig allmodconfig alldefconfig
 	allnoconfig-allconfig allmodconfig-allconfig
 	savedefconfig-amd64 savedefconfig-file noenv-olddefconfig
-	cold-run warm-run no-cache"
+	cold-run warm-run no-cache
+	defconfig-arm defconfig-riscv defconfig-powerpc defconfig-s390
+	defconfig-sparc defconfig-um defconfig-m68k"
 
 KCTUI=${KCTUI:-$KCTUI_REPO/kctui}
 case $KCTUI in /*) ;; *) KCTUI=$PWD/$KCTUI;; esac
@@ -134,6 +136,12 @@ kctui_defconfig-default()    { kt -C "$TREE" --config "$1/config" defconfig; }
 
 oracle_defconfig-arm64()     { mk "$1" ARCH=arm64 defconfig; }
 kctui_defconfig-arm64()      { ARCH=arm64 kt -C "$TREE" --config "$1/config" defconfig; }
+# Other architectures' default defconfigs: other Kconfig trees and
+# KBUILD_DEFCONFIG rules (host gcc probes, as make does with ARCH= only).
+for a in arm riscv powerpc s390 sparc um m68k; do
+	eval "oracle_defconfig-$a() { mk \"\$1\" ARCH=$a defconfig; }"
+	eval "kctui_defconfig-$a() { ARCH=$a kt -C \"\$TREE\" --config \"\$1/config\" defconfig; }"
+done
 
 for m in allnoconfig allyesconfig allmodconfig alldefconfig; do
 	eval "oracle_$m() { mk \"\$1\" $m; }"
