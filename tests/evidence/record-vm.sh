@@ -1,0 +1,330 @@
+#!/bin/bash
+# record-vm.sh [OUTDIR] - record a real kctui evidence bundle from Debian's
+# own amd64 kernel booted under QEMU (TCG software emulation).
+#
+# OUTDIR defaults to tests/fixtures/evidence/cloud-vm.  The bundle format is
+# described in docs/evidence.md.  Not run by `make check`: it downloads a
+# kernel package and runs a VM for several minutes.
+#
+# Steps: install missing host packages with apt-get; `apt-get download` the
+# linux-image package linux-image-amd64 depends on and unpack it with
+# dpkg-deb -x; depmod; build an initramfs of busybox-static, Debian's kmod
+# (the real modprobe), the static helpers compiled from tests/evidence/*.c,
+# the whole modules tree and tests/evidence/init.sh as /init; make two ext4
+# images (the workload's "work" disk and the "bundle" disk the guest writes
+# the evidence to); boot a q35 "cloud VM" (virtio-blk, virtio-net with
+# user-mode networking, virtio-rng, virtio-balloon, serial console) under a
+# timeout; read the bundle back with `debugfs -R rdump`; compress; write
+# README.
+#
+# Environment:
+#   KCTUI_EVIDENCE_WORK  scratch directory (default /var/tmp/kctui-evidence-vm)
+#   KERNEL_PKG           kernel package (default: what linux-image-amd64
+#                        depends on)
+#   QEMU_TIMEOUT         seconds before the VM is killed (default 1200)
+#   QEMU_MEM             guest RAM in MiB (default 4096)
+
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+out=${1:-$repo/tests/fixtures/evidence/cloud-vm}
+work=${KCTUI_EVIDENCE_WORK:-/var/tmp/kctui-evidence-vm}
+timeout_s=${QEMU_TIMEOUT:-1200}
+mem=${QEMU_MEM:-4096}
+
+log() { printf '[record-vm %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "must run as root (apt-get, mknod, cpio -R 0:0)"
+
+# ---- host dependencies -----------------------------------------------------
+need_pkgs=()
+have() { command -v "$1" >/dev/null 2>&1; }
+have qemu-system-x86_64 || need_pkgs+=(qemu-system-x86)
+dpkg -s busybox-static >/dev/null 2>&1 || need_pkgs+=(busybox-static)
+have kmod || need_pkgs+=(kmod)
+have debugfs && have mkfs.ext4 || need_pkgs+=(e2fsprogs)
+have cpio || need_pkgs+=(cpio)
+have xz || need_pkgs+=(xz-utils)
+have gcc || need_pkgs+=(gcc)
+[ -e /usr/lib/x86_64-linux-gnu/libc.a ] || need_pkgs+=(libc6-dev)
+have dpkg-deb || die "dpkg-deb missing: this script needs a Debian host"
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+	log "installing ${need_pkgs[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+		"${need_pkgs[@]}" >&2
+fi
+
+mkdir -p "$work"
+cd "$work"
+
+# ---- kernel package --------------------------------------------------------
+pkg=${KERNEL_PKG:-$(apt-cache depends linux-image-amd64 |
+	awk '/Depends: linux-image-[0-9]/ { print $2; exit }')}
+[ -n "$pkg" ] || die "cannot tell which kernel linux-image-amd64 depends on"
+deb=$(ls -1 "$work/${pkg}"_*_amd64.deb 2>/dev/null | tail -n 1 || true)
+if [ -z "$deb" ]; then
+	log "apt-get download $pkg"
+	apt-get download "$pkg" >&2
+	deb=$(ls -1 "$work/${pkg}"_*_amd64.deb | tail -n 1)
+fi
+pkgver=$(dpkg-deb -f "$deb" Version)
+kver=${pkg#linux-image-}
+log "kernel $pkg $pkgver ($kver)"
+if [ ! -e kpkg/.done-"$pkgver" ]; then
+	rm -rf kpkg
+	dpkg-deb -x "$deb" kpkg
+	depmod -b kpkg "$kver"
+	touch kpkg/.done-"$pkgver"
+fi
+vmlinuz=kpkg/boot/vmlinuz-$kver
+[ -e "$vmlinuz" ] && [ -e kpkg/boot/config-"$kver" ] ||
+	die "package $pkg has no vmlinuz/config"
+
+# ---- initramfs ---------------------------------------------------------------
+log "building initramfs"
+rm -rf initramfs
+mkdir -p initramfs/{bin,sbin,usr/bin,usr/sbin,lib/modules,lib64,lib/modprobe.d}
+mkdir -p initramfs/{dev,proc,sys,tmp,run,mnt,boot,etc}
+ir=$work/initramfs
+cp /bin/busybox "$ir/bin/busybox"
+file -L "$ir/bin/busybox" 2>/dev/null | grep -q 'statically linked' ||
+	ldd "$ir/bin/busybox" 2>&1 | grep -q 'not a dynamic' ||
+	die "/bin/busybox is not static (install busybox-static)"
+for a in $(chroot "$ir" /bin/busybox --list-full); do
+	[ -e "$ir/$a" ] || ln -s /bin/busybox "$ir/$a"
+done
+# the real kmod, not busybox's module tools
+cp /bin/kmod "$ir/bin/kmod"
+for t in modprobe insmod rmmod lsmod modinfo depmod; do
+	rm -f "$ir/sbin/$t" "$ir/bin/$t" "$ir/usr/sbin/$t" "$ir/usr/bin/$t"
+	ln -s /bin/kmod "$ir/sbin/$t"
+done
+for lib in $(ldd /bin/kmod | awk '/=>/ { print $3 } /ld-linux/ { print $1 }'); do
+	case $lib in
+	*/ld-linux*) cp -L "$lib" "$ir/lib64/" ;;
+	*) mkdir -p "$ir/lib/x86_64-linux-gnu"; cp -L "$lib" "$ir/lib/x86_64-linux-gnu/" ;;
+	esac
+done
+cp /lib/modprobe.d/aliases.conf "$ir/lib/modprobe.d/" 2>/dev/null || true
+chroot "$ir" /sbin/modprobe --version >/dev/null || die "kmod does not run in the initramfs"
+# static helpers
+for c in "$here"/*.c; do
+	b=$(basename "$c" .c)
+	gcc -static -O2 -Wall -Wextra -o "$ir/bin/$b" "$c"
+done
+cp -a "kpkg/lib/modules/$kver" "$ir/lib/modules/"
+cp "kpkg/boot/config-$kver" "$ir/boot/"
+chroot "$ir" /sbin/modprobe -S "$kver" -n virtio_blk >/dev/null ||
+	die "modprobe cannot resolve virtio_blk in the initramfs"
+install -m 0755 "$here/init.sh" "$ir/init"
+mknod -m 600 "$ir/dev/console" c 5 1
+mknod -m 666 "$ir/dev/null" c 1 3
+echo "root:x:0:0:root:/:/bin/sh" > "$ir/etc/passwd"
+echo "root:x:0:" > "$ir/etc/group"
+echo "kctui-evidence" > "$ir/etc/hostname"
+# Uncompressed: under TCG the guest would spend longer inflating it.
+(cd "$ir" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > initrd.cpio
+log "initramfs $(du -h initrd.cpio | cut -f1)"
+
+# ---- disks -------------------------------------------------------------------
+rm -f work.img bundle.img
+truncate -s 512M work.img
+mkfs.ext4 -q -F -L work work.img
+truncate -s 4G bundle.img
+mkfs.ext4 -q -F -L bundle bundle.img
+
+# ---- QEMU --------------------------------------------------------------------
+# shellcheck disable=SC2054 # the commas are QEMU's option syntax
+qemu_cmd=(qemu-system-x86_64
+	-machine q35,accel=tcg -cpu max,vendor=GenuineIntel -smp 2 -m "$mem"
+	-nodefaults -no-reboot -display none -serial stdio
+	-kernel "$vmlinuz" -initrd initrd.cpio
+	-append "console=ttyS0 panic=-1"
+	-drive file=work.img,format=raw,if=none,id=work
+	-device virtio-blk-pci,drive=work,serial=work
+	-drive file=bundle.img,format=raw,if=none,id=bundle
+	-device virtio-blk-pci,drive=bundle,serial=bundle
+	-netdev user,id=net0 -device virtio-net-pci,netdev=net0
+	-object rng-random,filename=/dev/urandom,id=rng0
+	-device virtio-rng-pci,rng=rng0
+	-device virtio-balloon-pci)
+qemu_version=$(qemu-system-x86_64 --version | head -n 1)
+log "booting (timeout ${timeout_s}s): ${qemu_cmd[*]}"
+t0=$(date +%s)
+set +e
+timeout "$timeout_s" "${qemu_cmd[@]}" < /dev/null 2>&1 | tee console.log |
+	grep --line-buffered -E '^KCTUI:|Kernel panic|cpu[0-9]|overrun' >&2
+qrc=${PIPESTATUS[0]}
+set -e
+t1=$(date +%s)
+wall=$((t1 - t0))
+log "QEMU exited rc=$qrc after ${wall}s"
+tr -d '\r' < console.log > console.txt
+grep -q '^KCTUI: status=ok' console.txt ||
+	die "guest did not finish (see $work/console.txt)"
+
+# ---- read the bundle back ----------------------------------------------------
+rm -rf raw
+mkdir raw
+debugfs -R "rdump /out /meta $work/raw" bundle.img >/dev/null 2>&1
+for f in uname modules trace trace-stats modalias drivers mounts filesystems \
+	crypto kallsyms modules.alias config; do
+	[ -s "raw/out/$f" ] || die "bundle file $f missing or empty"
+done
+head -n 1 raw/out/trace | grep -q '^# tracer: function' ||
+	die "trace is not function-tracer output"
+for pat in ext4_ virtio tcp_; do
+	grep -q -m 1 ": $pat" raw/out/trace || die "no $pat* functions in trace"
+done
+if awk '$1 ~ /^0+$/ { z++ } END { exit !(z > NR / 2) }' raw/out/kallsyms; then
+	die "kallsyms addresses are hidden"
+fi
+
+awk '/^overrun:/ && $2 != 0 { bad = 1 } END { exit bad }' raw/out/trace-stats ||
+	die "the ring buffer wrapped (overrun in raw/out/trace-stats): shorten the workload"
+grep -q 'tracing_mark_write: kctui: workload start' raw/out/trace &&
+	grep -q 'tracing_mark_write: kctui: workload end' raw/out/trace ||
+	die "trace lacks the workload start/end markers"
+
+# ---- OUTDIR --------------------------------------------------------------------
+log "compressing into $out"
+mkdir -p "$out"
+for f in uname modules trace-stats modalias drivers mounts filesystems crypto \
+	trace.xz kallsyms.xz modules.alias.xz config.xz README; do
+	rm -f "$out/$f"
+done
+for f in uname modules trace-stats modalias drivers mounts filesystems crypto; do
+	cp "raw/out/$f" "$out/$f"
+done
+for f in kallsyms modules.alias config; do
+	xz -9 -T0 -c "raw/out/$f" > "$out/$f.xz"
+done
+# The trace is the bulk: a 256 MiB dictionary (the whole trace) and -e
+# make it ~40% smaller than -9 (5.3 MB instead of 8.5 MB for 221 MB).
+xz -9e -T1 --lzma2=preset=9e,dict=256MiB,nice=273 -c raw/out/trace > "$out/trace.xz"
+
+# ---- README --------------------------------------------------------------------
+kv() { sed -n "s/^KCTUI: .*\\<$1=\\([^ ]*\\).*/\\1/p" console.txt | tail -n 1; }
+trace_lines=$(grep -vc '^#' raw/out/trace)
+funcs=$(awk '!/^#/ { for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { print $(i + 1); break } }' \
+	raw/out/trace | LC_ALL=C sort -u | wc -l)
+first_ts=$(awk '!/^#/ { for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", $i); print $i; exit } }' raw/out/trace)
+last_ts=$(awk '!/^#/ { for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i } } END { sub(":", "", t); print t }' raw/out/trace)
+n_cold=$(wc -l < raw/meta/modules.coldplug)
+awk '{ print $1 }' raw/meta/modules.coldplug | sort > mods.cold
+awk '{ print $1 }' raw/meta/modules.pretrace | sort > mods.pretrace
+awk '{ print $1 }' raw/out/modules | sort > mods.final
+mount_mods=$(comm -13 mods.cold mods.pretrace | tr '\n' ' ')
+wl_mods=$(comm -13 mods.pretrace mods.final | tr '\n' ' ')
+cold_err=$(sed 's/^/       /' raw/meta/coldplug.err)
+passes=$(grep '^KCTUI: coldplug_pass=' console.txt | sed 's/^KCTUI: //')
+overruns=$(awk '/^cpu[0-9]+$/ { c = $1 } /^overrun:/ { printf "%s overrun %s; ", c, $2 }' raw/out/trace-stats)
+entries=$(awk '/^cpu[0-9]+$/ { c = $1 } /^entries:/ { printf "%s entries %s; ", c, $2 }' raw/out/trace-stats)
+raw_sz=$(du -b raw/out/trace | cut -f1)
+cmdline=
+for a in "${qemu_cmd[@]}"; do
+	case $a in
+	*[!A-Za-z0-9_./:=,@%+-]*) cmdline+=" '$a'" ;;
+	*) cmdline+=" $a" ;;
+	esac
+done
+cmdline=${cmdline# }
+
+{
+	cat <<EOF
+kctui evidence bundle: cloud-vm
+===============================
+
+Recorded by tests/evidence/record-vm.sh on $(date -u +%Y-%m-%d) from a real
+kernel under QEMU software emulation (TCG).  Nothing in this directory is
+synthetic: every file is what the guest kernel reported.  Format:
+docs/evidence.md.
+
+Kernel:  Debian package $pkg, version $pkgver
+uname:   $(cat raw/out/uname)
+Config:  config.xz is /boot/config-$kver from that package (the same as
+         Debian's config.amd64_none_amd64).
+QEMU:    $qemu_version
+         TCG (no KVM) on a $(nproc)-CPU host; wall time ${wall} s for the
+         whole run (boot, coldplug, workload, writing the bundle).
+
+QEMU command line (run in the scratch directory; vmlinuz from the package,
+initrd.cpio built by record-vm.sh, work.img and bundle.img are empty ext4
+images made with mkfs.ext4):
+
+    $cmdline
+
+Guest
+-----
+/init is tests/evidence/init.sh, in an uncompressed initramfs holding
+busybox-static, Debian's kmod (the real modprobe, also written to
+/proc/sys/kernel/modprobe so kernel module requests work), the static
+helpers tests/evidence/afalg.c and tests/evidence/tcploop.c, and the
+package's whole /lib/modules/$kver tree (depmod run on the host).
+
+Devices: q35 (ICH9 LPC, SMBus, AHCI built into the machine), two
+virtio-blk-pci disks (serial "work": the workload's ext4 disk, serial
+"bundle": where the guest wrote this bundle; both are in mounts), a
+virtio-net-pci NIC on user-mode networking, virtio-rng-pci,
+virtio-balloon-pci, a 16550 serial console (ttyS0).  -cpu max with
+vendor=GenuineIntel.
+
+Phases
+------
+1. Boot to /init (kernel and built-in drivers, not traced).
+2. Coldplug as udev would: kmod's \`modprobe -a\` of every
+   /sys/devices/**/modalias, repeated (3 s apart) until the module count
+   stopped changing (not traced):
+$(printf '%s\n' "$passes" | sed 's/^/       /')
+   $n_cold modules loaded after coldplug.  kmod's messages for modules that
+   matched a modalias but did not load (deduplicated; "not found" lines for
+   modaliases no module matches left out):
+${cold_err:-       none}
+3. The bundle disk mounted at /bundle (not traced); the kernel requested
+   these modules:
+       ${mount_mods:-none}
+4. Traced workload (function tracer, started after coldplug, stopped right
+   after the workload; trace_marker lines "kctui: workload start" and
+   "kctui: workload end" bracket it):
+   - ext4 on the "work" virtio-blk disk mounted at /mnt/work: 4 MiB from
+     /dev/zero and 256 KiB from /dev/urandom written with fsync, 16 small
+     files, sync -f, rename, symlink, unlink, ls -lR, reads (one with
+     O_DIRECT), md5sum, df, sync;
+   - tmpfs at /mnt/tmp: 2 MiB written, a file copied from ext4 and
+     compared, unlink;
+   - lo up, tcploop: 1 MiB over TCP on 127.0.0.1 plus a UDP datagram;
+   - the virtio-net NIC up, 10.0.2.15/24, default route, 2 pings to the
+     user-mode gateway 10.0.2.2 and one to itself;
+   - afalg: sha256 over 256 KiB and cbc(aes) encryption of 4 x 64 KiB
+     through AF_ALG (af_alg, algif_hash, algif_skcipher load on demand);
+   - fork/exec and pipes: seq | sort | md5sum, 8 x sh -c '... | cat'.
+   Modules the kernel requested during the workload (loading them is in
+   the trace):
+       ${wl_mods:-none}
+5. Bundle written (tracer stopped): modules is the final /proc/modules;
+   mounts still has /mnt/work and /mnt/tmp mounted.
+
+Trace
+-----
+buffer_size_kb $(grep -o 'BUF_KB=[0-9]*' "$here/init.sh" | cut -d= -f2) per CPU, 2 CPUs.
+$trace_lines event lines ($(grep -c '^#' raw/out/trace) header lines), $funcs distinct functions, timestamps
+$first_ts .. $last_ts s, $raw_sz bytes uncompressed.
+Per CPU: ${entries}
+         ${overruns}
+(overrun 0 means the ring buffer did not wrap: the trace covers the whole
+workload.)
+
+Files
+-----
+EOF
+	(cd "$out" && for f in uname modules trace.xz trace-stats modalias drivers \
+		mounts filesystems crypto kallsyms.xz modules.alias.xz config.xz; do
+		printf '    %-18s %10d bytes\n' "$f" "$(stat -c %s "$f")"
+	done)
+	printf '    %-18s %10s bytes (without README)\n' total \
+		"$(cd "$out" && cat uname modules trace.xz trace-stats modalias drivers \
+			mounts filesystems crypto kallsyms.xz modules.alias.xz config.xz | wc -c)"
+} > "$out/README"
+log "done: $out ($(du -sh "$out" | cut -f1)); trace $trace_lines lines, $funcs functions; QEMU ${wall}s"
