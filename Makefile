@@ -33,7 +33,7 @@ DEPFLAGS    = -MMD -MP
 # Optional libraries: linked (and HAVE_<NAME> defined) only when pkg-config
 # knows them, so the build works before `make deps` as long as no code needs a
 # missing one.  --as-needed keeps unused ones out of the binary.
-PKGS := ncursesw libtraceevent libtracefs yaml-0.1 libpcre2-8 liblzma zlib
+PKGS := ncursesw libtraceevent libtracefs libtracecmd yaml-0.1 libpcre2-8 liblzma zlib
 PKGS_FOUND := $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),$(p)))
 pkg_macro = HAVE_$(shell echo '$(1)' | tr 'a-z.-' 'A-Z__')
 ifneq ($(PKGS_FOUND),)

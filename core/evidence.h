@@ -83,6 +83,12 @@ const char	*evidence_symbol_module(const struct evidence *,
 size_t		 evidence_alias_modules(const struct evidence *,
 		     const char *modalias, const char *const **mods);
 
+/* The running kernel's config, when a bundle has it (config[.xz]): a
+ * symbol's value ("y", "m", "0x10"...) or NULL when not set. */
+bool		 evidence_has_config(const struct evidence *);
+const char	*evidence_config_value(const struct evidence *,
+		     const char *sym);
+
 /* Readers, exposed for tests and fuzzing: parse one file's text into the
  * evidence as bundle index b; return the number of malformed lines. */
 int		 evidence_read_modules(struct evidence *, int b, const char *,

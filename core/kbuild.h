@@ -45,6 +45,10 @@ size_t		 kbuild_module(const struct kbuild *, const char *module,
 size_t		 kbuild_symbol_objs(const struct kbuild *, const char *sym,
 		     const struct kbuild_obj *const **objs);
 
+/* Every object, for walks (in scan order). */
+size_t		 kbuild_nobjs(const struct kbuild *);
+const struct kbuild_obj *kbuild_obj_at(const struct kbuild *, size_t);
+
 struct kbuild_stats {
 	int	makefiles;
 	int	objects;

@@ -17,20 +17,10 @@
 #include "../kconfig-parser/kconfig.h"
 #include "../kconfig-parser/preprocess.h"
 #include "../kconfig-parser/util.h"
+#include "cli.h"
 
 extern char **environ;
 
-struct cli {
-	const char	*dir;
-	const char	*config;
-	const char	*kconfig;
-	bool		 no_cache;
-	bool		 silent;
-	bool		 verbose;
-	int		 jobs;
-	char	       **envp;
-	char	       **vars;		/* NAME=value arguments */
-};
 
 /* Whether an argument is a make-style variable assignment. */
 static bool
@@ -44,6 +34,15 @@ cli_is_assignment(const char *arg)
 	    (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
 		p++;
 	return *p == '=';
+}
+
+/* A path given on the command line, as seen from where kctui started. */
+char *
+cli_path(struct cli *c, const char *path)
+{
+	if (path[0] == '/' || c->cwd == NULL)
+		return xstrdup(path);
+	return xasprintf("%s/%s", c->cwd, path);
 }
 
 /* Print usage and exit. */
@@ -61,7 +60,11 @@ usage(int status)
 	    "  savedefconfig [FILE]   write the minimal config to FILE "
 	    "(default: defconfig)\n"
 	    "  allnoconfig | allyesconfig | allmodconfig | alldefconfig\n"
-	    "  print-env              the environment conf would see\n");
+	    "  print-env              the environment conf would see\n"
+	    "  evidence -e BUNDLE...  [--format text|tsv] [--unmapped]\n"
+	    "                         what evidence says of each option\n"
+	    "  collect -o DIR         [--trace-seconds N] [-- COMMAND...]\n"
+	    "                         record an evidence bundle here\n");
 	exit(status);
 }
 
@@ -332,14 +335,17 @@ main(int argc, char **argv)
 	mode = argv[optind];
 	arg = optind + 1 < argc ? argv[optind + 1] : NULL;
 
+	c.cwd = getcwd(NULL, 0);
 	if (c.dir != NULL && chdir(c.dir) != 0) {
 		fprintf(stderr, "kctui: %s: %s\n", c.dir, strerror(errno));
+		free(c.cwd);
 		return 1;
 	}
 	c.envp = env_derive_args(".", environ, c.vars, &cause);
 	if (c.envp == NULL) {
 		fprintf(stderr, "kctui: %s\n", cause);
 		free(cause);
+		free(c.cwd);
 		return 1;
 	}
 	if (c.config != NULL)
@@ -352,11 +358,21 @@ main(int argc, char **argv)
 		c.kconfig = kk != NULL && *kk != '\0' ? kk : "Kconfig";
 	}
 
+	if (strcmp(mode, "evidence") == 0 || strcmp(mode, "collect") == 0) {
+		status = mode[0] == 'e' ?
+		    cmd_evidence(&c, argc - optind, argv + optind) :
+		    cmd_collect(&c, argc - optind, argv + optind);
+		env_free(c.envp);
+		free(c.vars);
+		free(c.cwd);
+		return status;
+	}
 	if (strcmp(mode, "print-env") == 0) {
 		for (i = 0; c.envp[i] != NULL; i++)
 			printf("%s\n", c.envp[i]);
 		env_free(c.envp);
 		free(c.vars);
+		free(c.cwd);
 		return 0;
 	}
 	if (access(c.kconfig, R_OK) != 0) {
@@ -365,11 +381,13 @@ main(int argc, char **argv)
 		    strerror(errno));
 		env_free(c.envp);
 		free(c.vars);
+		free(c.cwd);
 		return 1;
 	}
 	(void)cli_pp_info;
 	status = cli_mode(&c, mode, arg);
 	env_free(c.envp);
 	free(c.vars);
+	free(c.cwd);
 	return status;
 }

@@ -1,0 +1,716 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * attrib.c - from evidence items to the Kconfig symbols behind them.
+ *
+ * A loaded module is found in the Kbuild index; a traced function through
+ * the source index (which file defines it) and then the Kbuild index (which
+ * object that file builds, under which conditions); a mounted filesystem,
+ * a crypto driver and a built-in device driver through the names their
+ * sources register. Every symbol on an object's condition chain gets the
+ * item: the object's own symbol directly, the enclosing directories'
+ * symbols as needed for it.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attrib.h"
+#include "kbuild.h"
+#include "srcindex.h"
+#include "util.h"
+
+struct attrib {
+	const struct evidence	*ev;
+	const struct kbuild	*kb;
+	const struct srcindex	*si;
+
+	struct attrib_sym	*syms;
+	size_t			 nsyms, asyms;
+	uint32_t		*slots;		/* index + 1, 0 empty */
+	size_t			 nslots;	/* power of two */
+
+	const char		**coded;	/* symbols that build code */
+	size_t			  ncoded;	/* open-addressed set */
+
+	const char		 *srctree;
+	/* .c files #included by other .c files: included -> includer, for
+	 * the directories looked at so far. */
+	char			**inc_from, **inc_to, **inc_dirs;
+	size_t			  ninc, ainc, ndirs;
+
+	const struct ev_item	**unmapped;
+	size_t			  nunmapped, aunmapped;
+	struct attrib_stats	  st;
+};
+
+/* Hash a symbol name. */
+static uint32_t
+attrib_hash(const char *s)
+{
+	return hash_str(s, strlen(s));
+}
+
+/* Find or add the attribution record of a symbol. */
+static struct attrib_sym *
+attrib_sym_get(struct attrib *a, const char *name, bool create)
+{
+	uint32_t	*old;
+	size_t		 i, j, n;
+
+	if (a->nslots != 0) {
+		for (i = attrib_hash(name) & (a->nslots - 1); a->slots[i];
+		    i = (i + 1) & (a->nslots - 1)) {
+			if (strcmp(a->syms[a->slots[i] - 1].name, name) == 0)
+				return &a->syms[a->slots[i] - 1];
+		}
+	}
+	if (!create)
+		return NULL;
+	if ((a->nsyms + 1) * 2 > a->nslots) {
+		old = a->slots;
+		n = a->nslots;
+		a->nslots = n ? n * 2 : 1024;
+		a->slots = xcalloc(a->nslots, sizeof *a->slots);
+		for (j = 0; j < n; j++) {
+			if (old[j] == 0)
+				continue;
+			i = attrib_hash(a->syms[old[j] - 1].name) &
+			    (a->nslots - 1);
+			while (a->slots[i])
+				i = (i + 1) & (a->nslots - 1);
+			a->slots[i] = old[j];
+		}
+		free(old);
+	}
+	if (a->nsyms == a->asyms) {
+		a->asyms = a->asyms ? a->asyms * 2 : 512;
+		a->syms = xrealloc(a->syms, a->asyms * sizeof *a->syms);
+	}
+	memset(&a->syms[a->nsyms], 0, sizeof a->syms[a->nsyms]);
+	a->syms[a->nsyms].name = name;
+	a->syms[a->nsyms].verdict = V_NONE;
+	for (i = attrib_hash(name) & (a->nslots - 1); a->slots[i];
+	    i = (i + 1) & (a->nslots - 1))
+		;
+	a->slots[i] = (uint32_t)++a->nsyms;
+	return &a->syms[a->nsyms - 1];
+}
+
+/* Give sym one more piece of evidence (once per item). */
+static void
+attrib_add_ref(struct attrib_sym *s, const struct ev_item *item, bool direct,
+    bool ambiguous)
+{
+	size_t i;
+
+	for (i = s->nrefs; i > 0; i--) {
+		if (s->refs[i - 1].item == item) {
+			s->refs[i - 1].direct |= direct;
+			s->refs[i - 1].ambiguous &= ambiguous;
+			return;
+		}
+		if (s->nrefs - i > 8)
+			break;	/* refs of one item are added together */
+	}
+	if (s->nrefs == s->arefs) {
+		s->arefs = s->arefs ? s->arefs * 2 : 4;
+		s->refs = xrealloc(s->refs, s->arefs * sizeof *s->refs);
+	}
+	s->refs[s->nrefs].item = item;
+	s->refs[s->nrefs].direct = direct;
+	s->refs[s->nrefs].ambiguous = ambiguous;
+	s->nrefs++;
+	switch (item->kind) {
+	case EV_MODULE:
+		s->nmodules++;
+		break;
+	case EV_TRACE:
+		s->ntraces++;
+		break;
+	case EV_DEVICE:
+	case EV_DRIVER:
+		s->ndevices++;
+		break;
+	case EV_MOUNT:
+	case EV_FS:
+		s->nfs++;
+		break;
+	case EV_CRYPTO:
+		s->ncrypto++;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Attribute an item to every symbol an object depends on; false when the
+ * object is built unconditionally (nothing to attribute to). */
+static bool
+attrib_obj(struct attrib *a, const struct kbuild_obj *obj,
+    const struct ev_item *item, bool ambiguous)
+{
+	int i;
+
+	for (i = 0; i < obj->nconds; i++)
+		attrib_add_ref(attrib_sym_get(a, obj->conds[i], true), item,
+		    i == obj->nconds - 1, ambiguous);
+	return obj->nconds > 0;
+}
+
+/* Remember an item nobody explains. */
+static void
+attrib_add_unmapped(struct attrib *a, const struct ev_item *item)
+{
+	if (a->nunmapped == a->aunmapped) {
+		a->aunmapped = a->aunmapped ? a->aunmapped * 2 : 64;
+		a->unmapped = xrealloc(a->unmapped,
+		    a->aunmapped * sizeof *a->unmapped);
+	}
+	a->unmapped[a->nunmapped++] = item;
+}
+
+/*
+ * Whether the running kernel (its config, when a bundle has it) builds an
+ * object: every symbol on its chain is set. This removes the candidates
+ * another architecture or a disabled driver would give: libahci.o is
+ * listed under a dozen platform drivers' symbols, a static init_once() is
+ * defined in 33 files.
+ */
+static bool
+attrib_obj_enabled(const struct attrib *a, const struct kbuild_obj *o)
+{
+	int i;
+
+	if (!evidence_has_config(a->ev))
+		return true;
+	for (i = 0; i < o->nconds; i++) {
+		if (evidence_config_value(a->ev, o->conds[i]) == NULL)
+			return false;
+	}
+	return true;
+}
+
+/* A module's objects all get the item (those the running kernel builds,
+ * when that is known and leaves any). */
+static bool
+attrib_module(struct attrib *a, const char *module, const struct ev_item *item)
+{
+	const struct kbuild_obj *const	*objs;
+	size_t				 n, i, on = 0;
+
+	n = kbuild_module(a->kb, module, &objs);
+	for (i = 0; i < n; i++)
+		on += attrib_obj_enabled(a, objs[i]);
+	for (i = 0; i < n; i++) {
+		if (on == 0 || attrib_obj_enabled(a, objs[i]))
+			attrib_obj(a, objs[i], item, false);
+	}
+	return n > 0;
+}
+
+/* Record the .c files that the .c files of dir #include. */
+static void
+attrib_scan_includes(struct attrib *a, const char *dir)
+{
+	struct dirent	*de;
+	DIR		*d;
+	FILE		*f;
+	char		*path, *line = NULL, *p, *q;
+	size_t		 cap = 0, n;
+
+	a->inc_dirs = xrealloc(a->inc_dirs, (a->ndirs + 1) * sizeof *a->inc_dirs);
+	a->inc_dirs[a->ndirs++] = xstrdup(dir);
+	path = xasprintf("%s/%s", a->srctree, dir);
+	d = opendir(path);
+	free(path);
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		n = strlen(de->d_name);
+		if (n < 3 || strcmp(de->d_name + n - 2, ".c") != 0)
+			continue;
+		path = xasprintf("%s/%s/%s", a->srctree, dir, de->d_name);
+		f = fopen(path, "r");
+		free(path);
+		if (f == NULL)
+			continue;
+		while (getline(&line, &cap, f) > 0) {
+			if (strncmp(line, "#include \"", 10) != 0)
+				continue;
+			p = line + 10;
+			if ((q = strchr(p, '"')) == NULL || q - p < 3 ||
+			    strncmp(q - 2, ".c", 2) != 0)
+				continue;
+			if (a->ninc == a->ainc) {
+				a->ainc = a->ainc ? a->ainc * 2 : 64;
+				a->inc_from = xrealloc(a->inc_from,
+				    a->ainc * sizeof *a->inc_from);
+				a->inc_to = xrealloc(a->inc_to,
+				    a->ainc * sizeof *a->inc_to);
+			}
+			a->inc_from[a->ninc] = xasprintf("%s/%.*s", dir,
+			    (int)(q - p), p);
+			a->inc_to[a->ninc] = xasprintf("%s/%s", dir, de->d_name);
+			a->ninc++;
+		}
+		fclose(f);
+	}
+	free(line);
+	closedir(d);
+}
+
+/*
+ * The object a source file ends up in: its own, or, for a .c file that
+ * another .c file of its directory #includes (kernel/sched/build_*.c
+ * gather the scheduler's files), the includer's.
+ */
+static const struct kbuild_obj *
+attrib_source_obj(struct attrib *a, const char *file)
+{
+	const struct kbuild_obj	*o;
+	const char		*slash;
+	char			*dir;
+	size_t			 i;
+	int			 depth;
+
+	for (depth = 0; depth < 3; depth++) {
+		if ((o = kbuild_source(a->kb, file)) != NULL)
+			return o;
+		if (a->srctree == NULL || (slash = strrchr(file, '/')) == NULL)
+			return NULL;
+		dir = xstrndup(file, (size_t)(slash - file));
+		for (i = 0; i < a->ndirs; i++) {
+			if (strcmp(a->inc_dirs[i], dir) == 0)
+				break;
+		}
+		if (i == a->ndirs)
+			attrib_scan_includes(a, dir);
+		free(dir);
+		for (i = 0; i < a->ninc; i++) {
+			if (strcmp(a->inc_from[i], file) == 0)
+				break;
+		}
+		if (i == a->ninc)
+			return NULL;
+		file = a->inc_to[i];
+	}
+	return NULL;
+}
+
+/* Whether two objects hang on the same condition chain. */
+static bool
+attrib_same_conds(const struct kbuild_obj *x, const struct kbuild_obj *y)
+{
+	int i;
+
+	if (x->nconds != y->nconds)
+		return false;
+	for (i = 0; i < x->nconds; i++) {
+		if (strcmp(x->conds[i], y->conds[i]) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* Compare module names, '-' and '_' alike. */
+static bool
+attrib_same_module(const char *x, const char *y)
+{
+	for (; *x != '\0' && *y != '\0'; x++, y++) {
+		if (*x != *y && !((*x == '-' || *x == '_') &&
+		    (*y == '-' || *y == '_')))
+			return false;
+	}
+	return *x == *y;
+}
+
+enum attrib_result { AR_NONE, AR_MAPPED, AR_ALWAYS, AR_AMBIGUOUS };
+
+/*
+ * Attribute an item through the files a name is registered in. module,
+ * when known, narrows the candidates to the objects of that module ("" for
+ * the kernel image narrows nothing: a potential module may be built in).
+ */
+static enum attrib_result
+attrib_by_name(struct attrib *a, enum src_kind kind, const char *name,
+    const char *module, const struct ev_item *item)
+{
+	const char *const		 *files;
+	const struct kbuild_obj		**objs, *o;
+	size_t				  nfiles, n = 0, i, j;
+	bool				  same = true, cond = false;
+	enum attrib_result		  r;
+
+	nfiles = srcindex_lookup(a->si, kind, name, &files);
+	if (nfiles == 0)
+		return AR_NONE;
+	objs = xcalloc(nfiles, sizeof *objs);
+	for (i = 0; i < nfiles; i++) {
+		if ((o = attrib_source_obj(a, files[i])) == NULL)
+			continue;
+		if (module != NULL && *module != '\0' &&
+		    (o->module == NULL || !attrib_same_module(o->module,
+		    module)))
+			continue;
+		for (j = 0; j < n && objs[j] != o; j++)
+			;
+		if (j == n)
+			objs[n++] = o;
+	}
+	if (n == 0) {
+		free(objs);
+		return AR_NONE;
+	}
+	/* Keep what the running kernel builds, if that leaves any. */
+	for (i = j = 0; i < n; i++) {
+		if (attrib_obj_enabled(a, objs[i]))
+			objs[j++] = objs[i];
+	}
+	if (j > 0)
+		n = j;
+	for (i = 1; i < n; i++)
+		same &= attrib_same_conds(objs[0], objs[i]);
+	for (i = 0; i < (same ? 1 : n); i++)
+		cond |= attrib_obj(a, objs[i], item, !same);
+	r = !cond ? AR_ALWAYS : same ? AR_MAPPED : AR_AMBIGUOUS;
+	free(objs);
+	return r;
+}
+
+/* Modules: each loaded module's objects. */
+static void
+attrib_modules(struct attrib *a)
+{
+	const struct ev_item	*it;
+	size_t			 i, n = evidence_count(a->ev, EV_MODULE);
+
+	for (i = 0; i < n; i++) {
+		it = evidence_item(a->ev, EV_MODULE, i);
+		a->st.modules++;
+		if (attrib_module(a, it->name, it))
+			a->st.modules_mapped++;
+		else
+			attrib_add_unmapped(a, it);
+	}
+}
+
+/* Traced functions: defining file, its object, its conditions. */
+static void
+attrib_traces(struct attrib *a)
+{
+	const struct ev_item	*it;
+	const char		*module;
+	size_t			 i, n = evidence_count(a->ev, EV_TRACE);
+	enum attrib_result	 r;
+
+	for (i = 0; i < n; i++) {
+		it = evidence_item(a->ev, EV_TRACE, i);
+		a->st.functions++;
+		module = it->detail;
+		if (module == NULL)
+			module = evidence_symbol_module(a->ev, it->name);
+		r = attrib_by_name(a, SRC_FUNC, it->name, module, it);
+		if (r == AR_NONE && module != NULL && *module != '\0') {
+			/* Not found by file: still the module's. */
+			if (attrib_module(a, module, it))
+				r = AR_MAPPED;
+		}
+		switch (r) {
+		case AR_MAPPED:
+			a->st.functions_mapped++;
+			break;
+		case AR_AMBIGUOUS:
+			a->st.functions_mapped++;
+			a->st.functions_ambiguous++;
+			break;
+		case AR_ALWAYS:
+			a->st.functions_mapped++;
+			a->st.functions_always++;
+			break;
+		default:
+			a->st.functions_unknown++;
+			attrib_add_unmapped(a, it);
+			break;
+		}
+	}
+}
+
+/* Devices and drivers: bound drivers through their module or their
+ * registered name; present devices through the modules whose aliases
+ * match them (plausible only). */
+static void
+attrib_devices(struct attrib *a)
+{
+	const struct ev_item	*it;
+	const char *const	*mods;
+	size_t			 i, j, n, nm;
+	bool			 ok;
+
+	n = evidence_count(a->ev, EV_DRIVER);
+	for (i = 0; i < n; i++) {
+		it = evidence_item(a->ev, EV_DRIVER, i);
+		a->st.devices++;
+		if (it->module != NULL)
+			ok = attrib_module(a, it->module, it);
+		else
+			ok = attrib_by_name(a, SRC_DRIVER, it->name, NULL, it) !=
+			    AR_NONE;
+		if (ok)
+			a->st.devices_mapped++;
+		else
+			attrib_add_unmapped(a, it);
+	}
+	n = evidence_count(a->ev, EV_DEVICE);
+	for (i = 0; i < n; i++) {
+		it = evidence_item(a->ev, EV_DEVICE, i);
+		nm = evidence_alias_modules(a->ev, it->name, &mods);
+		for (j = 0; j < nm; j++)
+			attrib_module(a, mods[j], it);
+	}
+}
+
+/* Filesystems (mounted: used; registered: plausible) and crypto. */
+static void
+attrib_fs_crypto(struct attrib *a)
+{
+	const struct ev_item	*it;
+	size_t			 i, n;
+	bool			 ok;
+
+	n = evidence_count(a->ev, EV_MOUNT);
+	for (i = 0; i < n; i++) {
+		it = evidence_item(a->ev, EV_MOUNT, i);
+		a->st.mounts++;
+		if (attrib_by_name(a, SRC_FSTYPE, it->name, NULL, it) !=
+		    AR_NONE)
+			a->st.mounts_mapped++;
+		else
+			attrib_add_unmapped(a, it);
+	}
+	n = evidence_count(a->ev, EV_FS);
+	for (i = 0; i < n; i++) {
+		it = evidence_item(a->ev, EV_FS, i);
+		attrib_by_name(a, SRC_FSTYPE, it->name, NULL, it);
+	}
+	n = evidence_count(a->ev, EV_CRYPTO);
+	for (i = 0; i < n; i++) {
+		it = evidence_item(a->ev, EV_CRYPTO, i);
+		a->st.crypto++;
+		if (it->module != NULL)
+			ok = attrib_module(a, it->module, it);
+		else
+			ok = attrib_by_name(a, SRC_CRYPTO, it->name, NULL, it) !=
+			    AR_NONE;
+		if (ok)
+			a->st.crypto_mapped++;
+		else
+			attrib_add_unmapped(a, it);
+	}
+}
+
+/* The verdict from a symbol's refs: code seen running or loaded, or only
+ * signs that it could be. */
+static void
+attrib_judge(struct attrib_sym *s)
+{
+	size_t i;
+
+	s->verdict = V_NONE;
+	for (i = 0; i < s->nrefs; i++) {
+		switch (s->refs[i].item->kind) {
+		case EV_MODULE:
+		case EV_TRACE:
+		case EV_DRIVER:
+		case EV_MOUNT:
+			s->verdict = V_USED;
+			return;
+		default:
+			s->verdict = V_PLAUSIBLE;
+			break;
+		}
+	}
+}
+
+/* Record every symbol that some object depends on. */
+static void
+attrib_collect_coded(struct attrib *a)
+{
+	const struct kbuild_obj	*o;
+	size_t			 i, n = kbuild_nobjs(a->kb), cap = 1024, j;
+	int			 c;
+
+	for (i = 0; i < n; i++)
+		cap += (size_t)kbuild_obj_at(a->kb, i)->nconds;
+	while (cap & (cap - 1))
+		cap &= cap - 1;
+	cap *= 4;
+	a->coded = xcalloc(cap, sizeof *a->coded);
+	a->ncoded = cap;
+	for (i = 0; i < n; i++) {
+		o = kbuild_obj_at(a->kb, i);
+		for (c = 0; c < o->nconds; c++) {
+			for (j = attrib_hash(o->conds[c]) & (cap - 1);
+			    a->coded[j] != NULL; j = (j + 1) & (cap - 1)) {
+				if (strcmp(a->coded[j], o->conds[c]) == 0)
+					break;
+			}
+			a->coded[j] = o->conds[c];
+		}
+	}
+}
+
+/* Attribute all the evidence. */
+struct attrib *
+attrib_build(const struct evidence *ev, const struct kbuild *kb,
+    const struct srcindex *si, const char *srctree)
+{
+	struct attrib	*a = xcalloc(1, sizeof *a);
+	size_t		 i;
+
+	a->srctree = srctree;
+	a->ev = ev;
+	a->kb = kb;
+	a->si = si;
+	attrib_modules(a);
+	attrib_traces(a);
+	attrib_devices(a);
+	attrib_fs_crypto(a);
+	for (i = 0; i < a->nsyms; i++)
+		attrib_judge(&a->syms[i]);
+	attrib_collect_coded(a);
+	return a;
+}
+
+/* Free an attribution. */
+void
+attrib_free(struct attrib *a)
+{
+	size_t i;
+
+	if (a == NULL)
+		return;
+	for (i = 0; i < a->nsyms; i++)
+		free(a->syms[i].refs);
+	free(a->syms);
+	free(a->slots);
+	free(a->coded);
+	free(a->unmapped);
+	for (i = 0; i < a->ninc; i++) {
+		free(a->inc_from[i]);
+		free(a->inc_to[i]);
+	}
+	free(a->inc_from);
+	free(a->inc_to);
+	for (i = 0; i < a->ndirs; i++)
+		free(a->inc_dirs[i]);
+	free(a->inc_dirs);
+	free(a);
+}
+
+const struct attrib_sym *
+attrib_find(const struct attrib *a, const char *sym)
+{
+	return attrib_sym_get((struct attrib *)a, sym, false);
+}
+
+/* A symbol's verdict; symbols no object depends on build no code. */
+enum verdict
+attrib_verdict(const struct attrib *a, const char *sym)
+{
+	const struct attrib_sym	*s = attrib_find(a, sym);
+	size_t			 j;
+
+	if (s != NULL)
+		return s->verdict;
+	for (j = attrib_hash(sym) & (a->ncoded - 1); a->coded[j] != NULL;
+	    j = (j + 1) & (a->ncoded - 1)) {
+		if (strcmp(a->coded[j], sym) == 0)
+			return V_NONE;
+	}
+	return V_NO_CODE;
+}
+
+size_t
+attrib_count(const struct attrib *a)
+{
+	return a->nsyms;
+}
+
+const struct attrib_sym *
+attrib_at(const struct attrib *a, size_t i)
+{
+	return i < a->nsyms ? &a->syms[i] : NULL;
+}
+
+size_t
+attrib_unmapped(const struct attrib *a, const struct ev_item *const **items)
+{
+	*items = a->unmapped;
+	return a->nunmapped;
+}
+
+void
+attrib_get_stats(const struct attrib *a, struct attrib_stats *st)
+{
+	*st = a->st;
+}
+
+/* Verdict names, as the TSV output spells them. */
+const char *
+verdict_name(enum verdict v)
+{
+	static const char *names[] = { "used", "plausible", "none", "no-code" };
+
+	return (unsigned)v < 4 ? names[v] : "?";
+}
+
+/* Evidence kind names, as "kind:detail" items spell them. */
+const char *
+ev_kind_name(enum ev_kind k)
+{
+	switch (k) {
+	case EV_MODULE:
+		return "module";
+	case EV_TRACE:
+		return "trace";
+	case EV_DEVICE:
+	case EV_DRIVER:
+		return "device";
+	case EV_MOUNT:
+	case EV_FS:
+		return "fs";
+	case EV_CRYPTO:
+		return "crypto";
+	default:
+		return "?";
+	}
+}
+
+/* "kind:detail" for one reference. */
+void
+attrib_ref_format(const struct attrib_ref *r, char *buf, size_t len)
+{
+	const struct ev_item *it = r->item;
+
+	switch (it->kind) {
+	case EV_DRIVER:
+		snprintf(buf, len, "device:%s bound to %s", it->detail ?
+		    it->detail : "?", it->name);
+		break;
+	case EV_DEVICE:
+		snprintf(buf, len, "device:%s present", it->detail ?
+		    it->detail : it->name);
+		break;
+	case EV_MOUNT:
+		snprintf(buf, len, "fs:%s mounted on %s", it->name,
+		    it->detail ? it->detail : "?");
+		break;
+	case EV_FS:
+		snprintf(buf, len, "fs:%s registered", it->name);
+		break;
+	default:
+		snprintf(buf, len, "%s:%s%s", ev_kind_name(it->kind),
+		    it->name, r->ambiguous ? " (ambiguous)" : "");
+		break;
+	}
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * collect.h - record an evidence bundle (docs/evidence.md) on the running
+ * machine: /proc and sysfs listings, and, when root with tracefs, the
+ * function tracer for N seconds or while a command runs.
+ */
+#ifndef KC_COLLECT_H
+#define KC_COLLECT_H
+
+#include <stdbool.h>
+
+struct collect_options {
+	const char	 *outdir;	/* created if missing */
+	int		  trace_seconds;	/* when no command */
+	char *const	 *command;	/* argv to run and trace, or NULL */
+	bool		  no_trace;
+	size_t		  buffer_kb;	/* per-CPU ring buffer, 0: default */
+	/* Progress ("events seen, distinct functions"), a line each call
+	 * without newline; NULL for none. */
+	void		(*progress)(void *, const char *);
+	/* What was skipped and why (not root, no tracefs...). */
+	void		(*note)(void *, const char *);
+	void		 *arg;
+};
+
+/* 0, or -1 with *cause (output directory unusable, command not found). */
+int	collect_run(const struct collect_options *, char **cause);
+#endif

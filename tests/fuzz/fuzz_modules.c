@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fuzz_modules.c - libFuzzer target for the /proc readers: arbitrary
+ * bytes as /proc/modules (or lsmod output), /proc/mounts and /proc/crypto,
+ * each into its own bundle, then every item checked for consistency.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evidence.h"
+
+/* One input: read it, then check what was stored. */
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const enum ev_kind kinds[] = { EV_MODULE, EV_MOUNT, EV_CRYPTO };
+	struct evidence		*ev = evidence_new();
+	const struct ev_item	*it;
+	const char		*text = (const char *)data;
+	size_t			 i, k, n;
+
+	evidence_read_modules(ev, 0, text, size);
+	evidence_read_mounts(ev, 1, text, size);
+	evidence_read_crypto(ev, 2, text, size);
+	evidence_read_modules(ev, 3, text, size);
+	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		n = evidence_count(ev, kinds[k]);
+		for (i = 0; i < n; i++) {
+			it = evidence_item(ev, kinds[k], i);
+			if (it == NULL || it->kind != kinds[k] ||
+			    evidence_find(ev, kinds[k], it->name) != it ||
+			    it->bundles == 0 || it->hits == 0 ||
+			    strlen(it->name) == 0)
+				abort();
+			if (it->detail != NULL)
+				(void)strlen(it->detail);
+			if (it->module != NULL)
+				(void)strlen(it->module);
+		}
+	}
+	evidence_free(ev);
+	return 0;
+}

@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tests/real/evidence.sh - kctui evidence on the real Linux 6.1 tree with the
+# bundle recorded from Debian's own 6.1 kernel under QEMU
+# (tests/fixtures/evidence/cloud-vm): every loaded module attributed, at
+# least 95% of the distinct traced functions attributed, known attributions
+# right, the output formats as documented, bad bundles survived.
+#
+#   KCTUI=/path/to/kctui tests/real/evidence.sh
+set -u
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
+# shellcheck source=tree.sh
+. "$here/tree.sh"
+kctui_clean_env
+
+KCTUI=${KCTUI:-$KCTUI_REPO/kctui}
+case $KCTUI in /*) ;; *) KCTUI=$PWD/$KCTUI;; esac
+flavor=${KCTUI_FLAVOR:-normal}
+sfx=; [ "$flavor" = normal ] || sfx="[$flavor]"
+BUNDLE=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+
+work=$(mktemp -d "${KCTUI_TMP:-${TMPDIR:-/tmp}}/evidence.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+
+if ! kctui_tree_ensure 2>"$work/tree.log"; then
+	fail "real/evidence$sfx" "could not prepare the kernel tree"
+	indent < "$work/tree.log"
+	exit 1
+fi
+export KCTUI_CACHE_DIR=$work/cache
+
+# kt ARGS...: kctui in the tree, output in $work/out, stderr in $work/err.
+kt() { "$KCTUI" -C "$TREE" "$@" > "$work/out" 2> "$work/err"; }
+
+if ! kt evidence -e "$BUNDLE" --format tsv --stats; then
+	fail "real/evidence-runs$sfx" "kctui evidence failed"
+	indent < "$work/err"
+	exit 1
+fi
+cp "$work/out" "$work/tsv"
+stats=$(grep 'kctui: modules' "$work/err")
+pass "real/evidence-runs$sfx" "($stats)"
+
+# Every loaded module attributed.
+read -r mm mt <<<"$(sed -n 's/.*modules \([0-9]*\)\/\([0-9]*\) attributed.*/\1 \2/p' <<<"$stats")"
+if [ -n "${mt:-}" ] && [ "$mt" -gt 0 ] && [ "$mm" = "$mt" ] &&
+    [ "$mt" = "$(wc -l < "$BUNDLE/modules")" ]; then
+	pass "real/evidence-modules-100%$sfx" "($mm of $mt)"
+else
+	fail "real/evidence-modules-100%$sfx" "$stats"
+fi
+
+# At least 95% of the distinct traced functions.
+read -r fm ft <<<"$(sed -n 's/.*functions \([0-9]*\)\/\([0-9]*\) .*/\1 \2/p' <<<"$stats")"
+if [ -n "${ft:-}" ] && [ "$ft" -gt 4000 ] && [ $((fm * 100)) -ge $((ft * 95)) ]; then
+	pass "real/evidence-functions-95%$sfx" "($fm of $ft)"
+else
+	fail "real/evidence-functions-95%$sfx" "$stats"
+fi
+
+# Known attributions: symbol, verdict, an item its line must have.
+check_attr() {
+	local sym=$1 verdict=$2 item=$3 line
+	line=$(grep -P "^CONFIG_$sym\t" "$work/tsv")
+	if [ -z "$line" ]; then
+		fail "real/evidence-$sym$sfx" "no line for CONFIG_$sym"
+	elif [ "$(cut -f2 <<<"$line")" != "$verdict" ]; then
+		fail "real/evidence-$sym$sfx" "verdict $(cut -f2 <<<"$line"), want $verdict"
+	elif ! cut -f3 <<<"$line" | tr ';' '\n' | grep -qxF -- "$item"; then
+		fail "real/evidence-$sym$sfx" "no item $item"
+		cut -f3 <<<"$line" | tr ';' '\n' | head -5 | indent
+	else
+		pass "real/evidence-$sym$sfx" "($item)"
+	fi
+}
+check_attr VIRTIO_NET used module:virtio_net
+check_attr VIRTIO_NET used trace:virtnet_poll
+check_attr VIRTIO_BLK used module:virtio_blk
+check_attr EXT4_FS used module:ext4
+check_attr EXT4_FS used trace:ext4_file_write_iter
+check_attr EXT4_FS used "fs:ext4 mounted on /bundle"
+check_attr CRYPTO_USER_API_HASH used module:algif_hash
+check_attr DEVTMPFS used "fs:devtmpfs mounted on /dev"
+check_attr INET used trace:tcp_sendmsg
+
+# TSV: three tab-separated columns, items kind:detail.
+if awk -F'\t' 'NF != 3 || $1 !~ /^CONFIG_[A-Za-z0-9_]+$/ ||
+    $2 !~ /^(used|plausible|none|no-code)$/ { bad = 1 } END { exit bad }' \
+    "$work/tsv" &&
+    ! cut -f3 "$work/tsv" | tr ';' '\n' | grep -vqE '^(module|trace|device|fs|crypto):'; then
+	pass "real/evidence-tsv-format$sfx" "($(wc -l < "$work/tsv") symbols)"
+else
+	fail "real/evidence-tsv-format$sfx"
+fi
+
+# --unmapped: kind:name lines; no module; no always-built function.
+if kt evidence -e "$BUNDLE" --unmapped &&
+    ! grep -vqE '^(module|trace|device|fs|crypto):' "$work/out" &&
+    ! grep -q '^module:' "$work/out" &&
+    ! grep -qxE 'trace:(schedule|vfs_read|do_sys_openat2|kmem_cache_alloc)' "$work/out"; then
+	pass "real/evidence-unmapped$sfx" "($(wc -l < "$work/out") items)"
+else
+	fail "real/evidence-unmapped$sfx"
+	head -5 "$work/out" "$work/err" | indent
+fi
+
+# Two bundles: the same one twice plus a copy with garbage is merged,
+# and bad lines are warned about, never fatal.
+mkdir -p "$work/bad"
+cp "$BUNDLE/modules" "$BUNDLE/uname" "$work/bad/"
+printf 'virtio_net 57344 0 - Live 0x0\n\001\002garbage\nnot a module line at all x y z\n' >> "$work/bad/modules"
+head -c 70000 /dev/urandom > "$work/bad/trace"
+printf 'root / ext4\n' > "$work/bad/mounts"
+if kt evidence -e "$BUNDLE" -e "$work/bad" --format tsv &&
+    grep -q 'malformed\|unknown format' "$work/err" &&
+    grep -qP '^CONFIG_VIRTIO_NET\tused' "$work/out"; then
+	pass "real/evidence-bad-bundle$sfx" "($(grep -c . "$work/err") warnings)"
+else
+	fail "real/evidence-bad-bundle$sfx"
+	head -5 "$work/err" | indent
+fi
+
+# An empty bundle is no error; a missing one is, with its name.
+mkdir -p "$work/empty"
+if kt evidence -e "$work/empty" && ! kt evidence -e "$work/nonexistent" &&
+    grep -q nonexistent "$work/err"; then
+	pass "real/evidence-empty-missing$sfx"
+else
+	fail "real/evidence-empty-missing$sfx"
+	indent < "$work/err"
+fi

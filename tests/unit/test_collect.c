@@ -1,0 +1,711 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * test_collect.c - unit tests of collect_run() (core/collect.h) on the
+ * machine running them: a bundle without tracing, whose files are
+ * compared with their sources, the error paths, and, when root with
+ * tracefs, short real traces (a command, a time limit, a signal) that
+ * must find the kernel's read path and leave no ftrace instance behind.
+ */
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <lzma.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../kconfig-parser/util.h"
+#include "../../core/collect.h"
+
+static int	failures;
+static char	tmpdir[] = "/tmp/kctui-unit-XXXXXX";
+
+/* Report one assertion. */
+static void
+check(const char *name, int ok, const char *detail)
+{
+	if (ok)
+		printf("PASS unit/collect/%s\n", name);
+	else {
+		printf("FAIL unit/collect/%s: %s\n", name, detail);
+		failures++;
+	}
+}
+
+/* Report a test that can't run here. */
+static void
+skip(const char *name, const char *why)
+{
+	printf("SKIP unit/collect/%s: %s\n", name, why);
+}
+
+/* What the callbacks saw. */
+struct seen {
+	struct strbuf	notes;
+	struct strbuf	progress;
+	int		nprogress;
+};
+
+/* Keep notes. */
+static void
+on_note(void *arg, const char *text)
+{
+	struct seen *s = arg;
+
+	strbuf_adds(&s->notes, text);
+	strbuf_addc(&s->notes, '\n');
+}
+
+/* Keep the last progress line. */
+static void
+on_progress(void *arg, const char *text)
+{
+	struct seen *s = arg;
+
+	strbuf_reset(&s->progress);
+	strbuf_adds(&s->progress, text);
+	s->nprogress++;
+}
+
+/* Read a whole file ("" and false if missing). */
+static bool
+slurp(const char *path, struct strbuf *sb)
+{
+	char	buf[65536];
+	ssize_t	n;
+	int	fd;
+
+	strbuf_reset(sb);
+	strbuf_add(sb, "", 0);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	while ((n = read(fd, buf, sizeof buf)) > 0)
+		strbuf_add(sb, buf, n);
+	close(fd);
+	return n == 0;
+}
+
+/* Read a file of the bundle. */
+static bool
+slurp_out(const char *dir, const char *name, struct strbuf *sb)
+{
+	char	*path = xasprintf("%s/%s", dir, name);
+	bool	 ok = slurp(path, sb);
+
+	free(path);
+	return ok;
+}
+
+/* Decompress an .xz file of the bundle; false if missing or bad. */
+static bool
+unxz_out(const char *dir, const char *name, struct strbuf *out)
+{
+	struct strbuf	 in;
+	lzma_stream	 lz = LZMA_STREAM_INIT;
+	uint8_t		 buf[65536];
+	lzma_ret	 ret;
+
+	strbuf_init(&in);
+	strbuf_reset(out);
+	strbuf_add(out, "", 0);
+	if (!slurp_out(dir, name, &in) ||
+	    lzma_stream_decoder(&lz, UINT64_MAX, 0) != LZMA_OK) {
+		strbuf_free(&in);
+		return false;
+	}
+	lz.next_in = (const uint8_t *)in.s;
+	lz.avail_in = in.len;
+	do {
+		lz.next_out = buf;
+		lz.avail_out = sizeof buf;
+		ret = lzma_code(&lz, LZMA_FINISH);
+		strbuf_add(out, (char *)buf, sizeof buf - lz.avail_out);
+	} while (ret == LZMA_OK);
+	lzma_end(&lz);
+	strbuf_free(&in);
+	return ret == LZMA_STREAM_END;
+}
+
+/* Whether a file exists. */
+static bool
+exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/* Whether the text has a line for which ok() holds; count all of them,
+ * and the lines it fails for. */
+static size_t
+count_lines(const char *text, bool (*ok)(const char *, size_t),
+    size_t *bad)
+{
+	const char	*p = text, *eol;
+	size_t		 good = 0;
+
+	*bad = 0;
+	for (; *p != '\0'; p = eol + 1) {
+		eol = strchr(p, '\n');
+		if (eol == NULL)
+			eol = p + strlen(p);
+		if (ok(p, eol - p))
+			good++;
+		else
+			(*bad)++;
+		if (*eol == '\0')
+			break;
+	}
+	return good;
+}
+
+/* Count the space-separated fields of a line. */
+static int
+nfields(const char *p, size_t len)
+{
+	int	n = 0;
+	size_t	i;
+
+	for (i = 0; i < len; i++) {
+		if (p[i] != ' ' && (i == 0 || p[i - 1] == ' '))
+			n++;
+	}
+	return n;
+}
+
+/* "path alias": two fields, the alias with a colon. */
+static bool
+modalias_line(const char *p, size_t len)
+{
+	const char *sp = memchr(p, ' ', len);
+
+	return sp != NULL && sp > p && nfields(p, len) == 2 &&
+	    memchr(sp, ':', len - (sp - p)) != NULL && *p != '/';
+}
+
+/* "bus driver device module". */
+static bool
+drivers_line(const char *p, size_t len)
+{
+	return nfields(p, len) == 4;
+}
+
+/* "name [module] count" or "name count", with count > 0. */
+static bool
+functions_line(const char *p, size_t len)
+{
+	int		 n = nfields(p, len);
+	const char	*sp;
+
+	if (n != 2 && n != 3)
+		return false;
+	sp = p + len;
+	while (sp > p && sp[-1] != ' ')
+		sp--;
+	if (sp == p || sp[0] < '1' || sp[0] > '9')
+		return false;
+	if (n == 3)
+		return memchr(p, '[', len) != NULL && sp[-2] == ']';
+	return true;
+}
+
+/* Whether an ftrace instance of ours is left. */
+static bool
+instances_left(char *name, size_t size)
+{
+	DIR		*d = opendir("/sys/kernel/tracing/instances");
+	struct dirent	*de;
+	bool		 left = false;
+
+	if (d == NULL)
+		return false;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "kctui-", 6) == 0) {
+			snprintf(name, size, "%s", de->d_name);
+			left = true;
+		}
+	}
+	closedir(d);
+	return left;
+}
+
+/* Whether the bundle holds a temporary file. */
+static bool
+temp_left(const char *dir)
+{
+	DIR		*d = opendir(dir);
+	struct dirent	*de;
+	bool		 left = false;
+
+	if (d == NULL)
+		return false;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' && strcmp(de->d_name, ".") != 0 &&
+		    strcmp(de->d_name, "..") != 0)
+			left = true;
+	}
+	closedir(d);
+	return left;
+}
+
+/* Show the notes as comment lines. */
+static void
+print_notes(const char *notes)
+{
+	const char	*p, *eol;
+
+	for (p = notes; *p != '\0'; p = eol + 1) {
+		eol = strchr(p, '\n');
+		if (eol == NULL)
+			break;
+		printf("# note: %.*s\n", (int)(eol - p), p);
+	}
+}
+
+/* Run collect_run with the usual callbacks. */
+static int
+run(struct collect_options *opt, struct seen *seen, char **cause)
+{
+	strbuf_init(&seen->notes);
+	strbuf_init(&seen->progress);
+	strbuf_add(&seen->notes, "", 0);
+	strbuf_add(&seen->progress, "", 0);
+	seen->nprogress = 0;
+	opt->note = on_note;
+	opt->progress = on_progress;
+	opt->arg = seen;
+	*cause = NULL;
+	return collect_run(opt, cause);
+}
+
+/* Free what the callbacks saw. */
+static void
+seen_free(struct seen *seen)
+{
+	strbuf_free(&seen->notes);
+	strbuf_free(&seen->progress);
+}
+
+/* A bundle without the trace: every file there and like its source. */
+static void
+test_static(void)
+{
+	struct collect_options	 opt;
+	struct seen		 seen;
+	struct strbuf		 sb, src;
+	struct utsname		 u;
+	char			*dir, *cause, *want, *path;
+	size_t			 good, bad;
+	int			 ret;
+
+	memset(&opt, 0, sizeof opt);
+	dir = xasprintf("%s/static/deep/er", tmpdir);
+	opt.outdir = dir;
+	opt.no_trace = true;
+	ret = run(&opt, &seen, &cause);
+	check("static-runs", ret == 0, cause ? cause : "failed");
+	free(cause);
+	strbuf_init(&sb);
+	strbuf_init(&src);
+
+	uname(&u);
+	want = xasprintf("%s %s %s %s %s GNU/Linux\n", u.sysname, u.nodename,
+	    u.release, u.version, u.machine);
+	check("uname", slurp_out(dir, "uname", &sb) &&
+	    strncmp(sb.s, "Linux ", 6) == 0 && strcmp(sb.s, want) == 0, sb.s);
+	free(want);
+
+	if (exists("/proc/modules")) {
+		slurp("/proc/modules", &src);
+		check("modules", slurp_out(dir, "modules", &sb) &&
+		    strcmp(sb.s, src.s) == 0, "differs from /proc/modules");
+	} else
+		check("no-modules", !slurp_out(dir, "modules", &sb),
+		    "modules written without /proc/modules");
+
+	check("mounts", slurp_out(dir, "mounts", &sb) &&
+	    strstr(sb.s, " / ") != NULL, "no line for /");
+	check("filesystems", slurp_out(dir, "filesystems", &sb) &&
+	    strstr(sb.s, "\tproc\n") != NULL, "no proc");
+	slurp("/proc/crypto", &src);
+	check("crypto", slurp_out(dir, "crypto", &sb) &&
+	    strcmp(sb.s, src.s) == 0, "differs from /proc/crypto");
+
+	check("modalias-exists", slurp_out(dir, "modalias", &sb), "missing");
+	good = count_lines(sb.s, modalias_line, &bad);
+	want = xasprintf("%zu good, %zu bad lines", good, bad);
+	check("modalias-lines", good > 0 && bad == 0, want);
+	free(want);
+	/* Every line's path has that modalias in sysfs. */
+	if (good > 0) {
+		char	*sp = strchr(sb.s, ' '), *nl = strchr(sb.s, '\n');
+
+		path = xasprintf("/sys/devices/%.*s/modalias",
+		    (int)(sp - sb.s), sb.s);
+		slurp(path, &src);
+		check("modalias-matches-sysfs", strncmp(src.s, sp + 1,
+		    nl - sp - 1) == 0, path);
+		free(path);
+	}
+
+	check("drivers-exists", slurp_out(dir, "drivers", &sb), "missing");
+	good = count_lines(sb.s, drivers_line, &bad);
+	want = xasprintf("%zu good, %zu bad lines", good, bad);
+	check("drivers-lines", bad == 0, want);
+	free(want);
+	if (good > 0) {
+		char	 bus[256], drv[256], dev[1024], mod[256];
+		char	*link, *real;
+
+		if (sscanf(sb.s, "%255s %255s %1023s %255s", bus, drv, dev,
+		    mod) == 4) {
+			link = xasprintf("/sys/bus/%s/drivers/%s", bus, drv);
+			path = xasprintf("/sys/devices/%s/driver", dev);
+			real = realpath(path, NULL);
+			check("drivers-bound", real != NULL &&
+			    strcmp(real, link) == 0, path);
+			free(real);
+			free(link);
+			free(path);
+		} else
+			check("drivers-bound", 0, sb.s);
+	}
+
+	if (geteuid() == 0) {
+		slurp("/proc/kallsyms", &src);
+		check("kallsyms", unxz_out(dir, "kallsyms.xz", &sb) &&
+		    sb.len > 0 && strncmp(sb.s, src.s, 17) == 0 &&
+		    strchr(sb.s, '\n') != NULL,
+		    "not an xz of /proc/kallsyms");
+	} else
+		check("kallsyms", unxz_out(dir, "kallsyms.xz", &sb) &&
+		    sb.len > 0, "not an xz file");
+
+	path = xasprintf("/boot/config-%s", u.release);
+	if (exists(path) || exists("/proc/config.gz"))
+		check("config", unxz_out(dir, "config.xz", &sb) &&
+		    strstr(sb.s, "\nCONFIG_") != NULL, "no CONFIG_ lines");
+	else
+		check("no-config", !exists(path), "config.xz without a source");
+	free(path);
+	path = xasprintf("/lib/modules/%s/modules.alias", u.release);
+	if (exists(path))
+		check("modules-alias", unxz_out(dir, "modules.alias.xz",
+		    &sb) && strncmp(sb.s, "alias ", 6) == 0, "not an alias");
+	else
+		check("no-modules-alias", !slurp_out(dir, "modules.alias.xz",
+		    &sb) && strstr(seen.notes.s, "modules.alias") != NULL,
+		    "written, or not noted");
+	free(path);
+
+	check("no-functions", !slurp_out(dir, "functions", &sb),
+	    "functions written with no_trace");
+	check("no-temp-files", !temp_left(dir), "temporary file left");
+
+	strbuf_free(&sb);
+	strbuf_free(&src);
+	seen_free(&seen);
+	free(dir);
+}
+
+/* An output directory that can't be made is the one error. */
+static void
+test_errors(void)
+{
+	struct collect_options	 opt;
+	struct seen		 seen;
+	char			*file, *dir, *cause;
+	FILE			*f;
+	int			 ret;
+
+	file = xasprintf("%s/plainfile", tmpdir);
+	f = fopen(file, "w");
+	if (f != NULL)
+		fclose(f);
+	dir = xasprintf("%s/sub", file);
+	memset(&opt, 0, sizeof opt);
+	opt.outdir = dir;
+	opt.no_trace = true;
+	ret = run(&opt, &seen, &cause);
+	check("bad-outdir", ret == -1 && cause != NULL &&
+	    strstr(cause, "plainfile") != NULL, cause ? cause : "no error");
+	free(cause);
+	seen_free(&seen);
+
+	opt.outdir = file;
+	ret = run(&opt, &seen, &cause);
+	check("outdir-is-file", ret == -1 && cause != NULL,
+	    cause ? cause : "no error");
+	free(cause);
+	seen_free(&seen);
+	free(dir);
+	free(file);
+}
+
+/* Whether tracing can work here: root and tracefs with instances. */
+static bool
+can_trace(void)
+{
+	return geteuid() == 0 && exists("/sys/kernel/tracing/instances") &&
+	    exists("/sys/kernel/tracing/events/ftrace/function");
+}
+
+/* Find "name count" or "name [mod] count" for name; its count or 0. */
+static unsigned long long
+function_count(const char *text, const char *name)
+{
+	const char	*p = text;
+	size_t		 n = strlen(name);
+
+	while ((p = strstr(p, name)) != NULL) {
+		if ((p == text || p[-1] == '\n') && p[n] == ' ')
+			return strtoull(p + n + 1, NULL, 10);
+		p += n;
+	}
+	return 0;
+}
+
+/* Trace /bin/cat: the read path must show up, with counts. False if the
+ * kernel does not let us trace functions (then there is nothing more to
+ * test). */
+static bool
+test_trace_command(void)
+{
+	struct collect_options	 opt;
+	struct seen		 seen;
+	struct strbuf		 sb;
+	char			*argv[] = { "/bin/cat", "/etc/hostname", NULL };
+	char			*dir, *cause, left[256], *want;
+	size_t			 good, bad;
+	unsigned long long	 n;
+	int			 ret;
+
+	memset(&opt, 0, sizeof opt);
+	dir = xasprintf("%s/trace-command", tmpdir);
+	opt.outdir = dir;
+	opt.command = argv;
+	opt.buffer_kb = 8192;
+	ret = run(&opt, &seen, &cause);
+	check("trace-command-runs", ret == 0, cause ? cause : "failed");
+	free(cause);
+	print_notes(seen.notes.s);
+	printf("# progress: %s\n", seen.progress.s ? seen.progress.s : "");
+
+	strbuf_init(&sb);
+	check("trace-command-no-instance", !instances_left(left, sizeof left),
+	    left);
+	check("trace-command-uname", slurp_out(dir, "uname", &sb), "missing");
+	if (strstr(seen.notes.s, "no trace") != NULL) {
+		/* e.g. "cannot set the function tracer: Operation not
+		 * permitted": a kernel that forbids function tracing. */
+		check("trace-denied-no-functions",
+		    !slurp_out(dir, "functions", &sb), "functions written");
+		skip("trace", "the function tracer is not usable here");
+		strbuf_free(&sb);
+		seen_free(&seen);
+		free(dir);
+		return false;
+	}
+	check("functions-exists", slurp_out(dir, "functions", &sb), "missing");
+	good = count_lines(sb.s, functions_line, &bad);
+	want = xasprintf("%zu good, %zu bad lines", good, bad);
+	check("functions-lines", good > 100 && bad == 0, want);
+	free(want);
+	n = function_count(sb.s, "ksys_read");
+	if (n == 0)
+		n = function_count(sb.s, "vfs_read");
+	check("functions-read-path", n > 0, "no ksys_read or vfs_read");
+	check("progress", seen.nprogress > 0 && seen.progress.s != NULL &&
+	    strstr(seen.progress.s, " events, ") != NULL &&
+	    strstr(seen.progress.s, " distinct functions") != NULL,
+	    "no progress line");
+	check("trace-stats", slurp_out(dir, "trace-stats", &sb) &&
+	    strncmp(sb.s, "cpu0\n", 5) == 0 &&
+	    strstr(sb.s, "overrun:") != NULL, "no cpu0 stats");
+	strbuf_free(&sb);
+	seen_free(&seen);
+	free(dir);
+	return true;
+}
+
+/* Sorted by name: each line's name is not less than the previous one's. */
+static void
+test_trace_sorted(const char *dir)
+{
+	struct strbuf	 sb;
+	char		*p, *eol, *prev = NULL;
+	size_t		 plen = 0, len;
+	int		 ok = 1;
+
+	strbuf_init(&sb);
+	slurp_out(dir, "functions", &sb);
+	for (p = sb.s; p != NULL && *p != '\0'; p = eol + 1) {
+		eol = strchr(p, '\n');
+		if (eol == NULL)
+			break;
+		len = strcspn(p, " ");
+		if (prev != NULL) {
+			int	r = memcmp(prev, p, plen < len ? plen : len);
+
+			if (r > 0 || (r == 0 && plen > len))
+				ok = 0;
+		}
+		prev = p;
+		plen = len;
+	}
+	check("trace-seconds-sorted", ok, "functions not sorted by name");
+	strbuf_free(&sb);
+}
+
+/* Trace for a second, with no command. */
+static void
+test_trace_seconds(void)
+{
+	struct collect_options	 opt;
+	struct seen		 seen;
+	struct strbuf		 sb;
+	char			*dir, *cause, left[256];
+	int			 ret;
+
+	memset(&opt, 0, sizeof opt);
+	dir = xasprintf("%s/trace-seconds", tmpdir);
+	opt.outdir = dir;
+	opt.trace_seconds = 1;
+	opt.buffer_kb = 4096;
+	ret = run(&opt, &seen, &cause);
+	check("trace-seconds-runs", ret == 0, cause ? cause : "failed");
+	free(cause);
+	printf("# progress: %s\n", seen.progress.s ? seen.progress.s : "");
+	strbuf_init(&sb);
+	check("trace-seconds-functions", slurp_out(dir, "functions", &sb) &&
+	    sb.len > 0, "no functions");
+	test_trace_sorted(dir);
+	check("trace-seconds-no-instance", !instances_left(left, sizeof left),
+	    left);
+	strbuf_free(&sb);
+	seen_free(&seen);
+	free(dir);
+}
+
+/* A command that can't be run is an error, found before anything is
+ * written or traced. */
+static void
+test_trace_not_found(void)
+{
+	struct collect_options	 opt;
+	struct seen		 seen;
+	char			*argv[] = { "/nonexistent/kctui-cmd", NULL };
+	char			*dir, *cause, left[256];
+	int			 ret;
+
+	memset(&opt, 0, sizeof opt);
+	dir = xasprintf("%s/trace-not-found", tmpdir);
+	opt.outdir = dir;
+	opt.command = argv;
+	opt.buffer_kb = 1024;
+	ret = run(&opt, &seen, &cause);
+	check("command-not-found", ret == -1 && cause != NULL &&
+	    strstr(cause, "kctui-cmd") != NULL, cause ? cause : "no error");
+	free(cause);
+	check("command-not-found-no-instance",
+	    !instances_left(left, sizeof left), left);
+	check("command-not-found-no-outdir", !exists(dir),
+	    "output directory made");
+	seen_free(&seen);
+
+	argv[0] = "kctui-no-such-command";
+	ret = run(&opt, &seen, &cause);
+	check("command-not-in-path", ret == -1 && cause != NULL &&
+	    strstr(cause, "command not found") != NULL,
+	    cause ? cause : "no error");
+	free(cause);
+	seen_free(&seen);
+	free(dir);
+}
+
+/* SIGTERM stops the trace early; the bundle is still written. */
+static void
+test_trace_signal(void)
+{
+	struct collect_options	 opt;
+	struct seen		 seen;
+	struct strbuf		 sb;
+	char			*argv[] = { "/bin/sh", "-c",
+				    "kill -TERM $PPID; exec sleep 30", NULL };
+	char			*dir, *cause, left[256];
+	time_t			 t0 = time(NULL);
+	int			 ret;
+
+	memset(&opt, 0, sizeof opt);
+	dir = xasprintf("%s/trace-signal", tmpdir);
+	opt.outdir = dir;
+	opt.command = argv;
+	opt.buffer_kb = 1024;
+	ret = run(&opt, &seen, &cause);
+	check("signal-runs", ret == 0, cause ? cause : "failed");
+	free(cause);
+	check("signal-stops-early", time(NULL) - t0 < 20, "waited for sleep");
+	strbuf_init(&sb);
+	check("signal-functions", slurp_out(dir, "functions", &sb),
+	    "no functions");
+	check("signal-no-instance", !instances_left(left, sizeof left), left);
+	strbuf_free(&sb);
+	seen_free(&seen);
+	free(dir);
+}
+
+/* Not root: the bundle without a trace, and a note saying why. */
+static void
+test_not_root_note(void)
+{
+	struct collect_options	 opt;
+	struct seen		 seen;
+	char			*dir, *cause;
+	int			 ret;
+
+	memset(&opt, 0, sizeof opt);
+	dir = xasprintf("%s/not-root", tmpdir);
+	opt.outdir = dir;
+	opt.trace_seconds = 1;
+	ret = run(&opt, &seen, &cause);
+	check("not-root-runs", ret == 0, cause ? cause : "failed");
+	free(cause);
+	check("not-root-note", seen.notes.s != NULL &&
+	    strstr(seen.notes.s, "not root: no trace") != NULL,
+	    "no note");
+	seen_free(&seen);
+	free(dir);
+}
+
+int
+main(void)
+{
+	char	*cmd;
+
+	if (mkdtemp(tmpdir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_static();
+	test_errors();
+	test_trace_not_found();
+	if (geteuid() != 0)
+		test_not_root_note();
+	if (can_trace()) {
+		if (test_trace_command()) {
+			test_trace_seconds();
+			test_trace_signal();
+		}
+	} else
+		skip("trace", "needs root and tracefs with instances");
+
+	cmd = xasprintf("rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", tmpdir);
+	free(cmd);
+	return failures != 0;
+}

@@ -1,0 +1,979 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * test_evidence.c - unit tests of the evidence reader (core/evidence.h):
+ * small bundles in the formats the kernel prints (/proc/modules, lsmod,
+ * ftrace function and function_graph text, /proc/crypto...) written to a
+ * temporary directory, plain and compressed with liblzma and zlib, loaded
+ * and merged. If tests/fixtures/evidence/cloud-vm exists (a bundle
+ * recorded under QEMU), it is loaded too and its counts are printed.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(HAVE_LIBLZMA)
+#define TE_LZMA 1
+#elif defined(__has_include)
+#if __has_include(<lzma.h>)
+#define TE_LZMA 1
+#endif
+#endif
+#if defined(HAVE_ZLIB)
+#define TE_ZLIB 1
+#elif defined(__has_include)
+#if __has_include(<zlib.h>)
+#define TE_ZLIB 1
+#endif
+#endif
+#ifdef TE_LZMA
+#include <lzma.h>
+#endif
+#ifdef TE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "../../core/evidence.h"
+
+#define FIXTURE	"tests/fixtures/evidence/cloud-vm"
+/* A string literal and its length, as readers take them. */
+#define TXT(s)	(s), sizeof(s) - 1
+
+static int	failures;
+static char	tmpdir[] = "/tmp/kctui-evidence-XXXXXX";
+static char	warnings[8192];
+static int	nwarnings;
+
+/* Report one assertion. */
+static void
+check(const char *name, int ok, const char *detail)
+{
+	if (ok)
+		printf("PASS unit/evidence/%s\n", name);
+	else {
+		printf("FAIL unit/evidence/%s: %s\n", name, detail);
+		failures++;
+	}
+}
+
+/* Report an assertion about a number. */
+static void
+check_num(const char *name, unsigned long long got, unsigned long long want)
+{
+	char	detail[128];
+
+	snprintf(detail, sizeof detail, "got %llu, want %llu", got, want);
+	check(name, got == want, detail);
+}
+
+/* Report an assertion about a string (NULL allowed). */
+static void
+check_str(const char *name, const char *got, const char *want)
+{
+	char	detail[512];
+	int	ok;
+
+	if (got == NULL || want == NULL)
+		ok = got == want;
+	else
+		ok = strcmp(got, want) == 0;
+	snprintf(detail, sizeof detail, "got \"%s\", want \"%s\"",
+	    got ? got : "(null)", want ? want : "(null)");
+	check(name, ok, detail);
+}
+
+/* Collect warnings instead of printing them. */
+static void
+collect(void *arg, const char *text)
+{
+	(void)arg;
+	nwarnings++;
+	strncat(warnings, text, sizeof warnings - strlen(warnings) - 2);
+	strcat(warnings, "\n");
+}
+
+/* Forget collected warnings. */
+static void
+reset_warnings(void)
+{
+	warnings[0] = '\0';
+	nwarnings = 0;
+}
+
+/* Write a file of n bytes. */
+static void
+write_bytes(const char *path, const void *data, size_t n)
+{
+	FILE	*f = fopen(path, "wb");
+
+	if (f == NULL || fwrite(data, 1, n, f) != n) {
+		printf("# cannot write %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	fclose(f);
+}
+
+/* Make a bundle directory under tmpdir; returns its path (static). */
+static const char *
+bundle_dir(const char *name)
+{
+	static char	path[4096];
+
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	mkdir(path, 0700);
+	return path;
+}
+
+/* Write text as file name of bundle dir. */
+static void
+put(const char *dir, const char *name, const char *text)
+{
+	char	path[4096];
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	write_bytes(path, text, strlen(text));
+}
+
+/* Remove a directory tree of plain files (one level of subdirectories). */
+static void
+remove_tree(const char *dir)
+{
+	DIR		*d = opendir(dir);
+	struct dirent	*de;
+	char		 path[4096];
+	struct stat	 st;
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			remove_tree(path);
+		else
+			unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+/* Load a bundle, expecting success. */
+static void
+load(struct evidence *ev, const char *dir)
+{
+	char	*cause = NULL;
+
+	if (evidence_load(ev, dir, collect, NULL, &cause) != 0) {
+		printf("# unexpected load error: %s\n", cause);
+		free(cause);
+	}
+}
+
+/* ------------------------------------------------------------ samples */
+
+/* /proc/modules as the kernel prints it (6.1, QEMU guest). */
+static const char proc_modules[] =
+    "virtio_net 61440 0 - Live 0xffffffffc0345000\n"
+    "net_failover 24576 1 virtio_net, Live 0xffffffffc0335000\n"
+    "failover 16384 1 net_failover, Live 0xffffffffc032d000\n"
+    "crc32_pclmul 16384 0 - Live 0x0000000000000000\n"
+    "virtio-blk 20480 2 - Live 0xffffffffc0311000\n"
+    "nvidia 56344576 0 - Live 0xffffffffc1000000 (POE)\n";
+
+/* lsmod's output of the same kind of system. */
+static const char lsmod_out[] =
+    "Module                  Size  Used by\n"
+    "virtio_net             61440  0\n"
+    "net_failover           24576  1 virtio_net\n"
+    "failover               16384  1 net_failover\n"
+    "ext4                 1028096  1\n"
+    "mbcache                16384  1 ext4\n"
+    "jbd2                  167936  1 ext4\n";
+
+/* Function tracer text (header and the first four event lines copied
+ * from the cloud-vm fixture, Linux 6.1; the rest in the same format). */
+static const char func_trace[] =
+    "# tracer: function\n"
+    "#\n"
+    "# entries-in-buffer/entries-written: 6/6   #P:2\n"
+    "#\n"
+    "#                                _-----=> irqs-off/BH-disabled\n"
+    "#                               / _----=> need-resched\n"
+    "#                              | / _---=> hardirq/softirq\n"
+    "#                              || / _--=> preempt-depth\n"
+    "#                              ||| / _-=> migrate-disable\n"
+    "#                              |||| /     delay\n"
+    "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+    "#              | |         |   |||||     |         |\n"
+    "            init-1       [000] .....    52.349012: mutex_unlock <-rb_simple_write\n"
+    "          <idle>-0       [001] ..s1.    52.349510: _nohz_idle_balance.isra.0 <-handle_softirqs\n"
+    "          <idle>-0       [001] d.H1.    52.393922: virtblk_done <-vring_interrupt\n"
+    "            init-1       [000] .....    52.351304: tracing_mark_write: kctui: workload start\n"
+    "            bash-1234    [001] d..1.   123.456789: vfs_read <-ksys_read\n"
+    "            bash-1234    [001] d..1.   123.456790: vfs_read <-ksys_read\n"
+    "          <idle>-0       [000] ..s1.   123.456800: virtnet_poll [virtio_net] <-__napi_poll\n"
+    "     kworker/0:1-27      [000] .....   123.456900: ext4_map_blocks.part.0 <-ext4_iomap_begin.constprop.0\n"
+    " Web Content-4321   [001] d.h2.   123.457000: memcpy_orig.cold <-__netif_receive_skb_core.llvm.123456789\n"
+    "            bash-1234    [001] ...1.   123.457100: sched_switch: prev_comm=bash prev_pid=1234\n"
+    "CPU:1 [LOST 7 EVENTS]\n"
+    "            bash-1234    [001] ...1.   123.457200: <stack trace>\n"
+    " => __x64_sys_read\n";
+
+/* function_graph text: plain, with funcgraph-proc, with a module tag. */
+static const char graph_trace[] =
+    "# tracer: function_graph\n"
+    "#\n"
+    "# CPU  DURATION                  FUNCTION CALLS\n"
+    "# |     |   |                     |   |   |   |\n"
+    " 0)               |  vfs_read() {\n"
+    " 0)   0.541 us    |    rw_verify_area();\n"
+    " 0)   0.100 us    |    rw_verify_area();\n"
+    " 0) ! 123.456 us  |  } /* vfs_read */\n"
+    " ------------------------------------------\n"
+    " 0)   bash-1234    =>   kworker-27   \n"
+    " ------------------------------------------\n"
+    "\n"
+    " 0)   ==========> |\n"
+    " 0)               |  sysvec_apic_timer_interrupt() {\n"
+    " 0)   <========== |\n"
+    " 1)   bash-1234    |   0.321 us    |  ext4_file_read_iter.isra.0();\n"
+    " 1)               |  virtnet_poll [virtio_net]() {\n"
+    " 1)   0.200 us    |    /* sched_switch: prev_comm=x */\n"
+    "  456.000123 |   1)   sh-99    |   1.000 us    |  do_sys_openat2();\n";
+
+/* /proc/crypto blocks. */
+static const char crypto_text[] =
+    "name         : sha256\n"
+    "driver       : sha256-generic\n"
+    "module       : kernel\n"
+    "priority     : 100\n"
+    "refcnt       : 1\n"
+    "selftest     : passed\n"
+    "internal     : no\n"
+    "type         : shash\n"
+    "blocksize    : 64\n"
+    "digestsize   : 32\n"
+    "\n"
+    "name         : __xts(aes)\n"
+    "driver       : __xts-aes-aesni\n"
+    "module       : aesni_intel\n"
+    "priority     : 401\n"
+    "type         : skcipher\n"
+    "\n"
+    "name         : crc32c\n"
+    "driver       : crc32c-intel\n"
+    "module       : crc32c_intel\n"
+    "priority     : 200\n";
+
+/* /proc/mounts. */
+static const char mounts_text[] =
+    "sysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0\n"
+    "proc /proc proc rw,nosuid,nodev,noexec,relatime 0 0\n"
+    "/dev/vda1 / ext4 rw,relatime,errors=remount-ro 0 0\n"
+    "tmpfs /run tmpfs rw,nosuid,nodev,size=401428k,mode=755 0 0\n"
+    "tmpfs /run/user/1000 tmpfs rw,nosuid,nodev,relatime 0 0\n"
+    "/dev/vdb /mnt/my\\040disk vfat rw,relatime 0 0\n";
+
+/* ------------------------------------------------------------ tests */
+
+/* /proc/modules and lsmod output, told apart. */
+static void
+test_modules(void)
+{
+	struct evidence		*ev = evidence_new();
+	const struct ev_item	*it;
+	int			 bad;
+
+	bad = evidence_read_modules(ev, 0, proc_modules, strlen(proc_modules));
+	check_num("modules/proc-malformed", (unsigned)bad, 0);
+	check_num("modules/proc-count", evidence_count(ev, EV_MODULE), 6);
+	it = evidence_find(ev, EV_MODULE, "virtio_net");
+	check("modules/proc-find", it != NULL, "virtio_net missing");
+	if (it != NULL) {
+		check_str("modules/proc-size", it->detail, "61440");
+		check_num("modules/proc-bits", it->bundles, 1);
+	}
+	check("modules/dash-underscore",
+	    evidence_find(ev, EV_MODULE, "virtio_blk") != NULL,
+	    "virtio-blk not stored as virtio_blk");
+	check("modules/taint", evidence_find(ev, EV_MODULE, "nvidia") != NULL,
+	    "tainted module line rejected");
+	check_str("modules/first-seen-order",
+	    evidence_item(ev, EV_MODULE, 1)->name, "net_failover");
+
+	bad = evidence_read_modules(ev, 1, lsmod_out, strlen(lsmod_out));
+	check_num("modules/lsmod-malformed", (unsigned)bad, 0);
+	check_num("modules/lsmod-merged-count", evidence_count(ev, EV_MODULE),
+	    9);
+	it = evidence_find(ev, EV_MODULE, "ext4");
+	check("modules/lsmod-ext4", it != NULL && it->bundles == 2 &&
+	    strcmp(it->detail, "1028096") == 0, "ext4 wrong");
+	it = evidence_find(ev, EV_MODULE, "virtio_net");
+	check_num("modules/merge-bits", it ? it->bundles : 0, 3);
+	check_num("modules/merge-hits", it ? it->hits : 0, 2);
+	check("modules/no-header-item",
+	    evidence_find(ev, EV_MODULE, "Module") == NULL, "header as item");
+
+	/* lsmod without header, truncated and garbled lines */
+	bad = evidence_read_modules(ev, 2,
+	    TXT("snd 12288 0\nsnd_pcm 1x2 0\nvirtio_\n\xff\xfe 1 2\n"));
+	check_num("modules/lsmod-bad", (unsigned)bad, 3);
+	bad = evidence_read_modules(ev, 3,
+	    TXT("virtio_net 61440 0 - Live 0xffffffffc0345000\n"
+	    "net_failover 24576 1 virtio_net, Live\n"));
+	check_num("modules/proc-truncated", (unsigned)bad, 1);
+	evidence_free(ev);
+}
+
+/* Function tracer lines: callee and parent, module tags, suffixes. */
+static void
+test_trace_function(void)
+{
+	struct evidence		*ev = evidence_new();
+	const struct ev_item	*it;
+	int			 bad;
+
+	bad = evidence_read_trace(ev, 0, func_trace, strlen(func_trace));
+	check_num("trace/func-malformed", (unsigned)bad, 0);
+	it = evidence_find(ev, EV_TRACE, "vfs_read");
+	check_num("trace/func-hits", it ? it->hits : 0, 2);
+	it = evidence_find(ev, EV_TRACE, "ksys_read");
+	check_num("trace/parent-counted", it ? it->hits : 0, 2);
+	it = evidence_find(ev, EV_TRACE, "virtnet_poll");
+	check_str("trace/module-tag", it ? it->detail : NULL, "virtio_net");
+	check("trace/parent-of-module", evidence_find(ev, EV_TRACE,
+	    "__napi_poll") != NULL, "__napi_poll missing");
+	check("trace/strip-part", evidence_find(ev, EV_TRACE,
+	    "ext4_map_blocks") != NULL, "ext4_map_blocks.part.0 not stripped");
+	check("trace/strip-constprop", evidence_find(ev, EV_TRACE,
+	    "ext4_iomap_begin") != NULL, "constprop not stripped");
+	check("trace/strip-cold", evidence_find(ev, EV_TRACE,
+	    "memcpy_orig") != NULL, ".cold not stripped");
+	check("trace/strip-llvm", evidence_find(ev, EV_TRACE,
+	    "__netif_receive_skb_core") != NULL, ".llvm.N not stripped");
+	check("trace/task-with-space", evidence_find(ev, EV_TRACE,
+	    "memcpy_orig") != NULL, "comm with space broke the line");
+	check("trace/event-not-function", evidence_find(ev, EV_TRACE,
+	    "sched_switch") == NULL, "event taken as function");
+	check("trace/stack-trace", evidence_find(ev, EV_TRACE,
+	    "__x64_sys_read") != NULL, "stack trace entry missing");
+	check_num("trace/events", evidence_bundle(ev, 0)->trace_events, 8);
+	check_num("trace/lost", evidence_bundle(ev, 0)->trace_overrun, 7);
+	check("trace/marker-not-function", evidence_find(ev, EV_TRACE,
+	    "tracing_mark_write") == NULL, "trace_marker line as function");
+	check("trace/real-isra", evidence_find(ev, EV_TRACE,
+	    "_nohz_idle_balance") != NULL, "_nohz_idle_balance.isra.0");
+	check_num("trace/distinct", evidence_count(ev, EV_TRACE), 15);
+	evidence_free(ev);
+}
+
+/* function_graph lines. */
+static void
+test_trace_graph(void)
+{
+	struct evidence		*ev = evidence_new();
+	const struct ev_item	*it;
+	int			 bad;
+
+	bad = evidence_read_trace(ev, 0, graph_trace, strlen(graph_trace));
+	check_num("trace/graph-malformed", (unsigned)bad, 0);
+	it = evidence_find(ev, EV_TRACE, "vfs_read");
+	check_num("trace/graph-entry-once", it ? it->hits : 0, 1);
+	it = evidence_find(ev, EV_TRACE, "rw_verify_area");
+	check_num("trace/graph-leaf", it ? it->hits : 0, 2);
+	check("trace/graph-irq", evidence_find(ev, EV_TRACE,
+	    "sysvec_apic_timer_interrupt") != NULL, "irq entry missing");
+	check("trace/graph-proc-column", evidence_find(ev, EV_TRACE,
+	    "ext4_file_read_iter") != NULL, "funcgraph-proc line missing");
+	it = evidence_find(ev, EV_TRACE, "virtnet_poll");
+	check_str("trace/graph-module", it ? it->detail : NULL, "virtio_net");
+	check("trace/graph-abstime", evidence_find(ev, EV_TRACE,
+	    "do_sys_openat2") != NULL, "funcgraph-abstime line missing");
+	check_num("trace/graph-distinct", evidence_count(ev, EV_TRACE), 6);
+
+	bad = evidence_read_trace(ev, 0,
+	    TXT(" 0)   0.541 us    |  rw_verify_area();\n"
+	    " 0)   0.541 us    |  ???\n"
+	    "garbage line\n"
+	    "bash-1 [000] ..... 1.0: vfs_write <-ksys_write\n"
+	    " 0)   0.541 us    |  vfs_wri"));
+	check_num("trace/graph-bad", (unsigned)bad, 3);
+	check("trace/truncated-last-line", evidence_find(ev, EV_TRACE,
+	    "vfs_wri") == NULL, "truncated name stored");
+	evidence_free(ev);
+}
+
+/* evidence_strip_suffix. */
+static void
+test_strip(void)
+{
+	static const char *const cases[][2] = {
+		{ "foo.constprop.0", "foo" },
+		{ "foo.isra.0", "foo" },
+		{ "foo.part.12", "foo" },
+		{ "foo.cold", "foo" },
+		{ "foo.cold.3", "foo" },
+		{ "foo.llvm.8470231145366217181", "foo" },
+		{ "foo.isra.0.cold", "foo" },
+		{ "foo.constprop.0.isra.0", "foo" },
+		{ "foo.part.0.constprop.0", "foo" },
+		{ "foo", "foo" },
+		{ "foo.bar", "foo.bar" },
+		{ "foo.bar.isra.1", "foo.bar" },
+		{ ".cold", ".cold" },
+		{ "foo.cold.", "foo.cold." },
+		{ "foo.", "foo." },
+	};
+	char	buf[128], name[160];
+	size_t	i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(buf, sizeof buf, "%s", cases[i][0]);
+		snprintf(name, sizeof name, "strip/%s", cases[i][0]);
+		check_str(name, evidence_strip_suffix(buf), cases[i][1]);
+	}
+}
+
+/* /proc/crypto blocks. */
+static void
+test_crypto(void)
+{
+	struct evidence		*ev = evidence_new();
+	const struct ev_item	*it;
+	int			 bad;
+
+	bad = evidence_read_crypto(ev, 0, crypto_text, strlen(crypto_text));
+	check_num("crypto/malformed", (unsigned)bad, 0);
+	check_num("crypto/count", evidence_count(ev, EV_CRYPTO), 3);
+	it = evidence_find(ev, EV_CRYPTO, "sha256-generic");
+	check("crypto/kernel", it != NULL && it->module == NULL &&
+	    strcmp(it->detail, "sha256") == 0, "sha256-generic wrong");
+	it = evidence_find(ev, EV_CRYPTO, "__xts-aes-aesni");
+	check_str("crypto/module", it ? it->module : NULL, "aesni_intel");
+	check_str("crypto/name", it ? it->detail : NULL, "__xts(aes)");
+	it = evidence_find(ev, EV_CRYPTO, "crc32c-intel");
+	check("crypto/last-block", it != NULL, "block at EOF lost");
+
+	bad = evidence_read_crypto(ev, 0,
+	    TXT("name : md5\nmodule : kernel\n\nthis is not crypto\n"
+	    "name : sha1\ndriver : sha1-generic\n"));
+	check_num("crypto/bad", (unsigned)bad, 2);
+	evidence_free(ev);
+}
+
+/* /proc/mounts and /proc/filesystems. */
+static void
+test_mounts(void)
+{
+	struct evidence		*ev = evidence_new();
+	const struct ev_item	*it;
+	int			 bad;
+
+	bad = evidence_read_mounts(ev, 0, mounts_text, strlen(mounts_text));
+	check_num("mounts/malformed", (unsigned)bad, 0);
+	check_num("mounts/count", evidence_count(ev, EV_MOUNT), 5);
+	it = evidence_find(ev, EV_MOUNT, "tmpfs");
+	check("mounts/tmpfs", it != NULL && it->hits == 2 &&
+	    strcmp(it->detail, "/run") == 0, "tmpfs wrong");
+	it = evidence_find(ev, EV_MOUNT, "vfat");
+	check_str("mounts/unescape", it ? it->detail : NULL, "/mnt/my disk");
+	it = evidence_find(ev, EV_MOUNT, "ext4");
+	check_str("mounts/ext4", it ? it->detail : NULL, "/");
+	bad = evidence_read_mounts(ev, 0, TXT("proc /proc proc rw\n"
+	    "/dev/x /y xfs rw 0 0\n"));
+	check_num("mounts/bad", (unsigned)bad, 1);
+	evidence_free(ev);
+}
+
+/* A whole bundle directory with every file. */
+static void
+test_bundle(void)
+{
+	struct evidence		*ev = evidence_new();
+	const struct ev_bundle	*b;
+	const struct ev_item	*it;
+	const char		*dir = bundle_dir("full");
+	const char *const	*mods;
+	size_t			 n;
+
+	put(dir, "uname", "Linux vm 6.1.0-18-cloud-amd64 #1 SMP PREEMPT_DYNAMIC "
+	    "Debian 6.1.76-1 (2024-02-01) x86_64 GNU/Linux\n");
+	put(dir, "modules", proc_modules);
+	put(dir, "trace", func_trace);
+	put(dir, "trace-stats",
+	    "cpu0\nentries: 100\noverrun: 12\ncommit overrun: 0\n"
+	    "bytes: 4096\noldest event ts:  123.456789\n"
+	    "now ts:  200.000000\ndropped events: 0\nread events: 5\n"
+	    "cpu1\nentries: 50\noverrun: 30\ncommit overrun: 1\n");
+	put(dir, "modalias",
+	    "/sys/devices/pci0000:00/0000:00:03.0 "
+	    "pci:v00001AF4d00001000sv00001AF4sd00000001bc02sc00i00\n"
+	    "/sys/devices/pci0000:00/0000:00:04.0 "
+	    "pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00\n"
+	    "/sys/devices/platform/i8042/serio0 "
+	    "serio:ty06pr00id00ex00\n");
+	put(dir, "drivers",
+	    "pci virtio-pci 0000:00:03.0 virtio_pci\n"
+	    "pnp i8042 kbd 00:02 -\n"
+	    "virtio virtio_net virtio0 virtio_net\n");
+	put(dir, "mounts", mounts_text);
+	put(dir, "filesystems", "nodev\tsysfs\nnodev\tproc\n\text4\n\tvfat\n");
+	put(dir, "crypto", crypto_text);
+	put(dir, "kallsyms",
+	    "ffffffff81000000 T _text\n"
+	    "ffffffff812a0e10 T vfs_read\n"
+	    "ffffffff812b0000 t ext4_map_blocks.part.0\n"
+	    "ffffffffc0345010 t virtnet_poll\t[virtio_net]\n");
+	put(dir, "modules.alias",
+	    "# Aliases extracted from modules themselves.\n"
+	    "alias pci:v00001AF4d*sv*sd*bc*sc*i* virtio_pci\n"
+	    "alias pci:v00001AF4d00001000sv*sd*bc*sc*i* virtio_net_fake\n"
+	    "alias pci:v*d*sv*sd*bc01sc*i* storage_any\n"
+	    "alias pci:v00008086d0000100Esv*sd*bc*sc*i* e1000\n"
+	    "alias serio:ty06pr*id*ex* psmouse\n"
+	    "alias serio:ty0[0-6]pr*id*ex* serio_range\n"
+	    "alias virtio:d00000001v* virtio_net\n"
+	    "alias virtio:d00000001v* virtio_net\n");
+	put(dir, "config", "CONFIG_EXT4_FS=y\n");
+	put(dir, "README", "not evidence\n");
+	reset_warnings();
+	load(ev, dir);
+	check_str("bundle/no-warnings", warnings, "");
+	b = evidence_bundle(ev, 0);
+	check_num("bundle/nbundles", (unsigned)evidence_nbundles(ev), 1);
+	check_str("bundle/release", b->release, "6.1.0-18-cloud-amd64");
+	check("bundle/uname", b->uname != NULL &&
+	    strncmp(b->uname, "Linux vm 6.1.0", 14) == 0, "uname wrong");
+	check_num("bundle/overrun", b->trace_overrun, 42);
+	check_num("bundle/trace-events", b->trace_events, 8);
+	check_num("bundle/devices", evidence_count(ev, EV_DEVICE), 3);
+	it = evidence_item(ev, EV_DEVICE, 2);
+	check_str("bundle/device-path", it ? it->detail : NULL,
+	    "/sys/devices/platform/i8042/serio0");
+	check_num("bundle/drivers", evidence_count(ev, EV_DRIVER), 3);
+	it = evidence_find(ev, EV_DRIVER, "i8042 kbd");
+	check("bundle/driver-space-builtin", it != NULL &&
+	    it->module == NULL && strcmp(it->detail, "pnp 00:02") == 0,
+	    "i8042 kbd wrong");
+	it = evidence_find(ev, EV_DRIVER, "virtio-pci");
+	check_str("bundle/driver-module", it ? it->module : NULL, "virtio_pci");
+	check_str("bundle/driver-detail", it ? it->detail : NULL,
+	    "pci 0000:00:03.0");
+	check_num("bundle/filesystems", evidence_count(ev, EV_FS), 4);
+	check("bundle/fs-ext4", evidence_find(ev, EV_FS, "ext4") != NULL,
+	    "ext4 missing");
+	check_num("bundle/crypto", evidence_count(ev, EV_CRYPTO), 3);
+	check_num("bundle/mounts", evidence_count(ev, EV_MOUNT), 5);
+	check_str("kallsyms/core", evidence_symbol_module(ev, "vfs_read"), "");
+	check_str("kallsyms/module", evidence_symbol_module(ev,
+	    "virtnet_poll"), "virtio_net");
+	check_str("kallsyms/stripped", evidence_symbol_module(ev,
+	    "ext4_map_blocks"), "");
+	check_str("kallsyms/stripped-query", evidence_symbol_module(ev,
+	    "ext4_map_blocks.part.0"), "");
+	check_str("kallsyms/unknown", evidence_symbol_module(ev, "nope"),
+	    NULL);
+
+	n = evidence_alias_modules(ev,
+	    "pci:v00001AF4d00001000sv00001AF4sd00000001bc02sc00i00", &mods);
+	check_num("alias/virtio-net-count", n, 2);
+	if (n == 2) {
+		check_str("alias/order0", mods[0], "virtio_pci");
+		check_str("alias/order1", mods[1], "virtio_net_fake");
+	}
+	n = evidence_alias_modules(ev,
+	    "pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00", &mods);
+	check_num("alias/blk-count", n, 2);
+	if (n == 2)
+		check_str("alias/wildcard-vendor", mods[1], "storage_any");
+	n = evidence_alias_modules(ev, "serio:ty06pr00id00ex00", &mods);
+	check_num("alias/bracket", n, 2);
+	n = evidence_alias_modules(ev, "serio:ty07pr00id00ex00", &mods);
+	check_num("alias/bracket-miss", n, 0);
+	n = evidence_alias_modules(ev, "virtio:d00000001v00001AF4", &mods);
+	check_num("alias/dedup", n, 1);
+	n = evidence_alias_modules(ev, "pci:v00008086d0000100Esv0sd0bc02sc00i00",
+	    &mods);
+	check("alias/e1000", n == 1 && strcmp(mods[0], "e1000") == 0,
+	    "e1000 not matched");
+	n = evidence_alias_modules(ev, "pci:v00008086d0000100Esv0sd0bc02sc00i00",
+	    &mods);
+	check("alias/memo", n == 1 && strcmp(mods[0], "e1000") == 0,
+	    "second lookup differs");
+	n = evidence_alias_modules(ev, "usb:v1234", &mods);
+	check_num("alias/none", n, 0);
+	n = evidence_alias_modules(ev, "", &mods);
+	check_num("alias/empty", n, 0);
+	evidence_free(ev);
+}
+
+/* Two bundles merged: bits OR-ed, hits summed, order kept. */
+static void
+test_merge(void)
+{
+	struct evidence		*ev = evidence_new();
+	const struct ev_item	*it;
+	char			 a[4096], bpath[4096];
+
+	snprintf(a, sizeof a, "%s", bundle_dir("merge-a"));
+
+	put(a, "modules", "ext4 1028096 1 - Live 0xffffffffc0000000\n"
+	    "virtio_net 61440 0 - Live 0xffffffffc0345000\n");
+	put(a, "trace", "bash-1 [000] ..... 1.000: vfs_read <-ksys_read\n");
+	put(a, "uname", "Linux a 6.1.0-18-amd64 #1 SMP x86_64 GNU/Linux\n");
+	snprintf(bpath, sizeof bpath, "%s", bundle_dir("merge-b"));
+	put(bpath, "modules", "Module Size Used by\nvirtio_net 61440 0\n"
+	    "virtio_blk 20480 2\n");
+	put(bpath, "trace", "bash-1 [000] ..... 2.000: vfs_read <-ksys_read\n"
+	    "bash-1 [000] ..... 2.001: vfs_write <-ksys_write\n");
+	put(bpath, "uname", "Linux b 6.6.0-1-amd64 #1 SMP x86_64 GNU/Linux\n");
+	reset_warnings();
+	load(ev, a);
+	load(ev, bpath);
+	check_str("merge/no-warnings", warnings, "");
+	check_num("merge/nbundles", (unsigned)evidence_nbundles(ev), 2);
+	check_str("merge/release-a", evidence_bundle(ev, 0)->release,
+	    "6.1.0-18-amd64");
+	check_str("merge/release-b", evidence_bundle(ev, 1)->release,
+	    "6.6.0-1-amd64");
+	check_num("merge/modules", evidence_count(ev, EV_MODULE), 3);
+	it = evidence_find(ev, EV_MODULE, "ext4");
+	check_num("merge/only-a", it ? it->bundles : 0, 1);
+	it = evidence_find(ev, EV_MODULE, "virtio_net");
+	check_num("merge/both", it ? it->bundles : 0, 3);
+	it = evidence_find(ev, EV_MODULE, "virtio_blk");
+	check_num("merge/only-b", it ? it->bundles : 0, 2);
+	check_str("merge/order", evidence_item(ev, EV_MODULE, 2)->name,
+	    "virtio_blk");
+	it = evidence_find(ev, EV_TRACE, "vfs_read");
+	check("merge/trace", it != NULL && it->bundles == 3 && it->hits == 2,
+	    "vfs_read bits/hits wrong");
+	check_str("merge/path", evidence_bundle(ev, 1)->path, bpath);
+	evidence_free(ev);
+}
+
+#ifdef TE_LZMA
+/* xz-compress text into file path. */
+static void
+write_xz(const char *path, const char *text, size_t n, size_t cut)
+{
+	size_t	 cap = n + n / 2 + 1024, out = 0;
+	uint8_t	*buf = malloc(cap);
+
+	if (lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, NULL,
+	    (const uint8_t *)text, n, buf, &out, cap) != LZMA_OK) {
+		printf("# lzma_easy_buffer_encode failed\n");
+		exit(1);
+	}
+	write_bytes(path, buf, cut && cut < out ? cut : out);
+	free(buf);
+}
+#endif
+
+#ifdef TE_ZLIB
+/* gzip-compress text into file path (members: the text twice if two). */
+static void
+write_gz(const char *path, const char *text, size_t n, int two)
+{
+	z_stream	 z;
+	size_t		 cap = n + n / 2 + 1024, out = 0;
+	uint8_t		*buf = malloc(cap * 2);
+	int		 i;
+
+	for (i = 0; i < (two ? 2 : 1); i++) {
+		memset(&z, 0, sizeof z);
+		deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
+		    Z_DEFAULT_STRATEGY);
+		z.next_in = (Bytef *)text;
+		z.avail_in = (uInt)n;
+		z.next_out = buf + out;
+		z.avail_out = (uInt)cap;
+		deflate(&z, Z_FINISH);
+		out += z.total_out;
+		deflateEnd(&z);
+	}
+	write_bytes(path, buf, out);
+	free(buf);
+}
+#endif
+
+/* A big enough trace that it crosses buffer boundaries when decoded. */
+static char *
+big_trace(size_t lines, size_t *len)
+{
+	char	*s = malloc(lines * 96 + 1), *p = s;
+	size_t	 i;
+
+	for (i = 0; i < lines; i++)
+		p += sprintf(p, "  bash-1234  [%03zu] d..1.  %zu.%06zu: "
+		    "func_%zu.isra.0 <-parent_%zu\n", i % 4, i / 1000000,
+		    i % 1000000, i % 997, i % 13);
+	*len = (size_t)(p - s);
+	return s;
+}
+
+/* .xz and .gz traces decoded incrementally. */
+static void
+test_compressed(void)
+{
+	struct evidence		*ev;
+	const struct ev_item	*it;
+	const char		*dx, *dg;
+	char			 path[4096], *text;
+	size_t			 len, lines = 40000;
+
+	text = big_trace(lines, &len);
+	dx = bundle_dir("xz");
+#ifdef TE_LZMA
+	ev = evidence_new();
+	snprintf(path, sizeof path, "%s/trace.xz", dx);
+	write_xz(path, text, len, 0);
+	snprintf(path, sizeof path, "%s/kallsyms.xz", dx);
+	write_xz(path, "ffffffff81000000 T func_1\n", 26, 0);
+	reset_warnings();
+	load(ev, dx);
+	check_str("xz/no-warnings", warnings, "");
+	check_num("xz/distinct", evidence_count(ev, EV_TRACE), 997 + 13);
+	check_num("xz/events", evidence_bundle(ev, 0)->trace_events, lines);
+	it = evidence_find(ev, EV_TRACE, "func_5");
+	check("xz/hits", it != NULL && it->hits == (lines / 997) +
+	    (5 < lines % 997), "func_5 hits wrong");
+	check_str("xz/kallsyms", evidence_symbol_module(ev, "func_1"), "");
+	evidence_free(ev);
+
+	/* truncated: what decodes is kept, one warning */
+	ev = evidence_new();
+	dx = bundle_dir("xz-cut");
+	snprintf(path, sizeof path, "%s/trace.xz", dx);
+	write_xz(path, text, len, 20000);
+	reset_warnings();
+	load(ev, dx);
+	check("xz/truncated-warns", strstr(warnings, "xz: truncated") != NULL,
+	    warnings);
+	check("xz/truncated-partial", evidence_count(ev, EV_TRACE) > 0,
+	    "nothing kept of a truncated xz");
+	evidence_free(ev);
+
+	/* not xz despite the name */
+	ev = evidence_new();
+	dx = bundle_dir("xz-fake");
+	put(dx, "trace.xz", "bash-1 [000] ..... 1.0: vfs_read <-ksys_read\n");
+	reset_warnings();
+	load(ev, dx);
+	check("xz/fake-warns", strstr(warnings, "not xz data") != NULL,
+	    warnings);
+	evidence_free(ev);
+#else
+	(void)dx;
+	check("xz/support", 0, "built without liblzma");
+#endif
+#ifdef TE_ZLIB
+	ev = evidence_new();
+	dg = bundle_dir("gz");
+	snprintf(path, sizeof path, "%s/trace.gz", dg);
+	write_gz(path, text, len, 1);
+	reset_warnings();
+	load(ev, dg);
+	check_str("gz/no-warnings", warnings, "");
+	check_num("gz/distinct", evidence_count(ev, EV_TRACE), 997 + 13);
+	check_num("gz/events", evidence_bundle(ev, 0)->trace_events,
+	    2 * lines);
+	evidence_free(ev);
+#else
+	(void)dg;
+	check("gz/support", 0, "built without zlib");
+#endif
+	free(text);
+}
+
+/* Bad input: warnings, never errors; missing and empty directories. */
+static void
+test_errors(void)
+{
+	struct evidence	*ev = evidence_new();
+	const char	*dir;
+	char		*cause = NULL, want[4200], path[4096];
+	int		 r;
+
+	r = evidence_load(ev, "/nonexistent/kctui-bundle", collect, NULL,
+	    &cause);
+	check_num("errors/missing-dir", (unsigned)(r == -1), 1);
+	check_str("errors/missing-cause", cause,
+	    "/nonexistent/kctui-bundle: No such file or directory");
+	free(cause);
+	check_num("errors/missing-no-bundle", (unsigned)evidence_nbundles(ev),
+	    0);
+
+	dir = bundle_dir("empty");
+	reset_warnings();
+	r = evidence_load(ev, dir, collect, NULL, &cause);
+	check("errors/empty-dir", r == 0 && warnings[0] == '\0' &&
+	    evidence_count(ev, EV_MODULE) == 0 && evidence_nbundles(ev) == 1,
+	    "empty bundle not fine");
+
+	dir = bundle_dir("bad");
+	put(dir, "modules", "virtio_net 61440 0 - Live 0xffffffffc0345000\n"
+	    "garbage\n\x01\x02\nnet_failover 24576 1 virtio_net, Live\n");
+	put(dir, "trace", "bash-1 [000] ..... 1.0: vfs_read <-ksys_read\n"
+	    "bash-1 [000] ..... 1.0: vfs_write <-ksys_wr");
+	put(dir, "mounts", "\x7f" "ELF this is not /proc/mounts\nnor this\n");
+	write_bytes(strcat(strcpy(path, dir), "/crypto"), "\0\0\0binary", 9);
+	put(dir, "uname", "Linux\n");
+	reset_warnings();
+	load(ev, dir);
+	snprintf(want, sizeof want, "%s/modules: 3 malformed lines, first at "
+	    "line 2: garbage\n", dir);
+	check("errors/modules-warn", strstr(warnings, want) != NULL, warnings);
+	snprintf(want, sizeof want, "%s/trace: 1 malformed line, first at "
+	    "line 2: bash-1 [000] ..... 1.0: vfs_write <-ksys_wr\n", dir);
+	check("errors/trace-truncated", strstr(warnings, want) != NULL,
+	    warnings);
+	snprintf(want, sizeof want, "%s/mounts: unknown format", dir);
+	check("errors/unknown-format", strstr(warnings, want) != NULL,
+	    warnings);
+	snprintf(want, sizeof want, "%s/crypto: unknown format (binary", dir);
+	check("errors/binary", strstr(warnings, want) != NULL, warnings);
+	check_num("errors/one-warning-a-file", (unsigned)nwarnings, 5);
+	check("errors/good-lines-kept", evidence_find(ev, EV_MODULE,
+	    "virtio_net") != NULL, "good line lost");
+	check_num("errors/bundle-warnings", (unsigned)evidence_bundle(ev,
+	    1)->warnings, 3 + 1 + 2 + 1 + 1);
+	check_str("errors/short-uname", evidence_bundle(ev, 1)->release, NULL);
+
+	dir = bundle_dir("dat");
+	put(dir, "trace.dat", "not really");
+	reset_warnings();
+	load(ev, dir);
+#ifdef HAVE_LIBTRACECMD
+	check("errors/bad-trace-dat", strstr(warnings, "trace.dat") != NULL,
+	    warnings);
+#else
+	check("errors/trace-dat-unsupported", strstr(warnings,
+	    "trace.dat not supported in this build") != NULL, warnings);
+#endif
+	evidence_free(ev);
+}
+
+/* What kallsyms and modules.alias of the fixture tie together: traced
+ * functions to modules, devices to the modules that drive them. */
+static void
+fixture_links(const struct evidence *ev)
+{
+	const struct ev_item	*it, *dev;
+	const char *const	*mods;
+	const char		*m;
+	size_t			 i, j, k, n, inmod = 0, matched = 0, drv = 0;
+	size_t			 drvok = 0;
+
+	for (i = 0; i < evidence_count(ev, EV_TRACE); i++) {
+		m = evidence_symbol_module(ev, evidence_item(ev, EV_TRACE,
+		    i)->name);
+		if (m != NULL && *m != '\0')
+			inmod++;
+	}
+	for (i = 0; i < evidence_count(ev, EV_DEVICE); i++) {
+		if (evidence_alias_modules(ev, evidence_item(ev, EV_DEVICE,
+		    i)->name, &mods) > 0)
+			matched++;
+	}
+	/* a driver's module should be what some device's aliases name */
+	for (i = 0; i < evidence_count(ev, EV_DRIVER); i++) {
+		it = evidence_item(ev, EV_DRIVER, i);
+		if (it->module == NULL)
+			continue;
+		drv++;
+		for (j = 0; j < evidence_count(ev, EV_DEVICE); j++) {
+			dev = evidence_item(ev, EV_DEVICE, j);
+			n = evidence_alias_modules(ev, dev->name, &mods);
+			for (k = 0; k < n && strcmp(mods[k], it->module); k++)
+				;
+			if (k < n)
+				break;
+		}
+		if (j < evidence_count(ev, EV_DEVICE))
+			drvok++;
+		else
+			printf("# fixture: driver %s (module %s): no device "
+			    "alias names it\n", it->name, it->module);
+	}
+	printf("# fixture: %zu traced functions in modules (kallsyms), "
+	    "%zu/%zu devices with alias modules, %zu/%zu modular drivers "
+	    "found through aliases\n", inmod, matched,
+	    evidence_count(ev, EV_DEVICE), drvok, drv);
+	if (evidence_find(ev, EV_TRACE, "ext4_parse_param") != NULL &&
+	    evidence_symbol_module(ev, "ext4_parse_param") != NULL)
+		check_str("fixture/kallsyms-ext4", evidence_symbol_module(ev,
+		    "ext4_parse_param"), "ext4");
+	if (evidence_count(ev, EV_DEVICE) > 0 && drv > 0)
+		check("fixture/aliases", drvok * 2 >= drv,
+		    "most modular drivers not found through aliases");
+}
+
+/* The bundle recorded under QEMU, when present: load it and show counts. */
+static void
+test_fixture(void)
+{
+	static const char *const kinds[EV_NKINDS] = {
+		"modules", "trace", "devices", "drivers", "mounts",
+		"filesystems", "crypto"
+	};
+	struct evidence		*ev;
+	const struct ev_bundle	*b;
+	struct stat		 st;
+	char			*cause = NULL;
+	int			 k, r;
+
+	if (stat(FIXTURE, &st) != 0) {
+		printf("SKIP unit/evidence/fixture: no %s\n", FIXTURE);
+		return;
+	}
+	ev = evidence_new();
+	reset_warnings();
+	r = evidence_load(ev, FIXTURE, collect, NULL, &cause);
+	check("fixture/load", r == 0, cause ? cause : "");
+	free(cause);
+	if (r == 0) {
+		b = evidence_bundle(ev, 0);
+		printf("# fixture: release %s, %llu trace events, overrun %llu, "
+		    "%d warnings\n", b->release ? b->release : "?",
+		    (unsigned long long)b->trace_events,
+		    (unsigned long long)b->trace_overrun, b->warnings);
+		for (k = 0; k < EV_NKINDS; k++)
+			printf("# fixture: %zu %s\n",
+			    evidence_count(ev, (enum ev_kind)k), kinds[k]);
+		if (warnings[0] != '\0')
+			printf("# fixture warnings:\n%s", warnings);
+		check("fixture/modules", stat(FIXTURE "/modules", &st) != 0 ||
+		    evidence_count(ev, EV_MODULE) > 0, "no modules read");
+		fixture_links(ev);
+	}
+	evidence_free(ev);
+}
+
+int
+main(void)
+{
+	if (mkdtemp(tmpdir) == NULL) {
+		printf("FAIL unit/evidence/setup: mkdtemp: %s\n",
+		    strerror(errno));
+		return 1;
+	}
+	test_modules();
+	test_trace_function();
+	test_trace_graph();
+	test_strip();
+	test_crypto();
+	test_mounts();
+	test_bundle();
+	test_merge();
+	test_compressed();
+	test_errors();
+	test_fixture();
+	remove_tree(tmpdir);
+	return failures != 0;
+}

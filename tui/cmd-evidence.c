@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmd-evidence.c - "kctui evidence" and "kctui collect": the command-line
+ * faces of core/'s evidence reader, attribution and collector.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/attrib.h"
+#include "../core/collect.h"
+#include "../core/evidence.h"
+#include "../core/kbuild.h"
+#include "../core/srcindex.h"
+#include "../kconfig-parser/preprocess.h"
+#include "../kconfig-parser/util.h"
+#include "cli.h"
+
+/* Warnings from readers go to stderr, prefixed. */
+static void
+cmd_warn(void *arg, const char *text)
+{
+	(void)arg;
+	fprintf(stderr, "kctui: %s\n", text);
+}
+
+/* The source index cache file for this tree. */
+static char *
+cmd_srcindex_cache(struct cli *c)
+{
+	char	*shell, *p, cwd[PATH_MAX];
+
+	if (c->no_cache || getcwd(cwd, sizeof cwd) == NULL)
+		return NULL;
+	/* Next to the $(shell) cache, same per-tree hash. */
+	if ((shell = env_cache_path(c->envp, cwd)) == NULL)
+		return NULL;
+	if ((p = strstr(shell, "/shell-")) != NULL)
+		memcpy(p + 1, "srcix", 5);
+	return shell;
+}
+
+/* Compare attributed symbols by name, for sorted output. */
+static int
+cmd_cmp_sym(const void *x, const void *y)
+{
+	const struct attrib_sym *a = *(const struct attrib_sym *const *)x;
+	const struct attrib_sym *b = *(const struct attrib_sym *const *)y;
+
+	return strcmp(a->name, b->name);
+}
+
+/* One line per symbol: TSV (CONFIG_X, verdict, kind:detail;...) or text. */
+static void
+cmd_print_symbols(const struct attrib *a, bool tsv)
+{
+	const struct attrib_sym	**v;
+	const struct attrib_sym	 *s;
+	char			  buf[512];
+	size_t			  i, j, n = attrib_count(a), shown;
+
+	v = xcalloc(n + 1, sizeof *v);
+	for (i = 0; i < n; i++)
+		v[i] = attrib_at(a, i);
+	qsort(v, n, sizeof *v, cmd_cmp_sym);
+	for (i = 0; i < n; i++) {
+		s = v[i];
+		if (tsv) {
+			printf("CONFIG_%s\t%s\t", s->name,
+			    verdict_name(s->verdict));
+			for (j = 0; j < s->nrefs; j++) {
+				attrib_ref_format(&s->refs[j], buf, sizeof buf);
+				printf("%s%s", j ? ";" : "", buf);
+			}
+			printf("\n");
+			continue;
+		}
+		printf("CONFIG_%-32s %-9s", s->name, verdict_name(s->verdict));
+		if (s->nmodules)
+			printf(" %zu module%s", s->nmodules,
+			    s->nmodules == 1 ? "" : "s");
+		if (s->ntraces)
+			printf(" %zu function%s traced", s->ntraces,
+			    s->ntraces == 1 ? "" : "s");
+		if (s->ndevices)
+			printf(" %zu device%s", s->ndevices,
+			    s->ndevices == 1 ? "" : "s");
+		if (s->nfs)
+			printf(" %zu filesystem%s", s->nfs,
+			    s->nfs == 1 ? "" : "s");
+		if (s->ncrypto)
+			printf(" %zu crypto", s->ncrypto);
+		for (j = shown = 0; j < s->nrefs && shown < 2; j++) {
+			if (!s->refs[j].direct)
+				continue;
+			attrib_ref_format(&s->refs[j], buf, sizeof buf);
+			printf("%s %s", shown ? "," : ":", buf);
+			shown++;
+		}
+		printf("\n");
+	}
+	free(v);
+}
+
+/* kctui evidence -e BUNDLE... [--format text|tsv] [--unmapped] */
+int
+cmd_evidence(struct cli *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "unmapped", no_argument, NULL, 'u' },
+		{ "stats", no_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct evidence		 *ev;
+	struct kbuild		 *kb = NULL;
+	struct srcindex		 *si = NULL;
+	struct attrib		 *a = NULL;
+	struct attrib_stats	  st;
+	const struct ev_item	*const *un;
+	const char		 *srcarch;
+	char			 *cause = NULL, *path, *cache;
+	bool			  tsv = false, unmapped = false, stats = false;
+	int			  ch, status = 1, nb = 0;
+	size_t			  i, n;
+	long			  cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	ev = evidence_new();
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "e:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'e':
+			path = cli_path(c, optarg);
+			if (evidence_load(ev, path, cmd_warn, NULL, &cause)
+			    != 0) {
+				fprintf(stderr, "kctui: %s\n", cause);
+				free(path);
+				goto out;
+			}
+			free(path);
+			nb++;
+			break;
+		case 'f':
+			if (strcmp(optarg, "tsv") == 0)
+				tsv = true;
+			else if (strcmp(optarg, "text") != 0) {
+				fprintf(stderr, "kctui: --format text|tsv\n");
+				goto out;
+			}
+			break;
+		case 'u':
+			unmapped = true;
+			break;
+		case 'S':
+			stats = true;
+			break;
+		default:
+			fprintf(stderr, "usage: kctui evidence -e BUNDLE... "
+			    "[--format text|tsv] [--unmapped] [--stats]\n");
+			goto out;
+		}
+	}
+	if (nb == 0) {
+		fprintf(stderr, "kctui: evidence needs at least one -e BUNDLE\n");
+		goto out;
+	}
+	if ((srcarch = env_lookup(c->envp, "SRCARCH")) == NULL)
+		srcarch = "x86";
+	if ((kb = kbuild_scan(".", srcarch, &cause)) == NULL) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		goto out;
+	}
+	cache = cmd_srcindex_cache(c);
+	si = srcindex_build(".", cache, cpus > 0 ? (int)cpus : 1, &cause);
+	free(cache);
+	if (si == NULL) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		goto out;
+	}
+	a = attrib_build(ev, kb, si, ".");
+	if (unmapped) {
+		n = attrib_unmapped(a, &un);
+		for (i = 0; i < n; i++)
+			printf("%s:%s\n", ev_kind_name(un[i]->kind),
+			    un[i]->name);
+	} else
+		cmd_print_symbols(a, tsv);
+	if (stats || c->verbose) {
+		attrib_get_stats(a, &st);
+		fprintf(stderr, "kctui: modules %zu/%zu attributed; functions "
+		    "%zu/%zu (%.1f%%) attributed, %zu always built, %zu "
+		    "ambiguous, %zu unknown; devices %zu/%zu; mounts %zu/%zu; "
+		    "crypto %zu/%zu\n", st.modules_mapped, st.modules,
+		    st.functions_mapped, st.functions, st.functions ?
+		    100.0 * (double)st.functions_mapped /
+		    (double)st.functions : 100.0, st.functions_always,
+		    st.functions_ambiguous, st.functions_unknown,
+		    st.devices_mapped, st.devices, st.mounts_mapped, st.mounts,
+		    st.crypto_mapped, st.crypto);
+	}
+	status = 0;
+out:
+	free(cause);
+	attrib_free(a);
+	srcindex_free(si);
+	kbuild_free(kb);
+	evidence_free(ev);
+	return status;
+}
+
+/* Progress on one terminal line. */
+static void
+cmd_progress(void *arg, const char *text)
+{
+	(void)arg;
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\rkctui: %s\033[K", text);
+}
+
+/* kctui collect -o DIR [--trace-seconds N] [--no-trace] [-- CMD...] */
+int
+cmd_collect(struct cli *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "trace-seconds", required_argument, NULL, 't' },
+		{ "no-trace", no_argument, NULL, 'n' },
+		{ "buffer-kb", required_argument, NULL, 'b' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct collect_options	 o;
+	char			*cause = NULL, *out = NULL;
+	int			 ch, status;
+
+	memset(&o, 0, sizeof o);
+	o.trace_seconds = 10;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+o:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			free(out);
+			out = cli_path(c, optarg);
+			break;
+		case 't':
+			o.trace_seconds = atoi(optarg);
+			break;
+		case 'n':
+			o.no_trace = true;
+			break;
+		case 'b':
+			o.buffer_kb = (size_t)strtoul(optarg, NULL, 10);
+			break;
+		default:
+			fprintf(stderr, "usage: kctui collect -o DIR "
+			    "[--trace-seconds N] [--no-trace] [-- COMMAND "
+			    "ARGS...]\n");
+			free(out);
+			return 1;
+		}
+	}
+	if (out == NULL) {
+		fprintf(stderr, "kctui: collect needs -o DIR\n");
+		return 1;
+	}
+	if (optind < argc)
+		o.command = argv + optind;
+	o.outdir = out;
+	o.progress = cmd_progress;
+	o.note = cmd_warn;
+	status = collect_run(&o, &cause) == 0 ? 0 : 1;
+	if (isatty(STDERR_FILENO))
+		fputc('\n', stderr);
+	if (status != 0)
+		fprintf(stderr, "kctui: %s\n", cause);
+	free(cause);
+	free(out);
+	return status;
+}
