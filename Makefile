@@ -167,10 +167,15 @@ build/bench: tests/bench/bench.c
 	$(Q)$(CC) $(STD_FLAGS) $(CFLAGS) $(DEPFLAGS) -o $@ $<
 -include build/bench.d
 
+build/bench_evidence: tests/bench/evidence.c $(call libs_of,build)
+	@mkdir -p $(@D)
+	$(say) CCLD $@
+	$(Q)$(CC) $(STD_FLAGS) $(CFLAGS) $(INCLUDES) $(PKG_CFLAGS) -o $@ $< $(call libs_of,build) $(LDLIBS)
+
 bench:
 	@$(MAKE) --no-print-directory deps-ensure
-	@$(MAKE) --no-print-directory all build/bench
-	KCTUI=./kctui BENCH=build/bench tests/bench/run.sh
+	@$(MAKE) --no-print-directory all build/bench build/bench_evidence
+	KCTUI=./kctui BENCH=build/bench BENCH_EVIDENCE=build/bench_evidence tests/bench/run.sh
 
 demo:
 	@$(MAKE) --no-print-directory deps-ensure

@@ -84,3 +84,8 @@ if [ "${BENCH_CALLGRIND:-0}" = 1 ]; then
 		echo "callgrind: valgrind not installed, skipped"
 	fi
 fi
+
+# The evidence side: trace ingest and the tree's indexes.
+if [ -n "${BENCH_EVIDENCE:-}" ] && [ -x "$BENCH_EVIDENCE" ]; then
+	"$BENCH_EVIDENCE" "$TREE" "$KCTUI_REPO/tests/fixtures/evidence/cloud-vm"
+fi
