@@ -312,6 +312,7 @@ srctable_find(const struct srctable *t, const char *name, size_t n,
 	return NULL;
 }
 
+#ifdef SRCINDEX_PCRE2	/* only the scanner adds names */
 /* Find name in t, adding it (its string copied to arena) if new. */
 static struct srcname *
 srctable_get(struct srctable *t, const char *name, size_t n,
@@ -349,6 +350,7 @@ srctable_get(struct srctable *t, const char *name, size_t n,
 	t->count++;
 	return s;
 }
+#endif
 
 /* Insert a name whose string already lives elsewhere (cache loading). */
 static struct srcname *

@@ -115,4 +115,142 @@ const char	*kconfig_mainmenu(struct kconfig *);
 /* Kconfig files read, in order (include/config/auto.conf.cmd). */
 int		 kconfig_nfiles(const struct kconfig *);
 const char	*kconfig_file(const struct kconfig *, int index);
+/*
+ * Introspection: what explain, trim and the TUI read (after kconfig_read()
+ * or kconfig_recalc(), so that MODULES is known). Expressions and
+ * properties belong to the configuration (freed with it); values are those
+ * of the last computation, so call kc_sym_tristate() (or any value getter)
+ * first when the configuration has changed.
+ */
+struct kc_expr;
+
+/* Same order as the engine's own expression types. */
+enum kc_expr_op {
+	KC_EXPR_NONE, KC_EXPR_OR, KC_EXPR_AND, KC_EXPR_NOT,
+	KC_EXPR_EQUAL, KC_EXPR_UNEQUAL, KC_EXPR_LTH, KC_EXPR_LEQ,
+	KC_EXPR_GTH, KC_EXPR_GEQ, KC_EXPR_SYMBOL, KC_EXPR_RANGE
+};
+
+/* NULL is an absent expression (KC_EXPR_NONE), which evaluates to y. */
+enum kc_expr_op	 kc_expr_op(const struct kc_expr *);
+/* OR/AND: both operands; NOT: left only. */
+const struct kc_expr *kc_expr_left(const struct kc_expr *);
+const struct kc_expr *kc_expr_right(const struct kc_expr *);
+/* SYMBOL: its symbol; comparisons and RANGE: left and right symbols. */
+struct kc_symbol *kc_expr_sym(const struct kc_expr *);
+struct kc_symbol *kc_expr_sym2(const struct kc_expr *);
+enum kc_tri	 kc_expr_eval(struct kconfig *, const struct kc_expr *);
+/* The expression as conf prints it (malloc'd). */
+char		*kc_expr_str(const struct kc_expr *);
+
+/* A property of a symbol, in definition order. */
+enum kc_prop_kind {
+	KC_PROP_UNKNOWN, KC_PROP_PROMPT, KC_PROP_COMMENT, KC_PROP_MENU,
+	KC_PROP_DEFAULT, KC_PROP_CHOICE, KC_PROP_SELECT, KC_PROP_IMPLY,
+	KC_PROP_RANGE, KC_PROP_SYMBOL
+};
+
+struct kc_prop_info {
+	enum kc_prop_kind	 kind;
+	const char		*text;	/* prompt text, or NULL */
+	/* The condition: the property's own "if" ANDed with the enclosing
+	 * dependencies (as the engine evaluates it); NULL is y. */
+	const struct kc_expr	*cond;
+	/* default: the value; select/imply: the target (a SYMBOL); range:
+	 * a RANGE; symbol (one definition): the symbol itself. */
+	const struct kc_expr	*expr;
+	struct kc_symbol	*target;	/* expr's symbol, when one */
+	const char		*file;
+	int			 line;
+};
+
+/* The i-th property (0...), false past the end. */
+bool		 kc_sym_prop(const struct kc_symbol *, int i,
+		     struct kc_prop_info *);
+
+bool		 kc_sym_is_const(const struct kc_symbol *);
+bool		 kc_sym_is_choice(const struct kc_symbol *);
+bool		 kc_sym_is_choice_value(const struct kc_symbol *);
+/* A choice value's choice; NULL for others. */
+struct kc_symbol *kc_sym_choice(const struct kc_symbol *);
+int		 kc_choice_nvalues(const struct kc_symbol *choice);
+struct kc_symbol *kc_choice_value(const struct kc_symbol *choice, int i);
+/* The value a y choice selects (NULL when none or not y). */
+struct kc_symbol *kc_choice_selected(struct kconfig *, struct kc_symbol *);
+
+/* The user's value (from .config or a set call), if any. */
+bool		 kc_sym_has_user_value(const struct kc_symbol *);
+enum kc_tri	 kc_sym_user_tristate(const struct kc_symbol *);
+const char	*kc_sym_user_string(const struct kc_symbol *);
+
+/* Prompt visibility (n: no prompt shown). */
+enum kc_tri	 kc_sym_visible(struct kconfig *, struct kc_symbol *);
+/* "depends on" (with enclosing menus and ifs), the OR of every select
+ * ("A && cond" terms) and of every imply, with their current values. */
+const struct kc_expr *kc_sym_depends(const struct kc_symbol *);
+const struct kc_expr *kc_sym_selected_by(const struct kc_symbol *);
+const struct kc_expr *kc_sym_implied_by(const struct kc_symbol *);
+enum kc_tri	 kc_sym_depends_value(struct kconfig *, struct kc_symbol *);
+enum kc_tri	 kc_sym_selected_value(struct kconfig *, struct kc_symbol *);
+enum kc_tri	 kc_sym_implied_value(struct kconfig *, struct kc_symbol *);
+/* Whether the symbol goes to .config (a line, set or "is not set"). */
+bool		 kc_sym_is_written(struct kconfig *, struct kc_symbol *);
+/* The help text of its first entry with one, or NULL. */
+const char	*kc_sym_help(const struct kc_symbol *);
+/* Its first menu entry (definition), or NULL. */
+struct kc_menu	*kc_sym_menu(const struct kc_symbol *);
+
+/* Whether the user could set val now (sym_tristate_within_range()). */
+bool		 kc_sym_tristate_settable(struct kconfig *, struct kc_symbol *,
+		     enum kc_tri val);
+/* Set a bool/tristate as a user would (choice values: select it);
+ * false when val is out of range. Recomputes lazily. */
+bool		 kc_sym_set_tristate(struct kconfig *, struct kc_symbol *,
+		     enum kc_tri val);
+/* Forget the user value, so the symbol takes its default again. */
+void		 kc_sym_unset(struct kconfig *, struct kc_symbol *);
+/* Symbol index (for arrays over kconfig_symbol()), -1 for constants. */
+int		 kc_sym_index(const struct kc_symbol *);
+
+/* Menu entries. */
+enum kc_menu_kind {
+	KC_MENU_SYMBOL,		/* config/menuconfig (may have children) */
+	KC_MENU_CHOICE,
+	KC_MENU_MENU,
+	KC_MENU_COMMENT,
+	KC_MENU_OTHER		/* if blocks without a prompt, the root */
+};
+enum kc_menu_kind kc_menu_kind(const struct kc_menu *);
+struct kc_menu	*kc_menu_parent(const struct kc_menu *);
+struct kc_menu	*kc_menu_child(const struct kc_menu *);
+struct kc_menu	*kc_menu_next(const struct kc_menu *);
+/* Depth-first successor (children first), NULL at the end. */
+struct kc_menu	*kc_menu_walk(const struct kc_menu *);
+struct kc_symbol *kc_menu_sym(const struct kc_menu *);
+/* The prompt, or NULL (an entry without one is never shown). */
+const char	*kc_menu_prompt(const struct kc_menu *);
+/* The prompt's condition (with enclosing dependencies). */
+const struct kc_expr *kc_menu_prompt_cond(const struct kc_menu *);
+/* "depends on" of the entry and its "visible if". */
+const struct kc_expr *kc_menu_depends(const struct kc_menu *);
+const struct kc_expr *kc_menu_visible_if(const struct kc_menu *);
+/* menu_is_visible(): shown in a menuconfig. */
+bool		 kc_menu_is_visible(struct kconfig *, struct kc_menu *);
+const char	*kc_menu_help(const struct kc_menu *);
+const char	*kc_menu_file(const struct kc_menu *);
+int		 kc_menu_line(const struct kc_menu *);
+
+/*
+ * User values, saved and restored: undo, and handing a configuration to
+ * another struct kconfig parsed from the same tree (the background
+ * worker's copy), where symbols have the same indexes.
+ */
+struct kc_values;
+struct kc_values *kconfig_values_save(const struct kconfig *);
+/* Returns -1 when v was saved from a different tree (symbol count). */
+int		 kconfig_values_restore(struct kconfig *,
+		     const struct kc_values *);
+void		 kconfig_values_free(struct kc_values *);
+/* Recompute every value now (after set calls). */
+void		 kconfig_recalc(struct kconfig *);
 #endif

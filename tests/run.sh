@@ -126,6 +126,18 @@ unit_one() {
 
 if want_group unit; then
 	group_begin "unit (tests/unit/*.c)"
+	# Unit tests that read the real tree (env_derive, the Kbuild and
+	# source indexes) get it here, unpacked first if needed, so they
+	# never skip on a fresh machine.
+	if [ -z "${KCTUI_TREE:-}" ]; then
+		# shellcheck source=real/tree.sh
+		. tests/real/tree.sh
+		if kctui_tree_ensure >>"$LOG" 2>&1; then
+			export KCTUI_TREE=$TREE
+		else
+			note "unit: could not unpack the real tree (see $LOG)"
+		fi
+	fi
 	shopt -s nullglob
 	units=(tests/unit/*.c)
 	shopt -u nullglob

@@ -19,7 +19,38 @@ struct cli {
 	char	       **vars;		/* NAME=value arguments */
 	char		*cwd;		/* where kctui was started, for
 					   relative paths given after -C */
+	char	       **bundles;	/* -e BUNDLE (before or after the
+					   mode), absolute paths */
+	int		 nbundles;
+	char		*cache;		/* $(shell) cache path, or NULL */
 };
+
+struct kconfig;
+struct evidence;
+struct kbuild;
+struct srcindex;
+struct attrib;
+
+/* Evidence with everything needed to attribute it. */
+struct cli_evidence {
+	struct evidence	*ev;
+	struct kbuild	*kb;
+	struct srcindex	*si;
+	struct attrib	*a;
+};
+
+/* Add a bundle path (as given) to c->bundles. */
+void	 cli_add_bundle(struct cli *, const char *path);
+/* Parse the tree's Kconfig and read the user's config as the
+ * configuration tools do (new symbols take their defaults; nothing is
+ * written). NULL, with the reason printed, on failure. */
+struct kconfig *cli_open_config(struct cli *);
+/* Load c->bundles, index the tree and attribute. -1 (reason printed)
+ * on failure; 0 with everything NULL when no bundle was given. */
+int	 cli_open_evidence(struct cli *, struct cli_evidence *);
+void	 cli_close_evidence(struct cli_evidence *);
+/* Warnings from evidence readers and the engine: "kctui: text". */
+void	 cli_warn_prefixed(void *, const char *text);
 
 /* path made absolute against the starting directory (malloc'd). */
 char	*cli_path(struct cli *, const char *path);

@@ -20,30 +20,6 @@
 #include "../kconfig-parser/util.h"
 #include "cli.h"
 
-/* Warnings from readers go to stderr, prefixed. */
-static void
-cmd_warn(void *arg, const char *text)
-{
-	(void)arg;
-	fprintf(stderr, "kctui: %s\n", text);
-}
-
-/* The source index cache file for this tree. */
-static char *
-cmd_srcindex_cache(struct cli *c)
-{
-	char	*shell, *p, cwd[PATH_MAX];
-
-	if (c->no_cache || getcwd(cwd, sizeof cwd) == NULL)
-		return NULL;
-	/* Next to the $(shell) cache, same per-tree hash. */
-	if ((shell = env_cache_path(c->envp, cwd)) == NULL)
-		return NULL;
-	if ((p = strstr(shell, "/shell-")) != NULL)
-		memcpy(p + 1, "srcix", 5);
-	return shell;
-}
-
 /* Compare attributed symbols by name, for sorted output. */
 static int
 cmd_cmp_sym(const void *x, const void *y)
@@ -116,40 +92,26 @@ cmd_evidence(struct cli *c, int argc, char **argv)
 		{ "stats", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct evidence		 *ev;
-	struct kbuild		 *kb = NULL;
-	struct srcindex		 *si = NULL;
-	struct attrib		 *a = NULL;
+	struct cli_evidence	  ce;
+	struct attrib		 *a;
 	struct attrib_stats	  st;
 	const struct ev_item	*const *un;
-	const char		 *srcarch;
-	char			 *cause = NULL, *path, *cache;
 	bool			  tsv = false, unmapped = false, stats = false;
-	int			  ch, status = 1, nb = 0;
+	int			  ch, status = 1;
 	size_t			  i, n;
-	long			  cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	ev = evidence_new();
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "e:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
-			path = cli_path(c, optarg);
-			if (evidence_load(ev, path, cmd_warn, NULL, &cause)
-			    != 0) {
-				fprintf(stderr, "kctui: %s\n", cause);
-				free(path);
-				goto out;
-			}
-			free(path);
-			nb++;
+			cli_add_bundle(c, optarg);
 			break;
 		case 'f':
 			if (strcmp(optarg, "tsv") == 0)
 				tsv = true;
 			else if (strcmp(optarg, "text") != 0) {
 				fprintf(stderr, "kctui: --format text|tsv\n");
-				goto out;
+				return 1;
 			}
 			break;
 		case 'u':
@@ -161,27 +123,16 @@ cmd_evidence(struct cli *c, int argc, char **argv)
 		default:
 			fprintf(stderr, "usage: kctui evidence -e BUNDLE... "
 			    "[--format text|tsv] [--unmapped] [--stats]\n");
-			goto out;
+			return 1;
 		}
 	}
-	if (nb == 0) {
+	if (c->nbundles == 0) {
 		fprintf(stderr, "kctui: evidence needs at least one -e BUNDLE\n");
-		goto out;
+		return 1;
 	}
-	if ((srcarch = env_lookup(c->envp, "SRCARCH")) == NULL)
-		srcarch = "x86";
-	if ((kb = kbuild_scan(".", srcarch, &cause)) == NULL) {
-		fprintf(stderr, "kctui: %s\n", cause);
-		goto out;
-	}
-	cache = cmd_srcindex_cache(c);
-	si = srcindex_build(".", cache, cpus > 0 ? (int)cpus : 1, &cause);
-	free(cache);
-	if (si == NULL) {
-		fprintf(stderr, "kctui: %s\n", cause);
-		goto out;
-	}
-	a = attrib_build(ev, kb, si, ".");
+	if (cli_open_evidence(c, &ce) != 0)
+		return 1;
+	a = ce.a;
 	if (unmapped) {
 		n = attrib_unmapped(a, &un);
 		for (i = 0; i < n; i++)
@@ -203,12 +154,7 @@ cmd_evidence(struct cli *c, int argc, char **argv)
 		    st.crypto_mapped, st.crypto);
 	}
 	status = 0;
-out:
-	free(cause);
-	attrib_free(a);
-	srcindex_free(si);
-	kbuild_free(kb);
-	evidence_free(ev);
+	cli_close_evidence(&ce);
 	return status;
 }
 
@@ -269,7 +215,7 @@ cmd_collect(struct cli *c, int argc, char **argv)
 		o.command = argv + optind;
 	o.outdir = out;
 	o.progress = cmd_progress;
-	o.note = cmd_warn;
+	o.note = cli_warn_prefixed;
 	status = collect_run(&o, &cause) == 0 ? 0 : 1;
 	if (isatty(STDERR_FILENO))
 		fputc('\n', stderr);

@@ -273,6 +273,31 @@ out:
 	return status;
 }
 
+/* Commands other than the configuration modes: each parses its own
+ * arguments (argv[0] is the command name). */
+static const struct cli_command {
+	const char	*name;
+	int		(*fn)(struct cli *, int, char **);
+} cli_commands[] = {
+	{ "evidence", cmd_evidence },
+	{ "collect", cmd_collect },
+};
+
+/* Free what main() allocated. */
+static void
+cli_free(struct cli *c)
+{
+	int i;
+
+	for (i = 0; i < c->nbundles; i++)
+		free(c->bundles[i]);
+	free(c->bundles);
+	env_free(c->envp);
+	free(c->vars);
+	free(c->cwd);
+	free(c->cache);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -283,6 +308,7 @@ main(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "silent", no_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "evidence", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -293,13 +319,16 @@ main(int argc, char **argv)
 	long		 cpus;
 
 	memset(&c, 0, sizeof c);
-	c.kconfig = NULL;
+	c.cwd = getcwd(NULL, 0);	/* before -C, for paths given */
 	cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	c.jobs = cpus > 0 ? (int)cpus * 2 : 2;
-	while ((ch = getopt_long(argc, argv, "+C:hsvj:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+C:e:hsvj:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'C':
 			c.dir = optarg;
+			break;
+		case 'e':
+			cli_add_bundle(&c, optarg);
 			break;
 		case 'c':
 			c.config = optarg;
@@ -335,17 +364,16 @@ main(int argc, char **argv)
 	mode = argv[optind];
 	arg = optind + 1 < argc ? argv[optind + 1] : NULL;
 
-	c.cwd = getcwd(NULL, 0);
 	if (c.dir != NULL && chdir(c.dir) != 0) {
 		fprintf(stderr, "kctui: %s: %s\n", c.dir, strerror(errno));
-		free(c.cwd);
+		cli_free(&c);
 		return 1;
 	}
 	c.envp = env_derive_args(".", environ, c.vars, &cause);
 	if (c.envp == NULL) {
 		fprintf(stderr, "kctui: %s\n", cause);
 		free(cause);
-		free(c.cwd);
+		cli_free(&c);
 		return 1;
 	}
 	if (c.config != NULL)
@@ -358,36 +386,29 @@ main(int argc, char **argv)
 		c.kconfig = kk != NULL && *kk != '\0' ? kk : "Kconfig";
 	}
 
-	if (strcmp(mode, "evidence") == 0 || strcmp(mode, "collect") == 0) {
-		status = mode[0] == 'e' ?
-		    cmd_evidence(&c, argc - optind, argv + optind) :
-		    cmd_collect(&c, argc - optind, argv + optind);
-		env_free(c.envp);
-		free(c.vars);
-		free(c.cwd);
+	for (i = 0; i < (int)(sizeof cli_commands / sizeof cli_commands[0]);
+	    i++) {
+		if (strcmp(mode, cli_commands[i].name) != 0)
+			continue;
+		status = cli_commands[i].fn(&c, argc - optind, argv + optind);
+		cli_free(&c);
 		return status;
 	}
 	if (strcmp(mode, "print-env") == 0) {
 		for (i = 0; c.envp[i] != NULL; i++)
 			printf("%s\n", c.envp[i]);
-		env_free(c.envp);
-		free(c.vars);
-		free(c.cwd);
+		cli_free(&c);
 		return 0;
 	}
 	if (access(c.kconfig, R_OK) != 0) {
 		fprintf(stderr, "kctui: %s: %s (run kctui inside a kernel "
 		    "tree, or give -C DIR or --kconfig FILE)\n", c.kconfig,
 		    strerror(errno));
-		env_free(c.envp);
-		free(c.vars);
-		free(c.cwd);
+		cli_free(&c);
 		return 1;
 	}
 	(void)cli_pp_info;
 	status = cli_mode(&c, mode, arg);
-	env_free(c.envp);
-	free(c.vars);
-	free(c.cwd);
+	cli_free(&c);
 	return status;
 }

@@ -247,6 +247,63 @@ test_write(void)
 	kconfig_free(k);
 }
 
+/* The introspection API: expressions, properties, menus, set/unset and
+ * saved values carried to a second parse of the same text. */
+static void
+test_introspection(void)
+{
+	struct kconfig		*k = parse_ok(base_kconfig), *k2;
+	struct kc_symbol	*a, *c, *d, *b;
+	struct kc_prop_info	 pi;
+	struct kc_values	*vs;
+	struct kc_menu		*m;
+	char			*str;
+	int			 i, nmenus = 0, found = 0;
+
+	a = kconfig_find(k, "A");
+	b = kconfig_find(k, "B");
+	c = kconfig_find(k, "C");
+	d = kconfig_find(k, "D");
+	kconfig_recalc(k);	/* no .config read: compute MODULES first */
+	str = kc_expr_str(kc_sym_depends(d));
+	check("api-depends-str", strcmp(str, "A") == 0, str);
+	free(str);
+	check("api-depends-value", kc_sym_depends_value(k, d) == KC_MOD,
+	    "D's dependency A is m");
+	check("api-expr-sym", kc_expr_op(kc_sym_depends(d)) == KC_EXPR_SYMBOL &&
+	    kc_expr_sym(kc_sym_depends(d)) == a, "depends on A is SYMBOL A");
+	str = kc_expr_str(kc_sym_selected_by(c));
+	check("api-selected-by", strstr(str, "B") != NULL, str);
+	free(str);
+	for (i = 0; kc_sym_prop(b, i, &pi); i++) {
+		if (pi.kind == KC_PROP_SELECT && pi.target == c &&
+		    pi.line == 11)
+			found++;
+	}
+	check("api-prop-select", found == 1, "B has select C at Kconfig:11");
+	check("api-invisible", kc_sym_visible(k, c) == KC_NO,
+	    "C has no prompt");
+	check("api-settable", kc_sym_tristate_settable(k, a, KC_YES) &&
+	    !kc_sym_tristate_settable(k, c, KC_YES), "A settable, C not");
+	check("api-set", kc_sym_set_tristate(k, a, KC_YES) &&
+	    kc_sym_tristate(k, d) == KC_YES, "A=y lets D be y");
+	vs = kconfig_values_save(k);
+	kc_sym_unset(k, a);
+	check("api-unset", kc_sym_tristate(k, a) == KC_MOD &&
+	    !kc_sym_has_user_value(a), "A back to its default m");
+	k2 = parse_ok(base_kconfig);
+	check("api-restore", kconfig_values_restore(k2, vs) == 0 &&
+	    kc_sym_tristate(k2, kconfig_find(k2, "A")) == KC_YES,
+	    "saved A=y restored into a second parse");
+	kconfig_values_free(vs);
+	for (m = kc_menu_child(kconfig_root(k)); m != NULL; m = kc_menu_walk(m))
+		if (kc_menu_kind(m) == KC_MENU_SYMBOL && kc_menu_prompt(m))
+			nmenus++;
+	check("api-menu-walk", nmenus == 6, "six prompted entries");
+	kconfig_free(k2);
+	kconfig_free(k);
+}
+
 int
 main(void)
 {
@@ -260,6 +317,7 @@ main(void)
 	test_errors();
 	test_bad_config();
 	test_write();
+	test_introspection();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", tmpdir);

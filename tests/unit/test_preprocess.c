@@ -1197,7 +1197,7 @@ test_cache_path(void)
 int
 main(int argc, char **argv)
 {
-	const char	*tree = "/var/cache/kctui/linux-source-6.1";
+	const char	*tree = getenv("KCTUI_TREE");
 	char		 path[PATH_MAX * 2], home[PATH_MAX + 8];
 	char		 cmd[PATH_MAX + 16];
 	char		**env, *cause = NULL;
@@ -1218,6 +1218,8 @@ main(int argc, char **argv)
 	}
 	if (argc > 1)
 		tree = argv[1];
+	if (tree == NULL || *tree == '\0')
+		tree = "/var/cache/kctui/linux-source-6.1";
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/kctui-test-XXXXXX");

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cli-load.c - what every command that reads a configuration or evidence
+ * does first: parse the tree's Kconfig, read .config, load bundles and
+ * attribute them. Shared so that explain, suggest, export and the TUI see
+ * exactly the same state as olddefconfig and evidence.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/attrib.h"
+#include "../core/evidence.h"
+#include "../core/kbuild.h"
+#include "../core/srcindex.h"
+#include "../kconfig-parser/kconfig.h"
+#include "../kconfig-parser/preprocess.h"
+#include "../kconfig-parser/util.h"
+#include "cli.h"
+
+void
+cli_warn_prefixed(void *arg, const char *text)
+{
+	(void)arg;
+	fprintf(stderr, "kctui: %s\n", text);
+}
+
+void
+cli_add_bundle(struct cli *c, const char *path)
+{
+	c->bundles = xrealloc(c->bundles, ((size_t)c->nbundles + 1) *
+	    sizeof *c->bundles);
+	c->bundles[c->nbundles++] = cli_path(c, path);
+}
+
+/* Engine warnings while reading for a query: the same text conf prints,
+ * unless -s. */
+static void
+cli_open_warn(void *arg, const char *text)
+{
+	struct cli *c = arg;
+
+	if (!c->silent)
+		fprintf(stderr, "%s\n", text);
+}
+
+/* $(info,...) and conf's notes are noise for a query command. */
+static void
+cli_open_info(void *arg, const char *text)
+{
+	(void)arg;
+	(void)text;
+}
+
+struct kconfig *
+cli_open_config(struct cli *c)
+{
+	struct kconfig_options	 opt;
+	struct kconfig		*k;
+	char			*cause = NULL, cwd[PATH_MAX];
+	const char		*name;
+
+	if (access(c->kconfig, R_OK) != 0) {
+		fprintf(stderr, "kctui: %s: %s (run kctui inside a kernel "
+		    "tree, or give -C DIR or --kconfig FILE)\n", c->kconfig,
+		    strerror(errno));
+		return NULL;
+	}
+	memset(&opt, 0, sizeof opt);
+	opt.envp = c->envp;
+	if (c->cache == NULL && !c->no_cache && getcwd(cwd, sizeof cwd))
+		c->cache = env_cache_path(c->envp, cwd);
+	opt.shell_cache = c->cache;
+	opt.shell_jobs = c->jobs;
+	opt.warn = cli_open_warn;
+	opt.info = cli_open_info;
+	opt.arg = c;
+	k = kconfig_new(&opt);
+	if (kconfig_parse(k, c->kconfig, &cause) != 0) {
+		fprintf(stderr, "%s\n", cause);
+		goto fail;
+	}
+	if ((name = env_lookup(c->envp, "KCONFIG_CONFIG")) == NULL)
+		name = ".config";
+	if (access(name, F_OK) == 0 && access(name, R_OK) != 0) {
+		fprintf(stderr, "kctui: %s: %s\n", name, strerror(errno));
+		goto fail;
+	}
+	if (kconfig_read(k, NULL, &cause) < 0) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		goto fail;
+	}
+	kconfig_recalc(k);
+	return k;
+fail:
+	free(cause);
+	kconfig_free(k);
+	return NULL;
+}
+
+/* The source index cache file for this tree: next to the $(shell)
+ * cache, with the same per-tree hash. */
+static char *
+cli_srcindex_cache(struct cli *c)
+{
+	char	*shell, *p, cwd[PATH_MAX];
+
+	if (c->no_cache || getcwd(cwd, sizeof cwd) == NULL)
+		return NULL;
+	if ((shell = env_cache_path(c->envp, cwd)) == NULL)
+		return NULL;
+	if ((p = strstr(shell, "/shell-")) != NULL)
+		memcpy(p + 1, "srcix", 5);
+	return shell;
+}
+
+int
+cli_open_evidence(struct cli *c, struct cli_evidence *ce)
+{
+	const char	*srcarch;
+	char		*cause = NULL, *cache;
+	long		 cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int		 i;
+
+	memset(ce, 0, sizeof *ce);
+	if (c->nbundles == 0)
+		return 0;
+	ce->ev = evidence_new();
+	for (i = 0; i < c->nbundles; i++) {
+		if (evidence_load(ce->ev, c->bundles[i], cli_warn_prefixed,
+		    NULL, &cause) != 0)
+			goto fail;
+	}
+	if ((srcarch = env_lookup(c->envp, "SRCARCH")) == NULL)
+		srcarch = "x86";
+	if ((ce->kb = kbuild_scan(".", srcarch, &cause)) == NULL)
+		goto fail;
+	cache = cli_srcindex_cache(c);
+	ce->si = srcindex_build(".", cache, cpus > 0 ? (int)cpus : 1, &cause);
+	free(cache);
+	if (ce->si == NULL)
+		goto fail;
+	ce->a = attrib_build(ce->ev, ce->kb, ce->si, ".");
+	return 0;
+fail:
+	fprintf(stderr, "kctui: %s\n", cause);
+	free(cause);
+	cli_close_evidence(ce);
+	return -1;
+}
+
+void
+cli_close_evidence(struct cli_evidence *ce)
+{
+	attrib_free(ce->a);
+	srcindex_free(ce->si);
+	kbuild_free(ce->kb);
+	evidence_free(ce->ev);
+	memset(ce, 0, sizeof *ce);
+}
