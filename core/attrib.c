@@ -524,6 +524,15 @@ attrib_judge(struct attrib_sym *s)
 		case EV_MOUNT:
 			s->verdict = V_USED;
 			return;
+		case EV_CRYPTO:
+			/* Registered only is a weak sign; an allocated
+			 * transform (refcnt above one) is use. */
+			if (s->refs[i].item->hits > 0) {
+				s->verdict = V_USED;
+				return;
+			}
+			s->verdict = V_PLAUSIBLE;
+			break;
 		default:
 			s->verdict = V_PLAUSIBLE;
 			break;
@@ -655,6 +664,17 @@ attrib_get_stats(const struct attrib *a, struct attrib_stats *st)
 	*st = a->st;
 }
 
+uint64_t
+attrib_sym_bundles(const struct attrib_sym *s)
+{
+	uint64_t	b = 0;
+	size_t		i;
+
+	for (i = 0; i < s->nrefs; i++)
+		b |= s->refs[i].item->bundles;
+	return b;
+}
+
 /* Verdict names, as the TSV output spells them. */
 const char *
 verdict_name(enum verdict v)
@@ -707,6 +727,10 @@ attrib_ref_format(const struct attrib_ref *r, char *buf, size_t len)
 		break;
 	case EV_FS:
 		snprintf(buf, len, "fs:%s registered", it->name);
+		break;
+	case EV_CRYPTO:
+		snprintf(buf, len, "crypto:%s %s", it->name, it->hits > 0 ?
+		    "in use" : "registered");
 		break;
 	default:
 		snprintf(buf, len, "%s:%s%s", ev_kind_name(it->kind),

@@ -65,6 +65,10 @@ size_t		 attrib_unmapped(const struct attrib *,
 		     const struct ev_item *const **items);
 void		 attrib_get_stats(const struct attrib *, struct attrib_stats *);
 
+/* The bundles (bit i: bundle i) in which any of the symbol's evidence
+ * was seen: a driver seen in one of many snapshots is still kept. */
+uint64_t	 attrib_sym_bundles(const struct attrib_sym *);
+
 const char	*verdict_name(enum verdict);
 const char	*ev_kind_name(enum ev_kind);
 /* "module:virtio_net", "trace:ext4_file_write_iter", ... */

@@ -161,6 +161,7 @@ struct ev_ctx {
 	uint64_t		 cline;		/* its first line, or 0 */
 	int			 cdriver_set;
 	int			 cmodule_set;
+	uint64_t		 crefcnt;	/* its refcnt, 0 if none */
 };
 
 /* Parser flags. */
@@ -1020,11 +1021,15 @@ crypto_flush(struct ev_ctx *c)
 			mod = c->cmodule.s;
 			mn = c->cmodule.len;
 		}
+		/* The registration holds one reference; more mean a
+		 * transform is allocated: someone uses the algorithm. */
 		ev_add(c, EV_CRYPTO, c->cdriver.s, c->cdriver.len,
-		    c->cname.len ? c->cname.s : NULL, c->cname.len, mod, mn, 1);
+		    c->cname.len ? c->cname.s : NULL, c->cname.len, mod, mn,
+		    c->crefcnt > 1 ? c->crefcnt - 1 : 0);
 	}
 	c->cline = 0;
 	c->cdriver_set = c->cmodule_set = 0;
+	c->crefcnt = 0;
 	strbuf_reset(&c->cname);
 	strbuf_reset(&c->cdriver);
 	strbuf_reset(&c->cmodule);
@@ -1077,7 +1082,9 @@ crypto_line(struct ev_ctx *c, const char *s, size_t n)
 	} else if (ev_eq(k, (size_t)(ke - k), "module")) {
 		crypto_set(&c->cmodule, v, (size_t)(ve - v));
 		c->cmodule_set = 1;
-	}
+	} else if (ev_eq(k, (size_t)(ke - k), "refcnt") &&
+	    ev_digits(v, (size_t)(ve - v)) && ve - v < 10)
+		c->crefcnt = strtoull(v, NULL, 10);
 	return 1;
 }
 

@@ -36,7 +36,8 @@ struct ev_item {
 	const char	*detail;
 	const char	*module;
 	uint64_t	 bundles;	/* bit i: seen in bundle i (first 64) */
-	uint64_t	 hits;		/* times seen (trace events, mounts...) */
+	uint64_t	 hits;		/* times seen (trace events, mounts...);
+					   crypto: users, refcnt - 1 summed */
 };
 
 struct ev_bundle {

@@ -117,6 +117,45 @@ cli_srcindex_cache(struct cli *c)
 	return shell;
 }
 
+/* "6.1" of "6.1.0-57-amd64" or "6.1.158": the length of major.minor. */
+static size_t
+cli_version_prefix(const char *v)
+{
+	size_t n = strspn(v, "0123456789");
+
+	if (n == 0 || v[n] != '.')
+		return 0;
+	n++;
+	n += strspn(v + n, "0123456789");
+	return n;
+}
+
+/* Warn when a bundle was recorded on another kernel version than this
+ * tree's: names of functions and modules drift between versions, so
+ * its attribution is weaker (and "unmapped" grows). */
+static void
+cli_check_versions(struct cli *c, const struct evidence *ev)
+{
+	const char		*tree = env_lookup(c->envp, "KERNELVERSION");
+	const struct ev_bundle	*b;
+	size_t			 tn, bn;
+	int			 i;
+
+	if (tree == NULL || (tn = cli_version_prefix(tree)) == 0)
+		return;
+	for (i = 0; i < evidence_nbundles(ev); i++) {
+		b = evidence_bundle(ev, i);
+		if (b->release == NULL)
+			continue;
+		bn = cli_version_prefix(b->release);
+		if (bn == tn && strncmp(b->release, tree, tn) == 0)
+			continue;
+		fprintf(stderr, "kctui: %s: recorded on Linux %s but this tree "
+		    "is %s; names may not match, evidence is weaker\n",
+		    b->path, b->release, tree);
+	}
+}
+
 int
 cli_open_evidence(struct cli *c, struct cli_evidence *ce)
 {
@@ -134,6 +173,7 @@ cli_open_evidence(struct cli *c, struct cli_evidence *ce)
 		    NULL, &cause) != 0)
 			goto fail;
 	}
+	cli_check_versions(c, ce->ev);
 	if ((srcarch = env_lookup(c->envp, "SRCARCH")) == NULL)
 		srcarch = "x86";
 	if ((ce->kb = kbuild_scan(".", srcarch, &cause)) == NULL)

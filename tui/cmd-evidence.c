@@ -16,6 +16,7 @@
 #include "../core/evidence.h"
 #include "../core/kbuild.h"
 #include "../core/srcindex.h"
+#include "../kconfig-parser/kconfig.h"
 #include "../kconfig-parser/preprocess.h"
 #include "../kconfig-parser/util.h"
 #include "cli.h"
@@ -32,7 +33,7 @@ cmd_cmp_sym(const void *x, const void *y)
 
 /* One line per symbol: TSV (CONFIG_X, verdict, kind:detail;...) or text. */
 static void
-cmd_print_symbols(const struct attrib *a, bool tsv)
+cmd_print_symbols(const struct attrib *a, bool tsv, int nbundles)
 {
 	const struct attrib_sym	**v;
 	const struct attrib_sym	 *s;
@@ -77,12 +78,62 @@ cmd_print_symbols(const struct attrib *a, bool tsv)
 			printf("%s %s", shown ? "," : ":", buf);
 			shown++;
 		}
+		if (nbundles > 1) {
+			uint64_t	b = attrib_sym_bundles(s);
+			int		seen = 0, k;
+
+			for (k = 0; k < nbundles && k < 64; k++)
+				seen += (b >> k) & 1;
+			printf(" (seen in %d of %d bundles)", seen, nbundles);
+		}
 		printf("\n");
 	}
 	free(v);
 }
 
-/* kctui evidence -e BUNDLE... [--format text|tsv] [--unmapped] */
+/* --all: every bool/tristate symbol that is y or m in the configuration,
+ * with its verdict, those without evidence included (none: it builds
+ * code nobody saw run; no-code: it builds nothing itself). */
+static int
+cmd_print_all(struct cli *c, const struct attrib *a, bool tsv)
+{
+	struct kconfig		*k;
+	struct kc_symbol	*s;
+	const struct attrib_sym	*as;
+	const char		*name;
+	char			 buf[512];
+	enum kc_tri		 v;
+	size_t			 j;
+	int			 i;
+
+	if ((k = cli_open_config(c)) == NULL)
+		return -1;
+	for (i = 0; i < kconfig_nsymbols(k); i++) {
+		s = kconfig_symbol(k, i);
+		name = kc_sym_name(s);
+		if (name == NULL || kc_sym_is_const(s) || kc_sym_is_choice(s))
+			continue;
+		if (kc_sym_type(s) != KC_BOOL && kc_sym_type(s) != KC_TRISTATE)
+			continue;
+		if ((v = kc_sym_tristate(k, s)) == KC_NO)
+			continue;
+		as = attrib_find(a, name);
+		printf(tsv ? "CONFIG_%s\t%s\t%s\t" : "CONFIG_%-32s %s %-9s",
+		    name, v == KC_YES ? "y" : "m",
+		    verdict_name(attrib_verdict(a, name)));
+		for (j = 0; as != NULL && j < as->nrefs && (tsv || j < 2);
+		    j++) {
+			attrib_ref_format(&as->refs[j], buf, sizeof buf);
+			printf(tsv ? "%s%s" : "%s %s", j ? (tsv ? ";" : ",") :
+			    (tsv ? "" : ":"), buf);
+		}
+		printf("\n");
+	}
+	kconfig_free(k);
+	return 0;
+}
+
+/* kctui evidence -e BUNDLE... [--format text|tsv] [--unmapped] [--all] */
 int
 cmd_evidence(struct cli *c, int argc, char **argv)
 {
@@ -90,6 +141,7 @@ cmd_evidence(struct cli *c, int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "unmapped", no_argument, NULL, 'u' },
 		{ "stats", no_argument, NULL, 'S' },
+		{ "all", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli_evidence	  ce;
@@ -97,6 +149,7 @@ cmd_evidence(struct cli *c, int argc, char **argv)
 	struct attrib_stats	  st;
 	const struct ev_item	*const *un;
 	bool			  tsv = false, unmapped = false, stats = false;
+	bool			  all = false;
 	int			  ch, status = 1;
 	size_t			  i, n;
 
@@ -120,9 +173,13 @@ cmd_evidence(struct cli *c, int argc, char **argv)
 		case 'S':
 			stats = true;
 			break;
+		case 'a':
+			all = true;
+			break;
 		default:
 			fprintf(stderr, "usage: kctui evidence -e BUNDLE... "
-			    "[--format text|tsv] [--unmapped] [--stats]\n");
+			    "[--format text|tsv] [--unmapped] [--all] "
+			    "[--stats]\n");
 			return 1;
 		}
 	}
@@ -138,8 +195,13 @@ cmd_evidence(struct cli *c, int argc, char **argv)
 		for (i = 0; i < n; i++)
 			printf("%s:%s\n", ev_kind_name(un[i]->kind),
 			    un[i]->name);
+	} else if (all) {
+		if (cmd_print_all(c, a, tsv) != 0) {
+			cli_close_evidence(&ce);
+			return 1;
+		}
 	} else
-		cmd_print_symbols(a, tsv);
+		cmd_print_symbols(a, tsv, c->nbundles);
 	if (stats || c->verbose) {
 		attrib_get_stats(a, &st);
 		fprintf(stderr, "kctui: modules %zu/%zu attributed; functions "

@@ -85,6 +85,9 @@ check_attr EXT4_FS used "fs:ext4 mounted on /bundle"
 check_attr CRYPTO_USER_API_HASH used module:algif_hash
 check_attr DEVTMPFS used "fs:devtmpfs mounted on /dev"
 check_attr INET used trace:tcp_sendmsg
+# /proc/crypto refcnt: above 1 is a transform in use, 1 only registered.
+check_attr CRYPTO_CRC32C_INTEL used "crypto:crc32c-intel in use"
+check_attr CRYPTO_AES plausible "crypto:aes-generic registered"
 
 # TSV: three tab-separated columns, items kind:detail.
 if awk -F'\t' 'NF != 3 || $1 !~ /^CONFIG_[A-Za-z0-9_]+$/ ||
@@ -131,4 +134,48 @@ if kt evidence -e "$work/empty" && ! kt evidence -e "$work/nonexistent" &&
 else
 	fail "real/evidence-empty-missing$sfx"
 	indent < "$work/err"
+fi
+
+# Several bundles: each symbol says in how many it was seen (a second
+# snapshot without virtio_net loaded must not hide the first), and -e
+# before the mode works like -e after it.
+mkdir -p "$work/second"
+grep -v '^virtio_net ' "$BUNDLE/modules" > "$work/second/modules"
+cp "$BUNDLE/uname" "$work/second/"
+if kt -e "$BUNDLE" evidence -e "$work/second" &&
+    grep -E '^CONFIG_VIRTIO_NET +used .*\(seen in 1 of 2 bundles\)$' "$work/out" >/dev/null &&
+    grep -E '^CONFIG_EXT4_FS +used .*\(seen in 2 of 2 bundles\)$' "$work/out" >/dev/null; then
+	pass "real/evidence-provenance$sfx"
+else
+	fail "real/evidence-provenance$sfx"
+	grep -E 'VIRTIO_NET|EXT4_FS ' "$work/out" | indent
+	indent < "$work/err"
+fi
+
+# A bundle from another kernel version: warned about, still read.
+mkdir -p "$work/old"
+cp "$BUNDLE/modules" "$work/old/"
+printf 'Linux oldhost 5.10.0-28-amd64 #1 SMP Debian 5.10.209-2 (2024-01-31) x86_64 GNU/Linux\n' > "$work/old/uname"
+if kt evidence -e "$work/old" --format tsv &&
+    grep -q 'recorded on Linux 5.10.0-28-amd64 but this tree is 6.1' "$work/err" &&
+    grep -qP '^CONFIG_VIRTIO_NET\tused' "$work/out"; then
+	pass "real/evidence-other-version$sfx"
+else
+	fail "real/evidence-other-version$sfx"
+	indent < "$work/err"
+fi
+
+# --all: every y/m option of the configuration with its verdict, options
+# without evidence included (four TSV columns: name, value, verdict, items).
+cp "$DEBIAN_CLOUD" "$work/cloud.config"
+if kt --config "$work/cloud.config" evidence -e "$BUNDLE" --all --format tsv &&
+    awk -F'\t' 'NF != 4 || $2 !~ /^[ym]$/ ||
+	$3 !~ /^(used|plausible|none|no-code)$/ { bad = 1 } END { exit bad }' "$work/out" &&
+    grep -qP '^CONFIG_VIRTIO_NET\tm\tused\tmodule:virtio_net' "$work/out" &&
+    grep -qP '^CONFIG_EXPERT\ty\tno-code\t$' "$work/out" &&
+    [ "$(grep -cP '\t(none)\t' "$work/out")" -gt 100 ]; then
+	pass "real/evidence-all$sfx" "($(wc -l < "$work/out") options: $(cut -f3 "$work/out" | sort | uniq -c | tr -s ' \n' ' '))"
+else
+	fail "real/evidence-all$sfx"
+	head -3 "$work/out" "$work/err" | indent
 fi

@@ -268,7 +268,8 @@ static const char crypto_text[] =
     "name         : crc32c\n"
     "driver       : crc32c-intel\n"
     "module       : crc32c_intel\n"
-    "priority     : 200\n";
+    "priority     : 200\n"
+    "refcnt       : 3\n";
 
 /* /proc/mounts. */
 static const char mounts_text[] =
@@ -458,6 +459,9 @@ test_crypto(void)
 	check_str("crypto/name", it ? it->detail : NULL, "__xts(aes)");
 	it = evidence_find(ev, EV_CRYPTO, "crc32c-intel");
 	check("crypto/last-block", it != NULL, "block at EOF lost");
+	check_num("crypto/users", it ? (unsigned)it->hits : 99, 2);
+	it = evidence_find(ev, EV_CRYPTO, "sha256-generic");
+	check_num("crypto/registered-only", it ? (unsigned)it->hits : 99, 0);
 
 	bad = evidence_read_crypto(ev, 0,
 	    TXT("name : md5\nmodule : kernel\n\nthis is not crypto\n"
