@@ -51,45 +51,30 @@ kc_expr_right(const struct kc_expr *e)
 	return e->right.expr;
 }
 
+/* Whether e's operands are symbols (comparisons and RANGE). */
+static bool
+expr_has_sym_operands(const struct kc_expr *e)
+{
+	return e->type >= E_EQUAL && e->type <= E_GEQ ? true :
+	    e->type == E_RANGE;
+}
+
 /* The symbol of a SYMBOL, or the left one of a comparison or RANGE. */
 struct kc_symbol *
 kc_expr_sym(const struct kc_expr *e)
 {
-	if (e == NULL)
+	if (e == NULL || (e->type != E_SYMBOL && !expr_has_sym_operands(e)))
 		return NULL;
-	switch (e->type) {
-	case E_SYMBOL:
-	case E_EQUAL:
-	case E_UNEQUAL:
-	case E_LTH:
-	case E_LEQ:
-	case E_GTH:
-	case E_GEQ:
-	case E_RANGE:
-		return e->left.sym;
-	default:
-		return NULL;
-	}
+	return e->left.sym;
 }
 
 /* The right symbol of a comparison or RANGE. */
 struct kc_symbol *
 kc_expr_sym2(const struct kc_expr *e)
 {
-	if (e == NULL)
+	if (e == NULL || !expr_has_sym_operands(e))
 		return NULL;
-	switch (e->type) {
-	case E_EQUAL:
-	case E_UNEQUAL:
-	case E_LTH:
-	case E_LEQ:
-	case E_GTH:
-	case E_GEQ:
-	case E_RANGE:
-		return e->right.sym;
-	default:
-		return NULL;
-	}
+	return e->right.sym;
 }
 
 /* Evaluate with the current values; the engine's evaluator takes a

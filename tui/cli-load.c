@@ -56,11 +56,29 @@ cli_open_info(void *arg, const char *text)
 }
 
 struct kconfig *
+cli_new_kconfig(struct cli *c, void (*warn)(void *, const char *),
+    void (*info)(void *, const char *))
+{
+	struct kconfig_options	opt;
+	char			cwd[PATH_MAX];
+
+	memset(&opt, 0, sizeof opt);
+	opt.envp = c->envp;
+	if (c->cache == NULL && !c->no_cache && getcwd(cwd, sizeof cwd))
+		c->cache = env_cache_path(c->envp, cwd);
+	opt.shell_cache = c->cache;
+	opt.shell_jobs = c->jobs;
+	opt.warn = warn;
+	opt.info = info;
+	opt.arg = c;
+	return kconfig_new(&opt);
+}
+
+struct kconfig *
 cli_open_config(struct cli *c)
 {
-	struct kconfig_options	 opt;
 	struct kconfig		*k;
-	char			*cause = NULL, cwd[PATH_MAX];
+	char			*cause = NULL;
 	const char		*name;
 
 	if (access(c->kconfig, R_OK) != 0) {
@@ -69,16 +87,7 @@ cli_open_config(struct cli *c)
 		    strerror(errno));
 		return NULL;
 	}
-	memset(&opt, 0, sizeof opt);
-	opt.envp = c->envp;
-	if (c->cache == NULL && !c->no_cache && getcwd(cwd, sizeof cwd))
-		c->cache = env_cache_path(c->envp, cwd);
-	opt.shell_cache = c->cache;
-	opt.shell_jobs = c->jobs;
-	opt.warn = cli_open_warn;
-	opt.info = cli_open_info;
-	opt.arg = c;
-	k = kconfig_new(&opt);
+	k = cli_new_kconfig(c, cli_open_warn, cli_open_info);
 	if (kconfig_parse(k, c->kconfig, &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
 		goto fail;

@@ -39,6 +39,10 @@ struct cli_evidence {
 	struct attrib	*a;
 };
 
+/* A configuration context with kctui's options (environment, $(shell)
+ * cache, jobs); warn and info get c as their argument. */
+struct kconfig *cli_new_kconfig(struct cli *, void (*warn)(void *, const char *),
+	    void (*info)(void *, const char *));
 /* Add a bundle path (as given) to c->bundles. */
 void	 cli_add_bundle(struct cli *, const char *path);
 /* Parse the tree's Kconfig and read the user's config as the

@@ -165,23 +165,12 @@ cli_allconfig(struct cli *c, struct kconfig *k, const char *mode)
 static int
 cli_mode(struct cli *c, const char *mode, const char *arg)
 {
-	struct kconfig_options	 opt;
 	struct kconfig		*k;
-	char			*cause = NULL, *cache = NULL, *defconfig = NULL;
-	char			 cwd[PATH_MAX];
+	char			*cause = NULL, *defconfig = NULL;
 	const char		*werror;
 	int			 status = 1;
 
-	memset(&opt, 0, sizeof opt);
-	opt.envp = c->envp;
-	if (!c->no_cache && getcwd(cwd, sizeof cwd) != NULL)
-		cache = env_cache_path(c->envp, cwd);
-	opt.shell_cache = cache;
-	opt.shell_jobs = c->jobs;
-	opt.warn = cli_warn;
-	opt.info = cli_info;
-	opt.arg = c;
-	k = kconfig_new(&opt);
+	k = cli_new_kconfig(c, cli_warn, cli_info);
 
 	if (kconfig_parse(k, c->kconfig, &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
@@ -267,7 +256,6 @@ out:
 		    st.shell_runs, st.shell_cached, st.shell_dedup);
 	}
 	free(cause);
-	free(cache);
 	free(defconfig);
 	kconfig_free(k);
 	return status;
