@@ -42,6 +42,8 @@ FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-5}
 # Sanitizers: any report makes the program exit non-zero.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# Leaks inside system libraries we can't fix (see the file).
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$REPO/tests/lsan.supp:print_suppressions=0}
 
 KCTUI_TMP=$(mktemp -d "${TMPDIR:-/tmp}/kctui-test.XXXXXX") || exit 1
 export KCTUI_TMP

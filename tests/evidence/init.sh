@@ -19,6 +19,10 @@ export PATH=/sbin:/bin:/usr/sbin:/usr/bin
 MODPROBE=/sbin/modprobe
 T=/sys/kernel/tracing
 BUF_KB=262144            # ring buffer per CPU (KiB)
+# dat mode: trace-cmd's buffer, and the functions it records (a subset, so
+# that the committed trace.dat stays small)
+DAT_BUF_KB=65536
+DAT_FILTERS="-l ext4_* -l jbd2_* -l virtnet_* -l virtblk_* -l virtqueue_* -l tcp_* -l udp_* -l shmem_* -l crypto_* -l af_alg_* -l alg_*"
 OUT=/bundle/out
 META=/bundle/meta
 
@@ -94,63 +98,26 @@ done
 say "nic=$NIC"
 
 # ---- 3. traced workload ----------------------------------------------------
-workload() {
-	# ext4 on the virtio-blk "work" disk
-	mount -t ext4 "$WDEV" /mnt/work
-	mkdir -p /mnt/work/data/sub
-	dd if=/dev/zero of=/mnt/work/data/zero bs=64k count=64 conv=fsync
-	dd if=/dev/urandom of=/mnt/work/data/rand bs=4k count=64 conv=fsync
-	i=0
-	while [ $i -lt 16 ]; do
-		echo "file $i $(date)" > /mnt/work/data/sub/f$i
-		i=$((i + 1))
-	done
-	sync -f /mnt/work/data/sub/f0
-	mv /mnt/work/data/sub/f0 /mnt/work/data/sub/renamed
-	ln -s renamed /mnt/work/data/sub/link
-	rm /mnt/work/data/sub/f1
-	ls -lR /mnt/work
-	cat /mnt/work/data/sub/* > /dev/null
-	dd if=/mnt/work/data/zero of=/dev/null bs=64k iflag=direct
-	md5sum /mnt/work/data/rand
-	df /mnt/work
-	sync
-
-	# tmpfs
-	mount -t tmpfs -o size=64m tmpfs /mnt/tmp
-	dd if=/dev/zero of=/mnt/tmp/zero bs=64k count=32
-	cp /mnt/work/data/rand /mnt/tmp/rand
-	cmp /mnt/work/data/rand /mnt/tmp/rand && echo tmpfs-copy-ok
-	rm /mnt/tmp/zero
-
-	# networking: loopback, then the virtio NIC with user-mode networking
-	ip link set lo up
-	/bin/tcploop 5555 1048576
-	if [ -n "$NIC" ]; then
-		ip link set "$NIC" up
-		ip addr add 10.0.2.15/24 dev "$NIC"
-		ip route add default via 10.0.2.2
-		ping -c 2 -i 0.5 -W 3 10.0.2.2
-		ping -c 1 -W 2 10.0.2.15
-		ip link show "$NIC"
-		ip addr show "$NIC"
-		echo "rx_packets $(cat /sys/class/net/$NIC/statistics/rx_packets)" \
-			"tx_packets $(cat /sys/class/net/$NIC/statistics/tx_packets)"
-	fi
-
-	# crypto through AF_ALG (loads af_alg, algif_hash, algif_skcipher)
-	/bin/afalg 4
-
-	# process activity: fork/exec and pipes
-	seq 1 3000 | sort -r | md5sum
-	i=0
-	while [ $i -lt 8 ]; do
-		sh -c 'echo $$ | cat > /dev/null'
-		i=$((i + 1))
-	done
-	echo 'done' | tr a-z A-Z
-}
-
+# kctui.mode=dat on the kernel command line: record the workload with
+# trace-cmd into trace.dat instead (a smaller bundle for the trace.dat
+# reader: uname, modules, mounts, trace.dat).
+if grep -q 'kctui.mode=dat' /proc/cmdline; then
+	cp /proc/modules $META/modules.pretrace
+	say "trace_start uptime=$(up) mode=dat"
+	set -f	# the filters are globs for trace-cmd, not for the shell
+	trace-cmd record -q -p function $DAT_FILTERS -b $DAT_BUF_KB \
+		--file-version 7 --compression zstd -o $OUT/trace.dat \
+		/bin/workload "$WDEV" "$NIC" > /tmp/workload.log 2>&1
+	rc=$?
+	set +f
+	say "trace_stop uptime=$(up) rc=$rc bytes=$(wc -c < $OUT/trace.dat)"
+	cp /tmp/workload.log $META/workload.log
+	uname -a > $OUT/uname
+	cat /proc/modules > $OUT/modules
+	cat /proc/mounts > $OUT/mounts
+	say "bundle_done uptime=$(up)"
+	finish ok
+fi
 cp /proc/modules $META/modules.pretrace
 echo 0 > $T/tracing_on
 echo $BUF_KB > $T/buffer_size_kb
@@ -160,7 +127,7 @@ say "trace_start uptime=$(up)"
 # console output is kept out of the traced window
 echo 1 > $T/tracing_on
 echo "kctui: workload start" > $T/trace_marker
-workload > /tmp/workload.log 2>&1
+/bin/workload "$WDEV" "$NIC" > /tmp/workload.log 2>&1
 echo "kctui: workload end" > $T/trace_marker
 echo 0 > $T/tracing_on
 say "trace_stop uptime=$(up)"

@@ -2,7 +2,9 @@
 # record-vm.sh [OUTDIR] - record a real kctui evidence bundle from Debian's
 # own amd64 kernel booted under QEMU (TCG software emulation).
 #
-# OUTDIR defaults to tests/fixtures/evidence/cloud-vm.  The bundle format is
+# OUTDIR defaults to tests/fixtures/evidence/cloud-vm (RECORD_MODE=dat:
+# cloud-vm-dat, the same VM and workload recorded by trace-cmd into a
+# trace.dat, with uname, modules and mounts only).  The bundle format is
 # described in docs/evidence.md.  Not run by `make check`: it downloads a
 # kernel package and runs a VM for several minutes.
 #
@@ -23,12 +25,19 @@
 #                        depends on)
 #   QEMU_TIMEOUT         seconds before the VM is killed (default 1200)
 #   QEMU_MEM             guest RAM in MiB (default 4096)
+#   RECORD_MODE          "text" (default): ftrace text trace and every file;
+#                        "dat": trace-cmd record of the workload (trace.dat)
 
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-out=${1:-$repo/tests/fixtures/evidence/cloud-vm}
+mode=${RECORD_MODE:-text}
+case $mode in
+text) out=${1:-$repo/tests/fixtures/evidence/cloud-vm} ;;
+dat) out=${1:-$repo/tests/fixtures/evidence/cloud-vm-dat} ;;
+*) echo "RECORD_MODE must be text or dat" >&2; exit 1 ;;
+esac
 work=${KCTUI_EVIDENCE_WORK:-/var/tmp/kctui-evidence-vm}
 timeout_s=${QEMU_TIMEOUT:-1200}
 mem=${QEMU_MEM:-4096}
@@ -49,6 +58,7 @@ have cpio || need_pkgs+=(cpio)
 have xz || need_pkgs+=(xz-utils)
 have gcc || need_pkgs+=(gcc)
 [ -e /usr/lib/x86_64-linux-gnu/libc.a ] || need_pkgs+=(libc6-dev)
+[ "$mode" = text ] || have trace-cmd || need_pkgs+=(trace-cmd)
 have dpkg-deb || die "dpkg-deb missing: this script needs a Debian host"
 if [ ${#need_pkgs[@]} -gt 0 ]; then
 	log "installing ${need_pkgs[*]}"
@@ -101,12 +111,24 @@ for t in modprobe insmod rmmod lsmod modinfo depmod; do
 	rm -f "$ir/sbin/$t" "$ir/bin/$t" "$ir/usr/sbin/$t" "$ir/usr/bin/$t"
 	ln -s /bin/kmod "$ir/sbin/$t"
 done
-for lib in $(ldd /bin/kmod | awk '/=>/ { print $3 } /ld-linux/ { print $1 }'); do
-	case $lib in
-	*/ld-linux*) cp -L "$lib" "$ir/lib64/" ;;
-	*) mkdir -p "$ir/lib/x86_64-linux-gnu"; cp -L "$lib" "$ir/lib/x86_64-linux-gnu/" ;;
-	esac
-done
+# copy_libs BINARY: the shared libraries ldd lists, into the initramfs
+copy_libs() {
+	local lib
+	for lib in $(ldd "$1" | awk '/=>/ { print $3 } /ld-linux/ { print $1 }'); do
+		case $lib in
+		*/ld-linux*) cp -L "$lib" "$ir/lib64/" ;;
+		*) mkdir -p "$ir/lib/x86_64-linux-gnu"; cp -L "$lib" "$ir/lib/x86_64-linux-gnu/" ;;
+		esac
+	done
+}
+copy_libs /bin/kmod
+if [ "$mode" = dat ]; then
+	cp "$(command -v trace-cmd)" "$ir/usr/bin/trace-cmd"
+	copy_libs "$(command -v trace-cmd)"
+	# (trace-cmd --version exits 255 after printing the version)
+	{ chroot "$ir" /usr/bin/trace-cmd --version 2>&1 || true; } | grep -q 'trace-cmd version' ||
+		die "trace-cmd does not run in the initramfs"
+fi
 cp /lib/modprobe.d/aliases.conf "$ir/lib/modprobe.d/" 2>/dev/null || true
 chroot "$ir" /sbin/modprobe --version >/dev/null || die "kmod does not run in the initramfs"
 # static helpers
@@ -119,6 +141,7 @@ cp "kpkg/boot/config-$kver" "$ir/boot/"
 chroot "$ir" /sbin/modprobe -S "$kver" -n virtio_blk >/dev/null ||
 	die "modprobe cannot resolve virtio_blk in the initramfs"
 install -m 0755 "$here/init.sh" "$ir/init"
+install -m 0755 "$here/workload.sh" "$ir/bin/workload"
 mknod -m 600 "$ir/dev/console" c 5 1
 mknod -m 666 "$ir/dev/null" c 1 3
 echo "root:x:0:0:root:/:/bin/sh" > "$ir/etc/passwd"
@@ -135,13 +158,75 @@ mkfs.ext4 -q -F -L work work.img
 truncate -s 4G bundle.img
 mkfs.ext4 -q -F -L bundle bundle.img
 
+# quote_cmdline ARGS...: one line a shell can run again
+quote_cmdline() {
+	local a line=
+	for a in "$@"; do
+		case $a in
+		*[!A-Za-z0-9_./:=,@%+-]*) line+=" '$a'" ;;
+		*) line+=" $a" ;;
+		esac
+	done
+	printf '%s\n' "${line# }"
+}
+
+# record_dat_bundle: RECORD_MODE=dat's OUTDIR, from raw/out.
+record_dat_bundle() {
+	local f events funcs
+	for f in uname modules mounts trace.dat; do
+		[ -s "raw/out/$f" ] || die "bundle file $f missing or empty"
+	done
+	trace-cmd report -i raw/out/trace.dat 2>/dev/null > report.txt ||
+		die "trace-cmd report cannot read raw/out/trace.dat"
+	grep -q -m 1 'function: *ext4_' report.txt ||
+		die "trace.dat has no ext4_* function events"
+	events=$(grep -c 'function:' report.txt)
+	funcs=$(sed -n 's/.*function: *\([^ ]*\).*/\1/p' report.txt | LC_ALL=C sort -u | wc -l)
+	mkdir -p "$out"
+	rm -f "$out"/uname "$out"/modules "$out"/mounts "$out"/trace.dat "$out"/README
+	for f in uname modules mounts trace.dat; do
+		cp "raw/out/$f" "$out/$f"
+	done
+	{
+		echo "kctui evidence bundle: cloud-vm-dat"
+		echo "==================================="
+		echo
+		echo "Recorded by tests/evidence/record-vm.sh (RECORD_MODE=dat) on $(date -u +%Y-%m-%d):"
+		echo "the VM and workload of ../cloud-vm (see its README for the guest), but"
+		echo "the workload (tests/evidence/workload.sh) traced by trace-cmd instead of"
+		echo "the ftrace text interface, with:"
+		echo
+		echo "    trace-cmd record -q -p function $(sed -n 's/^DAT_FILTERS="\(.*\)"/\1/p' "$here/init.sh") \\"
+		echo "        -b $(sed -n 's/^DAT_BUF_KB=\([0-9]*\).*/\1/p' "$here/init.sh") --file-version 7 --compression zstd \\"
+		echo "        -o trace.dat /bin/workload WORKDEV NIC"
+		echo
+		echo "trace-cmd is the host's ($(dpkg-query -W -f='${Version}' trace-cmd)), copied into the"
+		echo "initramfs with its libraries.  The -l filters keep the file small: only"
+		echo "those functions were recorded.  Nothing here is synthetic."
+		echo
+		echo "Kernel:  Debian package $pkg, version $pkgver"
+		echo "uname:   $(cat raw/out/uname)"
+		echo "QEMU:    $qemu_version, TCG, ${wall} s wall time; command line:"
+		echo
+		echo "    $(quote_cmdline "${qemu_cmd[@]}")"
+		echo
+		echo "trace.dat: $events function events, $funcs distinct functions (counted"
+		echo "with trace-cmd report on the host)."
+		echo
+		echo "Files: uname; modules (/proc/modules after the workload); mounts"
+		echo "(/proc/mounts); trace.dat ($(stat -c %s raw/out/trace.dat) bytes, compressed"
+		echo "inside by trace-cmd)."
+	} > "$out/README"
+	log "done: $out ($(du -sh "$out" | cut -f1)); $events events, $funcs functions; QEMU ${wall}s"
+}
+
 # ---- QEMU --------------------------------------------------------------------
 # shellcheck disable=SC2054 # the commas are QEMU's option syntax
 qemu_cmd=(qemu-system-x86_64
 	-machine q35,accel=tcg -cpu max,vendor=GenuineIntel -smp 2 -m "$mem"
 	-nodefaults -no-reboot -display none -serial stdio
 	-kernel "$vmlinuz" -initrd initrd.cpio
-	-append "console=ttyS0 panic=-1"
+	-append "console=ttyS0 panic=-1 kctui.mode=$mode"
 	-drive file=work.img,format=raw,if=none,id=work
 	-device virtio-blk-pci,drive=work,serial=work
 	-drive file=bundle.img,format=raw,if=none,id=bundle
@@ -169,6 +254,10 @@ grep -q '^KCTUI: status=ok' console.txt ||
 rm -rf raw
 mkdir raw
 debugfs -R "rdump /out /meta $work/raw" bundle.img >/dev/null 2>&1
+if [ "$mode" = dat ]; then
+	record_dat_bundle
+	exit 0
+fi
 for f in uname modules trace trace-stats modalias drivers mounts filesystems \
 	crypto kallsyms modules.alias config; do
 	[ -s "raw/out/$f" ] || die "bundle file $f missing or empty"

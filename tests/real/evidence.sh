@@ -179,3 +179,23 @@ else
 	fail "real/evidence-all$sfx"
 	head -3 "$work/out" "$work/err" | indent
 fi
+
+# trace.dat (trace-cmd's binary format, read with libtracecmd): the same
+# VM's workload recorded by trace-cmd (tests/fixtures/evidence/cloud-vm-dat).
+DAT=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm-dat
+if kt evidence -e "$DAT" --format tsv --stats; then
+	cp "$work/out" "$work/tsv"
+	stats=$(grep 'kctui: modules' "$work/err")
+	read -r fm ft <<<"$(sed -n 's/.* functions \([0-9]*\)\/\([0-9]*\) .*/\1 \2/p' <<<"$stats")"
+	if [ -n "${ft:-}" ] && [ "$ft" -ge 500 ] && [ $((fm * 100)) -ge $((ft * 95)) ]; then
+		pass "real/evidence-trace-dat$sfx" "($fm of $ft functions attributed)"
+	else
+		fail "real/evidence-trace-dat$sfx" "$stats"
+	fi
+	check_attr EXT4_FS used trace:ext4_fill_super
+	check_attr VIRTIO_BLK used trace:virtblk_done
+	check_attr VIRTIO_NET used trace:virtnet_poll
+else
+	fail "real/evidence-trace-dat$sfx" "kctui evidence failed on trace.dat"
+	indent < "$work/err"
+fi
