@@ -79,10 +79,19 @@ all: kctui
 help:
 	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
 
+# Objects depend on the optional-library flags: after `make deps` adds a
+# library (HAVE_<NAME> appears), everything that tests it is rebuilt instead
+# of silently keeping the code built without it.
+FLAGS_STAMP := build/.pkg-flags
+FLAGS_NOW   := $(PKG_CFLAGS) | $(PKG_LIBS)
+ifneq ($(FLAGS_NOW),$(shell cat $(FLAGS_STAMP) 2>/dev/null))
+$(shell mkdir -p build && printf '%s' '$(FLAGS_NOW)' > $(FLAGS_STAMP))
+endif
+
 # ---------------------------------------------------------------- flavors
 # $(call flavor_rules,DIR,CFLAGS,BINARY)
 define flavor_rules
-$(1)/%.o: %.c
+$(1)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
 	$$(say) CC $$@
 	$$(Q)$$(CC) $$(STD_FLAGS) $(2) $$(INCLUDES) $$(XCFLAGS) $$(DEPFLAGS) -c -o $$@ $$<
@@ -124,7 +133,7 @@ unit-bins: $(patsubst %,build/unit/%,$(UNITS)) $(patsubst %,build-asan/unit/%,$(
 FUZZ_KP_OBJS := $(patsubst %.c,build-fuzz/%.o,$(KP_SRCS) $(CORE_SRCS))
 FUZZ_SAN := address,undefined
 
-build-fuzz/%.o: %.c
+build-fuzz/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(say) CLANG $@
 	$(Q)$(CLANG) $(STD_FLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) $(INCLUDES) $(XCFLAGS) $(DEPFLAGS) -c -o $@ $<

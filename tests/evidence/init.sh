@@ -98,6 +98,22 @@ done
 say "nic=$NIC"
 
 # ---- 3. traced workload ----------------------------------------------------
+# kctui.mode=collect: the bundle is what "kctui collect" (the binary the
+# host built, with its libraries) records while it runs the workload.
+if grep -q 'kctui.mode=collect' /proc/cmdline; then
+	say "trace_start uptime=$(up) mode=collect"
+	# the workload's own output to its log, kctui's messages to collect.err
+	/usr/bin/kctui collect -o $OUT -- \
+		sh -c '/bin/workload "$1" "$2" > /tmp/workload.log 2>&1' sh "$WDEV" "$NIC" \
+		2> $META/collect.err
+	rc=$?
+	say "trace_stop uptime=$(up) rc=$rc"
+	cat $META/collect.err
+	cp /tmp/workload.log $META/workload.log
+	say "bundle_done uptime=$(up)"
+	[ $rc = 0 ] && finish ok
+	finish collect-failed
+fi
 # kctui.mode=dat on the kernel command line: record the workload with
 # trace-cmd into trace.dat instead (a smaller bundle for the trace.dat
 # reader: uname, modules, mounts, trace.dat).

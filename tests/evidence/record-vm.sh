@@ -25,8 +25,12 @@
 #                        depends on)
 #   QEMU_TIMEOUT         seconds before the VM is killed (default 1200)
 #   QEMU_MEM             guest RAM in MiB (default 4096)
+#   QEMU_SMP             guest CPUs (default 2; on a loaded host, 1 avoids
+#                        soft lockups while ftrace patches text under TCG)
 #   RECORD_MODE          "text" (default): ftrace text trace and every file;
 #                        "dat": trace-cmd record of the workload (trace.dat)
+#                        "collect": the bundle "kctui collect" records
+#                        (./kctui, built first with make) around the workload
 
 set -euo pipefail
 
@@ -36,11 +40,13 @@ mode=${RECORD_MODE:-text}
 case $mode in
 text) out=${1:-$repo/tests/fixtures/evidence/cloud-vm} ;;
 dat) out=${1:-$repo/tests/fixtures/evidence/cloud-vm-dat} ;;
-*) echo "RECORD_MODE must be text or dat" >&2; exit 1 ;;
+collect) out=${1:-$repo/tests/fixtures/evidence/cloud-vm-collect} ;;
+*) echo "RECORD_MODE must be text, dat or collect" >&2; exit 1 ;;
 esac
 work=${KCTUI_EVIDENCE_WORK:-/var/tmp/kctui-evidence-vm}
 timeout_s=${QEMU_TIMEOUT:-1200}
 mem=${QEMU_MEM:-4096}
+smp=${QEMU_SMP:-2}
 
 log() { printf '[record-vm %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -122,6 +128,13 @@ copy_libs() {
 	done
 }
 copy_libs /bin/kmod
+if [ "$mode" = collect ]; then
+	[ -x "$repo/kctui" ] || die "build ./kctui first (make)"
+	cp "$repo/kctui" "$ir/usr/bin/kctui"
+	copy_libs "$repo/kctui"
+	{ chroot "$ir" /usr/bin/kctui --help 2>&1 || true; } | grep -q 'usage: kctui' ||
+		die "kctui does not run in the initramfs"
+fi
 if [ "$mode" = dat ]; then
 	cp "$(command -v trace-cmd)" "$ir/usr/bin/trace-cmd"
 	copy_libs "$(command -v trace-cmd)"
@@ -168,6 +181,43 @@ quote_cmdline() {
 		esac
 	done
 	printf '%s\n' "${line# }"
+}
+
+# record_collect_bundle: RECORD_MODE=collect's OUTDIR: kctui collect's
+# files as it wrote them.
+record_collect_bundle() {
+	local f
+	for f in uname modules functions modalias drivers mounts crypto; do
+		[ -s "raw/out/$f" ] || die "bundle file $f missing or empty"
+	done
+	grep -q '^ext4_' raw/out/functions || die "functions has no ext4_*"
+	mkdir -p "$out"
+	rm -f "$out"/*
+	cp raw/out/* "$out/"
+	{
+		echo "kctui evidence bundle: cloud-vm-collect"
+		echo "======================================="
+		echo
+		echo "Recorded by tests/evidence/record-vm.sh (RECORD_MODE=collect) on $(date -u +%Y-%m-%d):"
+		echo "the VM of ../cloud-vm (see its README for the guest and the workload),"
+		echo "where /init ran the host-built kctui (git $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)):"
+		echo
+		echo "    kctui collect -o OUT -- sh -c '/bin/workload WORKDEV NIC > LOG 2>&1'"
+		echo
+		echo "Every file here is as kctui collect wrote it; nothing was edited."
+		echo "kctui collect's messages (stderr):"
+		echo
+		sed 's/^/    /' raw/meta/collect.err
+		echo
+		echo "Kernel:  Debian package $pkg, version $pkgver"
+		echo "uname:   $(cat raw/out/uname)"
+		echo "QEMU:    $qemu_version, TCG, ${wall} s wall time; command line:"
+		echo
+		echo "    $(quote_cmdline "${qemu_cmd[@]}")"
+		echo
+		echo "functions: $(wc -l < raw/out/functions) distinct traced functions."
+	} > "$out/README"
+	log "done: $out ($(du -sh "$out" | cut -f1)); $(wc -l < raw/out/functions) functions; QEMU ${wall}s"
 }
 
 # record_dat_bundle: RECORD_MODE=dat's OUTDIR, from raw/out.
@@ -223,7 +273,7 @@ record_dat_bundle() {
 # ---- QEMU --------------------------------------------------------------------
 # shellcheck disable=SC2054 # the commas are QEMU's option syntax
 qemu_cmd=(qemu-system-x86_64
-	-machine q35,accel=tcg -cpu max,vendor=GenuineIntel -smp 2 -m "$mem"
+	-machine q35,accel=tcg -cpu max,vendor=GenuineIntel -smp "$smp" -m "$mem"
 	-nodefaults -no-reboot -display none -serial stdio
 	-kernel "$vmlinuz" -initrd initrd.cpio
 	-append "console=ttyS0 panic=-1 kctui.mode=$mode"
@@ -256,6 +306,10 @@ mkdir raw
 debugfs -R "rdump /out /meta $work/raw" bundle.img >/dev/null 2>&1
 if [ "$mode" = dat ]; then
 	record_dat_bundle
+	exit 0
+fi
+if [ "$mode" = collect ]; then
+	record_collect_bundle
 	exit 0
 fi
 for f in uname modules trace trace-stats modalias drivers mounts filesystems \

@@ -199,3 +199,27 @@ else
 	fail "real/evidence-trace-dat$sfx" "kctui evidence failed on trace.dat"
 	indent < "$work/err"
 fi
+
+# What `kctui collect` itself recorded on a real kernel (the cloud-vm VM,
+# kctui run by its /init around the workload: tests/evidence/record-vm.sh
+# RECORD_MODE=collect): a complete bundle that attributes as well as the
+# hand-recorded one.
+COL=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm-collect
+if kt evidence -e "$COL" --format tsv --stats; then
+	cp "$work/out" "$work/tsv"
+	stats=$(grep 'kctui: modules' "$work/err")
+	read -r mm mt <<<"$(sed -n 's/.*modules \([0-9]*\)\/\([0-9]*\) attributed.*/\1 \2/p' <<<"$stats")"
+	read -r fm ft <<<"$(sed -n 's/.* functions \([0-9]*\)\/\([0-9]*\) .*/\1 \2/p' <<<"$stats")"
+	if [ -n "${ft:-}" ] && [ "$ft" -ge 3000 ] && [ $((fm * 100)) -ge $((ft * 95)) ] &&
+	    [ "${mt:-0}" -gt 0 ] && [ "$mm" = "$mt" ]; then
+		pass "real/evidence-collected$sfx" "($stats)"
+	else
+		fail "real/evidence-collected$sfx" "$stats"
+	fi
+	check_attr EXT4_FS used module:ext4
+	check_attr VIRTIO_BLK used trace:virtblk_done
+	check_attr INET used trace:tcp_sendmsg
+else
+	fail "real/evidence-collected$sfx" "kctui evidence failed on the collected bundle"
+	indent < "$work/err"
+fi
