@@ -428,7 +428,7 @@ en_expr(struct en_ctx *c, const struct kc_expr *e, enum en_dir d,
 		}
 		a = en_expr(c, kc_expr_left(e), d, v, depth, w);
 		b = en_expr(c, kc_expr_right(e), d, v, depth, w);
-		have = false;
+		have = true;	/* a is the first candidate */
 		en_better(&a, &have, &b);
 		return a;
 	case KC_EXPR_EQUAL:
@@ -595,14 +595,18 @@ en_down(struct en_ctx *c, struct kc_symbol *s, enum kc_tri v, int depth)
 			continue;
 		a = en_expr(c, pi.cond, EN_LE, v, depth, &wdef);
 		b = en_expr(c, pi.expr, EN_LE, v, depth, &wdef);
+		have = true;	/* a is the first candidate */
 		en_better(&a, &have, &b);
 		en_merge(&r, &a);
 		break;
 	}
 	if (!r.ok && !explain_has_prompt(s)) {
 		char *sub = r.why;
+		bool  fixed;
 
-		r.why = en_is_arch(s) || !have ? xasprintf("%s can't be "
+		/* Fixed by constants: nothing anyone sets changes it. */
+		fixed = strncmp(sub, "the condition is ", 17) == 0;
+		r.why = en_is_arch(s) || !have || fixed ? xasprintf("%s can't be "
 		    "turned off: it has no prompt and is %s for this "
 		    "architecture", en_name(s),
 		    explain_tri_name(kc_sym_tristate(c->k, s))) :

@@ -158,7 +158,9 @@ cmd_enable(struct cli *c, int argc, char **argv)
 	size_t			 i;
 	int			 ch, status = 1;
 
-	optind = 1;
+	/* 0: a full reset, so options may follow SYMBOL (main() parsed in
+	 * "+" mode). */
+	optind = 0;
 	while ((ch = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a':
