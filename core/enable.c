@@ -179,6 +179,12 @@ en_push(struct en_res *r, struct kc_symbol *s, enum kc_tri v,
 	for (i = 0; i < r->n; i++) {
 		if (r->steps[i].sym != s)
 			continue;
+		/* m for one need and y for another: y serves both. */
+		if (r->steps[i].value != KC_NO && v != KC_NO) {
+			if (v > r->steps[i].value)
+				r->steps[i].value = v;
+			return true;
+		}
 		return r->steps[i].value == v;
 	}
 	r->steps = xrealloc(r->steps, (r->n + 1) * sizeof *r->steps);
@@ -210,11 +216,8 @@ en_merge(struct en_res *a, struct en_res *b)
 		if (!en_push(a, b->steps[i].sym, b->steps[i].value,
 		    b->steps[i].reason, b->steps[i].via)) {
 			en_res_clear(a);
-			*a = en_fail("%s would have to be both %s and %s",
-			    en_name(b->steps[i].sym),
-			    explain_tri_name(b->steps[i].value),
-			    explain_tri_name((enum kc_tri)(2 -
-			    b->steps[i].value)));
+			*a = en_fail("%s would have to be both on and off",
+			    en_name(b->steps[i].sym));
 			break;
 		}
 	}
