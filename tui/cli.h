@@ -63,4 +63,8 @@ char	*cli_path(struct cli *, const char *path);
 int	cmd_evidence(struct cli *, int argc, char **argv);
 /* kctui collect -o DIR [--trace-seconds N] [-- COMMAND ARGS...] */
 int	cmd_collect(struct cli *, int argc, char **argv);
+/* kctui explain SYMBOL */
+int	cmd_explain(struct cli *, int argc, char **argv);
+/* kctui enable SYMBOL[=y|m] [--apply -o FILE] */
+int	cmd_enable(struct cli *, int argc, char **argv);
 #endif

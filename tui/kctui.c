@@ -64,7 +64,11 @@ usage(int status)
 	    "  evidence -e BUNDLE...  [--format text|tsv] [--unmapped]\n"
 	    "                         what evidence says of each option\n"
 	    "  collect -o DIR         [--trace-seconds N] [-- COMMAND...]\n"
-	    "                         record an evidence bundle here\n");
+	    "                         record an evidence bundle here\n"
+	    "  explain SYMBOL         its value, why, what blocks it, what "
+	    "depends on it\n"
+	    "  enable SYMBOL[=y|m]    [--apply -o FILE] the changes that "
+	    "turn it on\n");
 	exit(status);
 }
 
@@ -269,6 +273,8 @@ static const struct cli_command {
 } cli_commands[] = {
 	{ "evidence", cmd_evidence },
 	{ "collect", cmd_collect },
+	{ "explain", cmd_explain },
+	{ "enable", cmd_enable },
 };
 
 /* Free what main() allocated. */

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * explain.h - why a Kconfig symbol has its value, why it can't be changed,
+ * what turning it off would also turn off, and what evidence says of it;
+ * in sentences generated from the expression trees, as structured lines
+ * that the CLI prints and the TUI's info pane shows.
+ */
+#ifndef KC_EXPLAIN_H
+#define KC_EXPLAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../kconfig-parser/kconfig.h"
+
+enum explain_kind {
+	EXPLAIN_HEAD,		/* "CONFIG_E1000 — Intel(R) PRO/1000 ... (tristate)" */
+	EXPLAIN_VALUE,		/* its value and the main reason */
+	EXPLAIN_REASON,		/* a supporting sentence, indented under the previous */
+	EXPLAIN_BLOCKER,	/* why it can't be changed (to what) */
+	EXPLAIN_DEPENDENT,	/* what turning it off also turns off */
+	EXPLAIN_SELECTS,	/* what it selects / implies */
+	EXPLAIN_EVIDENCE,
+	EXPLAIN_LOCATION	/* "Defined at drivers/net/Kconfig:12" (each definition) */
+};
+
+struct explain_line {
+	enum explain_kind	 kind;
+	int			 indent;	/* 0, 1, 2 ... */
+	char			*text;		/* one sentence, no newline */
+	const char		*file;		/* the Kconfig line it refers to, or NULL */
+	int			 line;
+	struct kc_symbol	*sym;		/* the symbol it mainly names (to jump to), or NULL */
+};
+
+struct explain {
+	struct explain_line	*lines;
+	size_t			 nlines;
+};
+
+struct attrib;
+
+/* Explain a symbol with the configuration's current values. The values
+ * are left as they were (the dependents are computed on a saved copy).
+ * attrib NULL: no evidence line. */
+struct explain	*explain_symbol(struct kconfig *, struct kc_symbol *,
+		     const struct attrib *);
+void		 explain_free(struct explain *);
+
+/* A short phrase for list views: "set by you", "default", "selected by
+ * E1000E", "implied by X", "limited by D=m", "choice", "not visible:
+ * needs PCI". malloc'd. */
+char		*explain_brief(struct kconfig *, struct kc_symbol *);
+
+/* Why e is below want, in words, naming the symbols to change ("PCI is
+ * n", "X86_32 is y", "NR_CPUS is 64, not above 512"). malloc'd; "" when
+ * e already has the value. Shared with enable.c's refusals. */
+char		*explain_why_low(struct kconfig *, const struct kc_expr *,
+		     enum kc_tri want);
+
+/* A symbol's prompt property: "menuconfig" entries keep theirs as a
+ * MENU property, as the kernel's parser does. */
+#define EX_IS_PROMPT(kind) \
+	((kind) == KC_PROP_PROMPT || (kind) == KC_PROP_MENU)
+
+/* Whether the symbol has a prompt in any of its definitions. */
+bool		 explain_has_prompt(const struct kc_symbol *);
+/* "n", "m" or "y". */
+const char	*explain_tri_name(enum kc_tri);
+#endif

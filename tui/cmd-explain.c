@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmd-explain.c - "kctui explain SYMBOL" and "kctui enable SYMBOL[=y|m]":
+ * the command-line faces of core/explain.c and core/enable.c. They only
+ * print (and, for enable --apply, write); the sentences are made in core/
+ * so that the TUI shows the same.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/attrib.h"
+#include "../core/enable.h"
+#include "../core/explain.h"
+#include "../kconfig-parser/kconfig.h"
+#include "../kconfig-parser/util.h"
+#include "cli.h"
+
+/* Most names suggested for a mistyped symbol. */
+#define CMD_SUGGEST_MAX	3
+
+/* Edit distance of two short names, case-insensitive (bounded rows). */
+static size_t
+cmd_distance(const char *a, const char *b)
+{
+	size_t	 la = strlen(a), lb = strlen(b), i, j, *row, prev, cur, best;
+	int	 ca, cb;
+
+	row = xcalloc(lb + 1, sizeof *row);
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			ca = a[i - 1] >= 'a' && a[i - 1] <= 'z' ?
+			    a[i - 1] - 32 : a[i - 1];
+			cb = b[j - 1];
+			best = prev + (ca == cb ? 0 : 1);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			cur = row[j];
+			row[j] = best;
+			prev = cur;
+		}
+	}
+	best = row[lb];
+	free(row);
+	return best;
+}
+
+/* "kctui: no symbol FOO in this tree (did you mean ...?)". */
+static void
+cmd_no_symbol(struct kconfig *k, const char *name)
+{
+	struct kc_symbol	*s, *best[CMD_SUGGEST_MAX];
+	size_t			 dist[CMD_SUGGEST_MAX], d, len = strlen(name);
+	const char		*n;
+	int			 i, j, nbest = 0;
+
+	for (i = 0; i < kconfig_nsymbols(k); i++) {
+		s = kconfig_symbol(k, i);
+		if ((n = kc_sym_name(s)) == NULL)
+			continue;
+		/* Cheap: only names of about the same length. */
+		if (strlen(n) + 3 < len || strlen(n) > len + 3)
+			continue;
+		d = cmd_distance(name, n);
+		if (d > 2 + len / 8)
+			continue;
+		for (j = nbest; j > 0 && dist[j - 1] > d; j--) {
+			if (j < CMD_SUGGEST_MAX) {
+				best[j] = best[j - 1];
+				dist[j] = dist[j - 1];
+			}
+		}
+		if (j < CMD_SUGGEST_MAX) {
+			best[j] = s;
+			dist[j] = d;
+			if (nbest < CMD_SUGGEST_MAX)
+				nbest++;
+		}
+	}
+	fprintf(stderr, "kctui: no symbol %s in this tree", name);
+	for (j = 0; j < nbest; j++)
+		fprintf(stderr, "%s%s", j ? ", " : " (did you mean ",
+		    kc_sym_name(best[j]));
+	fprintf(stderr, "%s\n", nbest ? "?)" : "");
+}
+
+/* The symbol named on the command line, with or without CONFIG_. */
+static struct kc_symbol *
+cmd_find(struct kconfig *k, const char *arg)
+{
+	struct kc_symbol *s;
+
+	if (strncmp(arg, "CONFIG_", 7) == 0)
+		arg += 7;
+	s = kconfig_find(k, arg);
+	if (s == NULL || kc_sym_name(s) == NULL) {
+		cmd_no_symbol(k, arg);
+		return NULL;
+	}
+	return s;
+}
+
+/* kctui explain SYMBOL */
+int
+cmd_explain(struct cli *c, int argc, char **argv)
+{
+	struct cli_evidence	 ce;
+	struct kconfig		*k;
+	struct kc_symbol	*s;
+	struct explain		*ex;
+	size_t			 i;
+	int			 status = 1;
+
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: kctui [-e BUNDLE] explain SYMBOL\n");
+		return 1;
+	}
+	if ((k = cli_open_config(c)) == NULL)
+		return 1;
+	if ((s = cmd_find(k, argv[1])) == NULL)
+		goto out;
+	if (cli_open_evidence(c, &ce) != 0)
+		goto out;
+	ex = explain_symbol(k, s, ce.a);
+	for (i = 0; i < ex->nlines; i++)
+		printf("%*s%s\n", 2 * ex->lines[i].indent, "",
+		    ex->lines[i].text);
+	explain_free(ex);
+	cli_close_evidence(&ce);
+	status = 0;
+out:
+	kconfig_free(k);
+	return status;
+}
+
+/* kctui enable SYMBOL[=y|m] [--apply -o FILE] */
+int
+cmd_enable(struct cli *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "apply", no_argument, NULL, 'a' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct enable_plan	*p = NULL;
+	struct kconfig		*k;
+	struct kc_symbol	*s;
+	enum kc_tri		 want = KC_YES;
+	char			*name, *eq, *out = NULL, *cause = NULL;
+	bool			 apply = false;
+	size_t			 i;
+	int			 ch, status = 1;
+
+	/* 0: a full reset, so options may follow SYMBOL (main() parsed in
+	 * "+" mode). */
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			apply = true;
+			break;
+		case 'o':
+			free(out);
+			out = cli_path(c, optarg);
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (optind + 1 != argc || (apply && out == NULL))
+		goto usage;
+	name = xstrdup(argv[optind]);
+	if ((eq = strchr(name, '=')) != NULL) {
+		*eq++ = '\0';
+		if (strcmp(eq, "y") == 0)
+			want = KC_YES;
+		else if (strcmp(eq, "m") == 0)
+			want = KC_MOD;
+		else {
+			free(name);
+			goto usage;
+		}
+	}
+	if ((k = cli_open_config(c)) == NULL) {
+		free(name);
+		free(out);
+		return 1;
+	}
+	if ((s = cmd_find(k, name)) == NULL)
+		goto done;
+	p = enable_plan(k, s, want);
+	if (!p->ok) {
+		printf("CONFIG_%s can't be made %s: %s.\n", kc_sym_name(s),
+		    explain_tri_name(want), p->why_not);
+		status = 2;
+		goto done;
+	}
+	if (p->already) {
+		printf("CONFIG_%s is already %s.\n", kc_sym_name(s),
+		    explain_tri_name(want));
+		status = 0;
+		goto done;
+	}
+	printf("To make CONFIG_%s %s, %zu change%s:\n", kc_sym_name(s),
+	    explain_tri_name(want), p->nsteps, p->nsteps == 1 ? "" : "s");
+	for (i = 0; i < p->nsteps; i++)
+		printf("  %zu. CONFIG_%s=%s: %s\n", i + 1,
+		    kc_sym_name(p->steps[i].sym),
+		    explain_tri_name(p->steps[i].value), p->steps[i].reason);
+	status = 0;
+	if (!apply) {
+		printf("(nothing written: add --apply -o FILE to write the "
+		    "result)\n");
+		goto done;
+	}
+	if (enable_apply(k, p, &cause) != 0 ||
+	    kconfig_write(k, out, &cause) != 0) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		free(cause);
+		status = 1;
+		goto done;
+	}
+	printf("configuration written to %s\n", out);
+done:
+	enable_plan_free(p);
+	kconfig_free(k);
+	free(name);
+	free(out);
+	return status;
+usage:
+	fprintf(stderr, "usage: kctui enable SYMBOL[=y|m] [--apply -o "
+	    "FILE]\n");
+	free(out);
+	return 1;
+}
