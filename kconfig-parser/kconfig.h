@@ -214,9 +214,10 @@ int		 kc_sym_index(const struct kc_symbol *);
 
 /* Menu entries. */
 enum kc_menu_kind {
-	KC_MENU_SYMBOL,		/* config/menuconfig (may have children) */
+	KC_MENU_SYMBOL,		/* config (may have children shown under it) */
 	KC_MENU_CHOICE,
-	KC_MENU_MENU,
+	KC_MENU_MENU,		/* menu, and menuconfig (kc_menu_sym() set:
+				   a symbol that is also a submenu) */
 	KC_MENU_COMMENT,
 	KC_MENU_OTHER		/* if blocks without a prompt, the root */
 };
