@@ -1067,6 +1067,16 @@ parse_fix_menus(struct kc_menu *m)
 	}
 }
 
+/* Order symbols by their (adjusted) creation order. */
+static int
+parse_cmp_order(const void *a, const void *b)
+{
+	const struct kc_symbol *x = *(const struct kc_symbol *const *)a;
+	const struct kc_symbol *y = *(const struct kc_symbol *const *)b;
+
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
 /* The parse is over and every $(shell) has finished: give each pending
  * symbol its real name, point every reference at the real symbol and drop
  * the pending ones from the table. */
@@ -1106,11 +1116,22 @@ parse_resolve_pending(struct kconfig *k)
 				pp = &(*pp)->hnext;
 		}
 	}
+	/* A symbol first named through a $(shell) result takes the place of
+	 * its earliest pending reference: where it would have been created
+	 * had the probe finished in time. Symbol indexes then don't depend on
+	 * timing, so two parses of a tree agree on them (the worker's copy,
+	 * kconfig_values_restore()). */
+	for (i = 0; i < k->npending; i++) {
+		sym = k->pending[i];
+		if (sym->forward->order > sym->order)
+			sym->forward->order = sym->order;
+	}
 	for (i = j = 0; i < k->nsyms; i++) {
 		if (!(k->syms[i]->flags & SYM_PENDING))
 			k->syms[j++] = k->syms[i];
 	}
 	k->nsyms = j;
+	qsort(k->syms, (size_t)k->nsyms, sizeof *k->syms, parse_cmp_order);
 	for (i = 0; i < k->nsyms; i++)
 		k->syms[i]->order = (uint32_t)i;
 	free(k->pending);
