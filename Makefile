@@ -78,7 +78,7 @@ libs_of = $(if $(CORE_SRCS),$(1)/libkccore.a) $(1)/libkconfig.a
 all: kctui
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 # ---------------------------------------------------------------- flavors
 # $(call flavor_rules,DIR,CFLAGS,BINARY)
