@@ -8,7 +8,8 @@
 #   make fuzz-run    run every fuzzer FUZZ_SECONDS (default 10)
 #   make check       deps, kctui, asan, then tests/run.sh
 #   make bench       tests/bench/run.sh (kctui vs the kernel's conf)
-#   make demo        olddefconfig + savedefconfig of Debian's amd64 config
+#   make demo        the TUI on the real tree with evidence (on a terminal),
+#                    else olddefconfig + savedefconfig of Debian's amd64 config
 #   make deps        apt-get install the Debian packages (see README.md)
 #   make clean
 
@@ -77,7 +78,7 @@ libs_of = $(if $(CORE_SRCS),$(1)/libkccore.a) $(1)/libkconfig.a
 all: kctui
 
 help:
-	@sed -n '3,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
 # Objects depend on the optional-library flags: after `make deps` adds a
 # library (HAVE_<NAME> appears), everything that tests it is rebuilt instead

@@ -13,6 +13,9 @@
 #   real     tests/real/*.sh (but not the helpers tree.sh, demo.sh): kctui
 #            against the kernel's conf on Debian's linux-source-6.1, with
 #            both binaries (oracle results are shared between the two passes)
+#   tui      tests/tui/run.sh: the interactive browser in a private tmux
+#            server, screens against goldens, saved files against
+#            olddefconfig (fixture tree and the real tree), both binaries
 #   fuzz     a short run of every build-fuzz/fuzz_* (if clang's libFuzzer
 #            runtime exists)
 #
@@ -35,7 +38,7 @@ export KCTUI_REPO=$REPO
 abspath() { case $1 in /*) printf '%s\n' "$1";; *) printf '%s\n' "$REPO/$1";; esac; }
 KCTUI=$(abspath "${KCTUI:-./kctui}")
 KCTUI_ASAN=$(abspath "${KCTUI_ASAN:-build-asan/kctui}")
-GROUPS_WANTED=${KCTUI_GROUPS:-unit kconfig real fuzz}
+GROUPS_WANTED=${KCTUI_GROUPS:-unit kconfig real tui fuzz}
 ASAN_REAL_CASES=${KCTUI_ASAN_REAL_CASES:-all}
 FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-5}
 
@@ -185,6 +188,19 @@ if want_group real; then
 			KCTUI_REAL_CASES="$cases" bash "$t"
 	done
 	group_end real
+fi
+
+# -------------------------------------------------------------------- tui
+if want_group tui; then
+	group_begin "tui (tests/tui/run.sh, tmux)"
+	if ! command -v tmux >/dev/null 2>&1; then
+		fail tui "tmux not installed (make deps)" | tee -a "$LOG"
+		nfail=$((nfail + 1)); failures+=(tui)
+	else
+		run tui 900 cat env KCTUI="$KCTUI" KCTUI_FLAVOR=normal bash tests/tui/run.sh
+		run "tui[asan]" 1800 cat env KCTUI="$KCTUI_ASAN" KCTUI_FLAVOR=asan bash tests/tui/run.sh
+	fi
+	group_end tui
 fi
 
 # ------------------------------------------------------------------- fuzz

@@ -18,6 +18,7 @@
 #include "../kconfig-parser/preprocess.h"
 #include "../kconfig-parser/util.h"
 #include "cli.h"
+#include "tui.h"
 
 extern char **environ;
 
@@ -51,7 +52,9 @@ usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: kctui [-C DIR] [--config FILE] [--kconfig FILE] "
-	    "[--no-cache] [-j JOBS] [-s] [-v] [NAME=value...] MODE [ARG]\n"
+	    "[--no-cache] [-j JOBS] [-s] [-v] [-e BUNDLE] [--theme NAME|FILE]\n"
+	    "             [NAME=value...] [MODE [ARG]]\n"
+	    "without a mode: the interactive configuration browser\n"
 	    "modes:\n"
 	    "  olddefconfig           update the config, new symbols to "
 	    "their defaults\n"
@@ -304,11 +307,12 @@ main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "evidence", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "theme", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli	 c;
 	char		*cause = NULL;
-	const char	*mode, *arg;
+	const char	*mode, *arg, *theme = NULL;
 	int		 ch, status, i, nvars;
 	long		 cpus;
 
@@ -342,6 +346,9 @@ main(int argc, char **argv)
 		case 'v':
 			c.verbose = true;
 			break;
+		case 'T':
+			theme = optarg;
+			break;
 		case 'h':
 			usage(0);
 		default:
@@ -353,9 +360,8 @@ main(int argc, char **argv)
 	for (nvars = 0; optind < argc && cli_is_assignment(argv[optind]);
 	    optind++)
 		c.vars[nvars++] = argv[optind];
-	if (optind >= argc)
-		usage(1);
-	mode = argv[optind];
+	/* No mode: the interactive browser. */
+	mode = optind < argc ? argv[optind] : NULL;
 	arg = optind + 1 < argc ? argv[optind + 1] : NULL;
 
 	if (c.dir != NULL && chdir(c.dir) != 0) {
@@ -380,6 +386,11 @@ main(int argc, char **argv)
 		c.kconfig = kk != NULL && *kk != '\0' ? kk : "Kconfig";
 	}
 
+	if (mode == NULL) {
+		status = tui_main(&c, theme);
+		cli_free(&c);
+		return status;
+	}
 	for (i = 0; i < (int)(sizeof cli_commands / sizeof cli_commands[0]);
 	    i++) {
 		if (strcmp(mode, cli_commands[i].name) != 0)

@@ -89,3 +89,6 @@ fi
 if [ -n "${BENCH_EVIDENCE:-}" ] && [ -x "$BENCH_EVIDENCE" ]; then
 	"$BENCH_EVIDENCE" "$TREE" "$KCTUI_REPO/tests/fixtures/evidence/cloud-vm"
 fi
+
+# The interactive browser: first paint and key latency.
+bash "$KCTUI_REPO/tests/bench/tui.sh"

@@ -17,6 +17,18 @@ case $KCTUI in /*) ;; *) KCTUI=$PWD/$KCTUI;; esac
 [ -x "$KCTUI" ] || { echo "demo: no executable $KCTUI (run make)" >&2; exit 1; }
 
 kctui_tree_ensure
+# On a terminal: the interactive browser on the real tree with Debian's
+# cloud config and the bundled cloud-vm evidence (config kept outside the
+# tree). Otherwise (CI logs) the non-interactive summary below.
+if [ -t 0 ] && [ -t 1 ]; then
+	demo=$(mktemp -d "${TMPDIR:-/tmp}/kctui-demo.XXXXXX")
+	cp "$DEBIAN_CLOUD" "$demo/.config"
+	echo "kctui demo: $TREE, config $demo/.config, evidence cloud-vm"
+	"$KCTUI" -C "$TREE" --config "$demo/.config" \
+		-e "$KCTUI_REPO/tests/fixtures/evidence/cloud-vm"
+	echo "kctui demo: the configuration is in $demo/.config"
+	exit 0
+fi
 cd "$TREE"
 cp "$DEBIAN_AMD64" .config
 echo "kctui demo: Debian linux-source-6.1 $TREE_VERSION in $TREE"

@@ -1,0 +1,177 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tests/tui/run.sh - end-to-end tests of the interactive browser: the real
+# binary in a private tmux server (100x30, screen-256color, C.UTF-8),
+# driven with send-keys, its screens compared with golden files
+# (tests/tui/golden/*.txt; temporary paths shown as @TMP@), and the
+# configuration it saves compared with what `kctui olddefconfig` makes of
+# the same change (kctui olddefconfig is byte-identical to the kernel's
+# conf on this tree: tests/real/compare.sh).
+#
+# Two scenarios: the small fixture tree (tests/tui/fixture), and Linux
+# 6.1 with Debian's cloud config and the cloud-vm evidence bundle.
+# KCTUI_TUI_UPDATE=1 rewrites the goldens.
+set -u
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
+# shellcheck source=tmux.sh
+. "$here/tmux.sh"
+# shellcheck source=../real/tree.sh
+. "$here/../real/tree.sh"
+kctui_clean_env
+unset NO_COLOR KCTUI_THEME
+
+KCTUI=${KCTUI:-$KCTUI_REPO/kctui}
+FLAVOR=${KCTUI_FLAVOR:-normal}
+sfx=; [ "$FLAVOR" = asan ] && sfx="[asan]"
+GOLDEN=$here/golden
+work=$(mktemp -d "${KCTUI_TMP:-/tmp}/tui.XXXXXX")
+trap 'tui_stop; rm -rf "$work"' EXIT
+export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config
+mkdir -p "$HOME"
+
+# screen NAME: compare the screen with golden/NAME.txt
+screen() {
+	local n=$1 out=$work/$1.txt
+	tui_screen | sed "s|$work|@TMP@|g" > "$out"
+	if [ "${KCTUI_TUI_UPDATE:-}" = 1 ]; then
+		mkdir -p "$GOLDEN"
+		cp "$out" "$GOLDEN/$n.txt"
+	fi
+	same_file "tui/screen-$n$sfx" "$GOLDEN/$n.txt" "$out"
+}
+
+# step NAME TEXT KEYS...: send keys, wait for TEXT, then for the worker
+step() {
+	local n=$1 text=$2; shift 2
+	[ $# -gt 0 ] && tui_keys "$@"
+	if ! tui_wait "$text" 30 || ! tui_settle; then
+		fail "tui/$n$sfx" "timed out waiting for: $text"
+		tui_screen | indent
+		return 1
+	fi
+	return 0
+}
+
+# -------------------------------------------------------------- fixture
+fixture() {
+	local d=$work/fx fx=$here/fixture
+	mkdir -p "$d"
+	cp "$fx/config" "$d/.config"
+	tui_start "$fx" "$KCTUI" --config "$d/.config"
+	step fx-start "Main menu" || return
+	screen fx-main
+	# Into "General setup", swap off: ZSWAP (depends on SWAP) goes.
+	step fx-open "Main menu › General setup" Down Enter || return
+	screen fx-general
+	step fx-toggle "modified" Down Down n || return
+	if tui_screen | grep -q "Compressed cache"; then
+		fail "tui/fx-depends$sfx" "ZSWAP still shown with SWAP=n"
+	else
+		pass "tui/fx-depends$sfx"
+	fi
+	screen fx-swap-off
+	# An int with its range check.
+	step fx-int "(int):" Up Enter || return
+	tui_keys C-u 99 Enter
+	step fx-range "not in the range 12..25" || return
+	step fx-int2 "(int):" Enter || return
+	tui_keys C-u 18 Enter
+	step fx-int-set "(18) Kernel log" || return
+	# The choice is a radio list.
+	step fx-choice "Optimize for size" End Up Up Enter || return
+	screen fx-choice
+	step fx-choice-set "(Optimize for size (-Os))" Down Enter Escape Escape || return
+	# Help.
+	step fx-help "Symbol: LOG_BUF_SHIFT" Home Down '?' || return
+	screen fx-help
+	step fx-help-close "General setup" Escape Escape || return
+	# Search, then jump into the menuconfig.
+	step fx-search-prompt "Search (regex):" / || return
+	tui_keys 'e1000|sha2' Enter
+	step fx-search "Search /e1000|sha2/: 3 matches" || return
+	screen fx-search
+	step fx-jump "Network device support" Down Enter || return
+	screen fx-jump
+	# Show-all shows VIRTIO_NET (depends on VIRTIO, which nothing sets)
+	# with why it is invisible.
+	step fx-showall "[show-all]" A || return
+	step fx-invisible "invisible: depends on VIRTIO" Down Down || return
+	screen fx-showall
+	# Save and leave.
+	step fx-save "Configuration written to" s || return
+	step fx-quit "[exited 0]" q || return
+	# The same changes made to the file, through olddefconfig.
+	sed -e 's/^CONFIG_SWAP=y/# CONFIG_SWAP is not set/' \
+	    -e 's/^CONFIG_LOG_BUF_SHIFT=17/CONFIG_LOG_BUF_SHIFT=18/' \
+	    -e 's/^CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y/CONFIG_CC_OPTIMIZE_FOR_SIZE=y/' \
+	    "$fx/config" > "$work/fx-expected"
+	(cd "$fx" && "$KCTUI" --config "$work/fx-expected" olddefconfig >/dev/null)
+	same_file "tui/fx-saved$sfx" "$work/fx-expected" "$d/.config" \
+		"(saved .config = olddefconfig of the same changes)"
+	same_file "tui/fx-saved-old$sfx" "$fx/config" "$d/.config.old" \
+		"(.config.old is the previous file)"
+	tui_stop
+}
+
+# ------------------------------------------------------------ real tree
+real() {
+	local d=$work/real bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	if ! kctui_tree_ensure > "$work/tree.log" 2>&1; then
+		fail "tui/real$sfx" "could not unpack the real tree"
+		indent < "$work/tree.log"
+		return
+	fi
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	# The reference, first: it also warms the $(shell) cache, so the
+	# worker's parse sees the same symbols in the same order.
+	sed 's/^CONFIG_VIRTIO_NET=m/# CONFIG_VIRTIO_NET is not set/' "$DEBIAN_CLOUD" > "$work/real-expected"
+	"$KCTUI" -C "$TREE" --config "$work/real-expected" olddefconfig > /dev/null
+	TUI_SOCK=kctui-test-$$-real
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" -e "$bundle"
+	step real-start "Main menu" 120 || return
+	screen real-main
+	step real-search-prompt "Search (regex):" / || return
+	tui_keys '^VIRTIO_NET$' Enter
+	step real-search "1 match" || return
+	screen real-search
+	step real-jump "Main menu › Device Drivers › Network device support" Down Enter || return
+	screen real-jump
+	step real-toggle "modified" n || return
+	screen real-toggled
+	step real-help "Symbol: VIRTIO_NET [=n]" '?' || return
+	screen real-help
+	step real-back "Network device support" Escape Escape || return
+	step real-save "Configuration written to" s || return
+	step real-quit "[exited 0]" q || return
+	same_file "tui/real-saved$sfx" "$work/real-expected" "$d/.config" \
+		"(saved .config = olddefconfig with VIRTIO_NET=n)"
+	tui_stop
+}
+
+# A bad theme: file:line:col on stderr, default theme, still runs.
+bad_theme() {
+	local fx=$here/fixture
+	printf 'name: bad\ncolors:\n  normal: { fg: purple }\n' > "$work/bad.yaml"
+	TUI_SOCK=kctui-test-$$-theme
+	tui_start "$fx" sh -c "'$KCTUI' --config '$fx/config' --theme '$work/bad.yaml' 2> '$work/theme.err'"
+	if step theme-start "Main menu"; then
+		if grep -q "bad.yaml:3:17: unknown colour: purple" "$work/theme.err" &&
+		   tui_screen | grep -q "unknown colour: purple (default theme)"; then
+			pass "tui/bad-theme$sfx"
+		else
+			fail "tui/bad-theme$sfx" "no file:line:col message"
+			indent < "$work/theme.err"
+		fi
+		step theme-ask "Save the configuration" q
+		step theme-quit "[exited 0]" n
+	fi
+	tui_stop
+}
+
+fixture
+bad_theme
+real

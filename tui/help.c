@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * help.c - the help screen of an option: its help text, then what mconf's
+ * "Symbol:" screen says (type, prompt, where it is defined, depends on,
+ * selects, selected by, implied by), then the evidence. Sections are a
+ * table so that more (the explanation of a value, the plan to enable an
+ * option) slot in without touching the others. Shown as a view of the
+ * tree widget, one line per item.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/attrib.h"
+#include "../core/worker.h"
+#include "../kconfig-parser/kconfig.h"
+#include "../kconfig-parser/util.h"
+#include "tree.h"
+#include "tui.h"
+
+static const char *
+help_type(enum kc_type t)
+{
+	switch (t) {
+	case KC_BOOL: return "bool";
+	case KC_TRISTATE: return "tristate";
+	case KC_INT: return "int";
+	case KC_HEX: return "hex";
+	case KC_STRING: return "string";
+	default: return "unknown";
+	}
+}
+
+/* "expr [=value]" with its current value. */
+static void
+help_expr(struct tui *t, struct strbuf *sb, const char *label,
+    const struct kc_expr *e)
+{
+	char *s;
+
+	if (e == NULL)
+		return;
+	s = kc_expr_str(e);
+	strbuf_addf(sb, "  %s: %s [=%c]\n", label, s,
+	    "nmy"[kc_expr_eval(t->k, e)]);
+	free(s);
+}
+
+/* The help text itself. */
+static void
+help_section_text(struct tui *t, struct kc_menu *m, struct strbuf *sb)
+{
+	struct kc_symbol	*s = kc_menu_sym(m);
+	const char		*h = kc_menu_help(m);
+
+	(void)t;
+	if (h == NULL && s != NULL)
+		h = kc_sym_help(s);
+	if (h == NULL) {
+		strbuf_adds(sb, "There is no help available for this "
+		    "option.\n");
+		return;
+	}
+	strbuf_adds(sb, h);
+	if (*h != '\0' && h[strlen(h) - 1] != '\n')
+		strbuf_addc(sb, '\n');
+}
+
+/* mconf's symbol information. */
+static void
+help_section_symbol(struct tui *t, struct kc_menu *m, struct strbuf *sb)
+{
+	struct kc_symbol	*s = kc_menu_sym(m);
+	struct kc_prop_info	 pi;
+	char			*loc, *e;
+	int			 i;
+
+	strbuf_addc(sb, '\n');
+	if (s != NULL && kc_sym_name(s) != NULL) {
+		strbuf_addf(sb, "Symbol: %s [=%s]\n", kc_sym_name(s),
+		    kc_sym_string(t->k, s));
+		strbuf_addf(sb, "Type  : %s\n", help_type(kc_sym_type(s)));
+	} else if (s != NULL)
+		strbuf_addf(sb, "Choice [%s]\n", help_type(kc_sym_type(s)));
+	for (i = 0; s != NULL && kc_sym_prop(s, i, &pi); i++) {
+		if (pi.kind == KC_PROP_PROMPT && pi.text != NULL)
+			strbuf_addf(sb, "Prompt: %s\n", pi.text);
+	}
+	if (s == NULL && kc_menu_prompt(m) != NULL)
+		strbuf_addf(sb, "%s: %s\n", kc_menu_kind(m) == KC_MENU_MENU ?
+		    "Menu" : "Comment", kc_menu_prompt(m));
+	loc = menu_location(t, m);
+	strbuf_addf(sb, "  Location: %s\n", loc);
+	free(loc);
+	if (kc_menu_file(m) != NULL)
+		strbuf_addf(sb, "  Defined at %s:%d\n", kc_menu_file(m),
+		    kc_menu_line(m));
+	if (s != NULL) {
+		help_expr(t, sb, "Depends on", kc_sym_depends(s));
+		for (i = 0; kc_sym_prop(s, i, &pi); i++) {
+			if ((pi.kind != KC_PROP_SELECT &&
+			    pi.kind != KC_PROP_IMPLY) || pi.target == NULL)
+				continue;
+			strbuf_addf(sb, "  %s %s [=%s]", pi.kind ==
+			    KC_PROP_SELECT ? "Selects" : "Implies",
+			    kc_sym_name(pi.target),
+			    kc_sym_string(t->k, pi.target));
+			if (pi.cond != NULL) {
+				e = kc_expr_str(pi.cond);
+				strbuf_addf(sb, " if %s", e);
+				free(e);
+			}
+			strbuf_addc(sb, '\n');
+		}
+		help_expr(t, sb, "Selected by", kc_sym_selected_by(s));
+		help_expr(t, sb, "Implied by", kc_sym_implied_by(s));
+	} else {
+		help_expr(t, sb, "Depends on", kc_menu_depends(m));
+		help_expr(t, sb, "Visible if", kc_menu_visible_if(m));
+	}
+	if ((e = menu_invisible_reason(t, m)) != NULL) {
+		strbuf_addf(sb, "  Invisible: %s\n", e);
+		free(e);
+	}
+}
+
+/* What the evidence says. */
+static void
+help_section_evidence(struct tui *t, struct kc_menu *m, struct strbuf *sb)
+{
+	struct kc_symbol	*s = kc_menu_sym(m);
+	const struct attrib_sym	*as;
+	char			 buf[512];
+	size_t			 i;
+
+	if (t->a == NULL || s == NULL || kc_sym_name(s) == NULL)
+		return;
+	strbuf_addf(sb, "\nEvidence: %s\n", verdict_name(attrib_verdict(t->a,
+	    kc_sym_name(s))));
+	if ((as = attrib_find(t->a, kc_sym_name(s))) == NULL)
+		return;
+	for (i = 0; i < as->nrefs && i < 200; i++) {
+		attrib_ref_format(&as->refs[i], buf, sizeof buf);
+		strbuf_addf(sb, "  %s%s\n", buf, as->refs[i].direct ? "" :
+		    " (directory)");
+	}
+	if (as->nrefs > 200)
+		strbuf_addf(sb, "  ... %zu more\n", as->nrefs - 200);
+}
+
+/* The sections, in order. */
+static void (*const help_sections[])(struct tui *, struct kc_menu *,
+    struct strbuf *) = {
+	help_section_text,
+	help_section_symbol,
+	help_section_evidence,
+};
+
+char *
+help_text(struct tui *t, struct kc_menu *m)
+{
+	struct strbuf	sb;
+	size_t		i;
+
+	strbuf_init(&sb);
+	for (i = 0; i < sizeof help_sections / sizeof help_sections[0]; i++)
+		help_sections[i](t, m, &sb);
+	return strbuf_detach(&sb);
+}
+
+struct help {
+	char	 *text;
+	char	**lines;
+	int	  nlines;
+};
+
+static void
+help_build(void *arg, struct tree *tr)
+{
+	struct tui_view	*v = arg;
+	struct help	*h = v->data;
+	int		 i;
+
+	for (i = 0; i < h->nlines; i++)
+		tree_add(tr, NULL, h->lines[i], h->lines[i], false);
+}
+
+static void
+help_draw(void *arg, struct tree *tr, const struct tree_line *l,
+    bool selected, struct row *r, int width)
+{
+	const char *s = l->data;
+
+	(void)arg;
+	(void)tr;
+	(void)selected;
+	(void)width;
+	row_add(r, (strncmp(s, "Symbol:", 7) == 0 ||
+	    strncmp(s, "Evidence:", 9) == 0) ? EL_HELP_TITLE : EL_HELP, s);
+}
+
+static const struct tree_ops help_tree_ops = {
+	help_build, help_draw, NULL, NULL
+};
+
+static char *
+help_title(struct tui *t, struct tui_view *v)
+{
+	struct kc_symbol *s = kc_menu_sym(v->menu);
+
+	(void)t;
+	if (s != NULL && kc_sym_name(s) != NULL)
+		return xasprintf("Help: %s", kc_sym_name(s));
+	return xasprintf("Help: %s", kc_menu_prompt(v->menu) != NULL ?
+	    kc_menu_prompt(v->menu) : "");
+}
+
+/* A pager: the cursor is the top line, so scrolling moves the view. */
+static int
+help_action(struct tui *t, struct tui_view *v, enum tui_action act)
+{
+	int h = tree_height(v->tree), top = tree_offset(v->tree);
+
+	switch (act) {
+	case A_UP:
+		tree_home(v->tree);
+		tree_move(v->tree, top - 1);
+		return R_LINES;
+	case A_DOWN:
+		tree_end(v->tree);
+		tree_home(v->tree);
+		tree_move(v->tree, top + h);
+		return R_LINES;
+	case A_ENTER:
+	case A_HELP:
+	case A_QUIT:
+		tui_pop(t);
+		return R_ALL;
+	default:
+		return -1;
+	}
+}
+
+static void
+help_info(struct tui *t, struct tui_view *v, struct row *r, int width)
+{
+	(void)t;
+	(void)width;
+	row_addf(r, EL_STATUS, "%d lines; arrows scroll, Enter/Esc/q close",
+	    tree_count(v->tree));
+}
+
+static void
+help_free(struct tui_view *v)
+{
+	struct help *h = v->data;
+
+	free(h->text);
+	free(h->lines);
+	free(h);
+}
+
+static const struct tui_view_ops help_ops = {
+	"help", &help_tree_ops, help_title, help_action, help_info, help_free
+};
+
+void
+help_open(struct tui *t, struct kc_menu *m)
+{
+	struct help	*h = xcalloc(1, sizeof *h);
+	char		*p, *nl;
+
+	h->text = help_text(t, m);
+	for (p = h->text; *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p) - 1;
+		else
+			*nl = '\0';
+		h->lines = xrealloc(h->lines, ((size_t)h->nlines + 1) *
+		    sizeof *h->lines);
+		h->lines[h->nlines++] = p;
+		if (nl[1] == '\0')
+			break;
+	}
+	tui_push(t, &help_ops, m, h);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * keys.c - the key table (see keys.h). mconf's keys, plus those of
+ * Kconfiglib's menuconfig for what mconf lacks (show-all, names).
+ */
+#include <stdio.h>
+
+#include "keys.h"
+
+static const struct key_binding keys_bindings[] = {
+	{ K_UP, A_UP, "previous line" },
+	{ 'k', A_UP, NULL },
+	{ K_DOWN, A_DOWN, "next line" },
+	{ 'j', A_DOWN, NULL },
+	{ K_PPAGE, A_PGUP, "page up" },
+	{ K_NPAGE, A_PGDN, "page down" },
+	{ K_HOME, A_HOME, "first line" },
+	{ K_END, A_END, "last line" },
+	{ K_ENTER, A_ENTER, "enter a submenu, edit a value, or toggle" },
+	{ K_RIGHT, A_OPEN, "enter a submenu" },
+	{ K_LEFT, A_BACK, "back to the parent menu" },
+	{ K_BACKSPACE, A_BACK, NULL },
+	{ K_ESC, A_BACK, "(Esc Esc) back; at the top, leave" },
+	{ ' ', A_CYCLE, "cycle the value (n, m, y)" },
+	{ 'y', A_SET_Y, "set to y (built in)" },
+	{ 'm', A_SET_M, "set to m (module)" },
+	{ 'n', A_SET_N, "set to n (off)" },
+	{ '?', A_HELP, "help on the option" },
+	{ 'h', A_HELP, NULL },
+	{ K_F1, A_HELP, NULL },
+	{ '/', A_SEARCH, "search (regex over names, prompts, help)" },
+	{ 's', A_SAVE, "save the configuration" },
+	{ 'l', A_LOAD, "load another configuration" },
+	{ 'q', A_QUIT, "leave (asks to save changes)" },
+	{ 'A', A_SHOW_ALL, "show all options, invisible ones too" },
+	{ 'C', A_SHOW_NAME, "show option names" },
+	{ 'N', A_ONLY_NEW, "show only NEW options" },
+	{ 'L' & 0x1f, A_REDRAW, "repaint the screen" },
+};
+
+enum tui_action
+keys_action(int key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof keys_bindings / sizeof keys_bindings[0]; i++) {
+		if (keys_bindings[i].key == key)
+			return keys_bindings[i].action;
+	}
+	return A_NONE;
+}
+
+const struct key_binding *
+keys_table(int *n)
+{
+	*n = (int)(sizeof keys_bindings / sizeof keys_bindings[0]);
+	return keys_bindings;
+}
+
+const char *
+keys_name(int key, char *buf)
+{
+	switch (key) {
+	case K_UP: return "Up";
+	case K_DOWN: return "Down";
+	case K_LEFT: return "Left";
+	case K_RIGHT: return "Right";
+	case K_PPAGE: return "PgUp";
+	case K_NPAGE: return "PgDn";
+	case K_HOME: return "Home";
+	case K_END: return "End";
+	case K_ENTER: return "Enter";
+	case K_BACKSPACE: return "Backspace";
+	case K_ESC: return "Esc";
+	case K_F1: return "F1";
+	case ' ': return "Space";
+	}
+	if (key > 0 && key < 0x20)
+		snprintf(buf, 8, "C-%c", key + 'a' - 1);
+	else
+		snprintf(buf, 8, "%c", key);
+	return buf;
+}

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * search.c - "/": a regular expression (PCRE2, JIT-compiled, caseless)
+ * over every entry's symbol name, prompt and help; the results are a
+ * mode of the tree widget, grouped under their menu location. Enter
+ * jumps to the entry in its menu.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_LIBPCRE2_8
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#endif
+
+#include "../core/worker.h"
+#include "../kconfig-parser/kconfig.h"
+#include "../kconfig-parser/util.h"
+#include "tree.h"
+#include "tui.h"
+
+struct sresult {
+	struct kc_menu	*m;		/* NULL: a location heading */
+	char		*location;
+};
+
+struct search {
+	char		*regex;
+	struct sresult	*r;
+	int		 n, a;
+	int		 nmatches;
+};
+
+static void
+search_build(void *arg, struct tree *tr)
+{
+	struct tui_view		*v = arg;
+	struct search		*s = v->data;
+	struct tree_item	*parent = NULL;
+	int			 i;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->r[i].m == NULL)
+			parent = tree_add(tr, NULL, &s->r[i], &s->r[i], true);
+		else
+			tree_add(tr, parent, &s->r[i], s->r[i].m, true);
+	}
+}
+
+static void
+search_draw(void *arg, struct tree *tr, const struct tree_line *l,
+    bool selected, struct row *r, int width)
+{
+	struct tui_view		*v = arg;
+	struct tui		*t = v->tui;
+	struct sresult		*sr = l->data;
+	struct kc_symbol	*s;
+	const char		*prompt;
+	int			 el, start;
+
+	(void)tr;
+	(void)width;
+	if (sr->m == NULL) {
+		row_add(r, EL_TREE, sr->location);
+		if (selected)
+			row_paint(r, EL_SELECTED, 0, width);
+		return;
+	}
+	tree_prefix(l, r, EL_TREE, t->ascii);
+	start = r->n;
+	el = tui_menu_visible(t, sr->m) ? EL_NORMAL : EL_INVISIBLE;
+	s = kc_menu_sym(sr->m);
+	prompt = kc_menu_prompt(sr->m);
+	if (s != NULL && kc_sym_index(s) >= 0 && !kc_sym_is_choice(s)) {
+		int i = kc_sym_index(s), tri = t->snap->tri[i];
+
+		switch (kc_sym_type(s)) {
+		case KC_BOOL:
+			row_addf(r, el, "[%c] ", tri ? '*' : ' ');
+			break;
+		case KC_TRISTATE:
+			row_addf(r, el, "<%c> ", "  M*"[tri + 1]);
+			break;
+		case KC_INT:
+		case KC_HEX:
+		case KC_STRING:
+			row_addf(r, el, "(%s) ", tui_sym_str(t, s));
+			break;
+		default:
+			break;
+		}
+	}
+	if (prompt != NULL)
+		row_add(r, el, prompt);
+	else
+		row_add(r, EL_INVISIBLE, "(no prompt)");
+	if (s != NULL && kc_sym_name(s) != NULL)
+		row_addf(r, EL_NAME, " (%s)", kc_sym_name(s));
+	if (selected)
+		row_paint(r, EL_SELECTED, start, width);
+}
+
+static const char *
+search_text(void *arg, void *data)
+{
+	struct sresult *sr = data;
+
+	(void)arg;
+	return sr->m != NULL ? kc_menu_prompt(sr->m) : NULL;
+}
+
+static const struct tree_ops search_tree_ops = {
+	search_build, search_draw, search_text, NULL
+};
+
+static char *
+search_title(struct tui *t, struct tui_view *v)
+{
+	struct search *s = v->data;
+
+	(void)t;
+	return xasprintf("Search /%s/: %d match%s", s->regex, s->nmatches,
+	    s->nmatches == 1 ? "" : "es");
+}
+
+static int
+search_action(struct tui *t, struct tui_view *v, enum tui_action act)
+{
+	struct sresult *sr = tree_current_data(v->tree);
+
+	if (sr == NULL)
+		return -1;
+	switch (act) {
+	case A_ENTER:
+	case A_OPEN:
+		if (sr->m == NULL)
+			return R_NONE;
+		if (!menu_jump(t, sr->m))
+			tui_message(t, EL_ERROR, "not shown in any menu");
+		return R_ALL;
+	case A_HELP:
+		if (sr->m != NULL) {
+			help_open(t, sr->m);
+			return R_ALL;
+		}
+		return R_NONE;
+	default:
+		return -1;
+	}
+}
+
+static void
+search_info(struct tui *t, struct tui_view *v, struct row *r, int width)
+{
+	struct sresult	*sr = tree_current_data(v->tree);
+	char		*why;
+
+	(void)width;
+	if (sr == NULL || sr->m == NULL) {
+		row_add(r, EL_STATUS, "Enter jumps to the option, ? help, "
+		    "Esc back");
+		return;
+	}
+	if (kc_menu_file(sr->m) != NULL)
+		row_addf(r, EL_STATUS, "%s:%d", kc_menu_file(sr->m),
+		    kc_menu_line(sr->m));
+	if ((why = menu_invisible_reason(t, sr->m)) != NULL) {
+		row_addf(r, EL_INVISIBLE, "  invisible: %s", why);
+		free(why);
+	}
+}
+
+static void
+search_free(struct tui_view *v)
+{
+	struct search	*s = v->data;
+	int		 i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->r[i].location);
+	free(s->r);
+	free(s->regex);
+	free(s);
+}
+
+static const struct tui_view_ops search_ops = {
+	"search", &search_tree_ops, search_title, search_action, search_info,
+	search_free
+};
+
+static void
+search_add(struct search *s, struct kc_menu *m, char *location)
+{
+	if (s->n == s->a) {
+		s->a = s->a ? s->a * 2 : 64;
+		s->r = xrealloc(s->r, (size_t)s->a * sizeof *s->r);
+	}
+	s->r[s->n].m = m;
+	s->r[s->n].location = location;
+	s->n++;
+}
+
+#ifdef HAVE_LIBPCRE2_8
+/* Whether the subject matches. */
+static bool
+search_match(pcre2_code *re, pcre2_match_data *md, const char *subject)
+{
+	if (subject == NULL)
+		return false;
+	return pcre2_match(re, (PCRE2_SPTR)subject, PCRE2_ZERO_TERMINATED, 0,
+	    0, md, NULL) >= 0;
+}
+
+int
+search_open(struct tui *t, const char *regex, char **cause)
+{
+	pcre2_code		*re;
+	pcre2_match_data	*md;
+	PCRE2_UCHAR		 msg[256];
+	PCRE2_SIZE		 off;
+	struct search		*s;
+	struct kc_menu		*m;
+	struct kc_symbol	*sym;
+	char			*loc, *last = NULL;
+	int			 err;
+
+	re = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED,
+	    PCRE2_CASELESS | PCRE2_UTF, &err, &off, NULL);
+	if (re == NULL) {
+		pcre2_get_error_message(err, msg, sizeof msg);
+		*cause = xasprintf("/%s/: at %zu: %s", regex, (size_t)off,
+		    (char *)msg);
+		return -1;
+	}
+	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);	/* falls back */
+	md = pcre2_match_data_create_from_pattern(re, NULL);
+	s = xcalloc(1, sizeof *s);
+	s->regex = xstrdup(regex);
+	for (m = kc_menu_walk(kconfig_root(t->k)); m != NULL;
+	    m = kc_menu_walk(m)) {
+		sym = kc_menu_sym(m);
+		if (kc_menu_prompt(m) == NULL && (sym == NULL ||
+		    kc_sym_name(sym) == NULL))
+			continue;
+		if (!search_match(re, md, sym != NULL ? kc_sym_name(sym) :
+		    NULL) && !search_match(re, md, kc_menu_prompt(m)) &&
+		    !search_match(re, md, kc_menu_help(m)))
+			continue;
+		/* A symbol defined in several places: its entries with a
+		 * prompt only, once the first one is listed. */
+		if (kc_menu_prompt(m) == NULL && sym != NULL &&
+		    kc_sym_menu(sym) != m)
+			continue;
+		loc = menu_location(t, m);
+		if (last == NULL || strcmp(last, loc) != 0) {
+			search_add(s, NULL, loc);
+			last = loc;
+		} else
+			free(loc);
+		search_add(s, m, NULL);
+		s->nmatches++;
+	}
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	if (s->nmatches == 0) {
+		*cause = xasprintf("/%s/: no match", regex);
+		free(s->regex);
+		free(s->r);
+		free(s);
+		return -1;
+	}
+	tui_push(t, &search_ops, NULL, s);
+	return 0;
+}
+#else
+int
+search_open(struct tui *t, const char *regex, char **cause)
+{
+	(void)t;
+	*cause = xasprintf("/%s/: built without PCRE2", regex);
+	return -1;
+}
+#endif

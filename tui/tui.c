@@ -1,0 +1,917 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tui.c - the interactive front end: state, the view stack, keys, screen
+ * layout (formatted headless into rows), and the curses main loop, which
+ * polls the terminal and the background worker's pipe. Curses is called
+ * from this thread only; the worker never touches it.
+ */
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "../core/attrib.h"
+#include "../core/worker.h"
+#include "../kconfig-parser/kconfig.h"
+#include "../kconfig-parser/preprocess.h"
+#include "../kconfig-parser/util.h"
+#include "cli.h"
+#include "tree.h"
+#include "tui.h"
+
+#define TUI_MIN_WIDTH	40
+#define TUI_MIN_HEIGHT	10
+/* Lines around the list: title, location, legend, rule / rule, info,
+ * status. */
+#define TUI_TOP		4
+#define TUI_BOTTOM	3
+
+static double
+tui_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Pointer hash of the menu entries, for the snapshot's walk indexes. */
+static unsigned
+tui_mhash_slot(const struct tui *t, const struct kc_menu *m)
+{
+	uintptr_t p = (uintptr_t)m;
+
+	p ^= p >> 17;
+	p *= 0x9e3779b97f4a7c15ull;
+	return (unsigned)(p >> 20) & (unsigned)(t->mhsize - 1);
+}
+
+void
+tui_init(struct tui *t, struct cli *c, struct kconfig *k,
+    const struct attrib *a)
+{
+	struct kc_menu	*m;
+	int		 i;
+	unsigned	 h;
+
+	memset(t, 0, sizeof *t);
+	t->cli = c;
+	t->k = k;
+	t->a = a;
+	for (m = kconfig_root(k); m != NULL; m = kc_menu_walk(m))
+		t->nmenus++;
+	t->menus = xcalloc((size_t)t->nmenus, sizeof *t->menus);
+	for (t->mhsize = 64; t->mhsize < t->nmenus * 2; t->mhsize *= 2)
+		;
+	t->mhash = xcalloc((size_t)t->mhsize, sizeof *t->mhash);
+	t->mhidx = xcalloc((size_t)t->mhsize, sizeof *t->mhidx);
+	for (i = 0, m = kconfig_root(k); m != NULL; m = kc_menu_walk(m), i++) {
+		t->menus[i] = m;
+		for (h = tui_mhash_slot(t, m); t->mhash[h] != NULL;
+		    h = (h + 1) & (unsigned)(t->mhsize - 1))
+			;
+		t->mhash[h] = m;
+		t->mhidx[h] = i;
+	}
+	t->snap = worker_snapshot_compute(k, a);
+	theme_builtin(&t->theme, "classic");
+	t->width = 80;
+	t->height = 24;
+}
+
+void
+tui_done(struct tui *t)
+{
+	while (t->view != NULL)
+		tui_pop(t);
+	worker_snapshot_free(t->snap);
+	free(t->menus);
+	free(t->mhash);
+	free(t->mhidx);
+	free(t->msg);
+	free(t->prompt_text);
+	if (t->input != NULL) {
+		strbuf_free(t->input);
+		free(t->input);
+	}
+	free(t->config_path);
+	theme_free(&t->theme);
+}
+
+int
+tui_menu_index(struct tui *t, const struct kc_menu *m)
+{
+	unsigned h;
+
+	for (h = tui_mhash_slot(t, m); t->mhash[h] != NULL;
+	    h = (h + 1) & (unsigned)(t->mhsize - 1)) {
+		if (t->mhash[h] == m)
+			return t->mhidx[h];
+	}
+	return -1;
+}
+
+bool
+tui_menu_visible(struct tui *t, struct kc_menu *m)
+{
+	int i = tui_menu_index(t, m);
+
+	return i >= 0 && i < t->snap->nmenus && t->snap->menu_vis[i];
+}
+
+int
+tui_sym_tri(struct tui *t, const struct kc_symbol *s)
+{
+	int i = kc_sym_index(s);
+
+	return i >= 0 ? t->snap->tri[i] : 0;
+}
+
+const char *
+tui_sym_str(struct tui *t, const struct kc_symbol *s)
+{
+	int i = kc_sym_index(s);
+
+	return i >= 0 && t->snap->str[i] != NULL ? t->snap->str[i] : "";
+}
+
+bool
+tui_sym_new(struct tui *t, const struct kc_symbol *s)
+{
+	int i = kc_sym_index(s);
+
+	if (!t->config_existed || i < 0 || kc_sym_name(s) == NULL)
+		return false;
+	return !(t->snap->flags[i] & WS_USER) && t->snap->vis[i] > 0 &&
+	    t->snap->vis[i] > t->snap->rev[i];
+}
+
+void
+tui_message(struct tui *t, int el, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(t->msg);
+	va_start(ap, fmt);
+	t->msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	t->msg_el = el;
+}
+
+void
+tui_changed(struct tui *t)
+{
+	t->dirty = true;
+	if (t->w != NULL) {
+		t->gen = worker_submit(t->w, kconfig_values_save(t->k));
+		return;
+	}
+	/* No worker (it failed to start): compute here. */
+	kconfig_recalc(t->k);
+	worker_snapshot_free(t->snap);
+	t->snap = worker_snapshot_compute(t->k, t->a);
+}
+
+void
+tui_ask(struct tui *t, const char *prompt, const char *initial,
+    void (*done)(struct tui *, const char *))
+{
+	free(t->prompt_text);
+	t->prompt_text = xstrdup(prompt);
+	if (t->input == NULL) {
+		t->input = xmalloc(sizeof *t->input);
+		strbuf_init(t->input);
+	}
+	strbuf_reset(t->input);
+	if (initial != NULL)
+		strbuf_adds(t->input, initial);
+	t->input_done = done;
+	t->prompt = P_INPUT;
+}
+
+struct tui_view *
+tui_push(struct tui *t, const struct tui_view_ops *ops, struct kc_menu *m,
+    void *data)
+{
+	struct tui_view *v = xcalloc(1, sizeof *v);
+
+	v->ops = ops;
+	v->tui = t;
+	v->menu = m;
+	v->data = data;
+	v->tree = tree_create(ops->tree, v);
+	tree_set_height(v->tree, t->height - TUI_TOP - TUI_BOTTOM);
+	tree_build(v->tree);
+	v->prev = t->view;
+	t->view = v;
+	return v;
+}
+
+void
+tui_pop(struct tui *t)
+{
+	struct tui_view *v = t->view;
+
+	if (v == NULL)
+		return;
+	t->view = v->prev;
+	tree_free(v->tree);
+	if (v->ops->free != NULL)
+		v->ops->free(v);
+	free(v);
+	/* What is below may be stale (values changed meanwhile). */
+	if (t->view != NULL) {
+		tree_set_height(t->view->tree, t->height - TUI_TOP -
+		    TUI_BOTTOM);
+		tree_build(t->view->tree);
+	}
+}
+
+/* Write the configuration. */
+static bool
+tui_save(struct tui *t)
+{
+	char *cause = NULL;
+
+	if (kconfig_write(t->k, t->config_path, &cause) != 0) {
+		tui_message(t, EL_ERROR, "%s", cause);
+		free(cause);
+		return false;
+	}
+	t->dirty = false;
+	tui_message(t, EL_STATUS, "Configuration written to %s",
+	    t->config_path);
+	return true;
+}
+
+static void
+tui_load_done(struct tui *t, const char *path)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if (path == NULL || *path == '\0')
+		return;
+	rc = kconfig_read(t->k, path, &cause);
+	if (rc != 0) {
+		tui_message(t, EL_ERROR, "%s", rc > 0 ? "no such file" : cause);
+		free(cause);
+		return;
+	}
+	tui_changed(t);
+	tui_message(t, EL_STATUS, "Configuration loaded from %s", path);
+}
+
+static void
+tui_search_done(struct tui *t, const char *re)
+{
+	char *cause = NULL;
+
+	if (re == NULL || *re == '\0')
+		return;
+	if (search_open(t, re, &cause) != 0) {
+		tui_message(t, EL_ERROR, "%s", cause);
+		free(cause);
+	}
+}
+
+/* A key while the bottom line asks for text. */
+static int
+tui_input_key(struct tui *t, int key)
+{
+	void	(*done)(struct tui *, const char *) = t->input_done;
+	char	*text, b[4];
+
+	switch (key) {
+	case K_ENTER:
+		t->prompt = P_NONE;
+		text = xstrdup(t->input->s != NULL ? t->input->s : "");
+		done(t, text);
+		free(text);
+		return R_ALL;
+	case K_ESC:
+		t->prompt = P_NONE;
+		return R_ALL;
+	case K_BACKSPACE:
+	case K_DEL:
+		/* Drop one UTF-8 character. */
+		while (t->input->len > 0) {
+			unsigned char c = (unsigned char)
+			    t->input->s[--t->input->len];
+
+			if ((c & 0xc0) != 0x80)
+				break;
+		}
+		if (t->input->s != NULL)
+			t->input->s[t->input->len] = '\0';
+		return R_LINES;
+	case 'U' & 0x1f:
+		strbuf_reset(t->input);
+		return R_LINES;
+	}
+	if (key >= 0x20 && key < 0x110000 && key != 0x7f) {
+		strbuf_add(t->input, b, (size_t)utf8_encode((uint32_t)key, b));
+		return R_LINES;
+	}
+	return R_NONE;
+}
+
+/* The quit question. */
+static int
+tui_confirm_key(struct tui *t, int key)
+{
+	t->prompt = P_NONE;
+	if (key == 'y' || key == 'Y' || key == K_ENTER) {
+		if (tui_save(t))
+			t->quit = true;
+		return t->quit ? R_QUIT : R_ALL;
+	}
+	if (key == 'n' || key == 'N') {
+		t->quit = true;
+		return R_QUIT;
+	}
+	tui_message(t, EL_STATUS, "Not leaving");
+	return R_ALL;
+}
+
+/* Leave, asking first if something would change. */
+static int
+tui_quit(struct tui *t)
+{
+	if (t->dirty || kconfig_changed(t->k)) {
+		t->prompt = P_CONFIRM_QUIT;
+		return R_ALL;
+	}
+	t->quit = true;
+	return R_QUIT;
+}
+
+int
+tui_key(struct tui *t, int key)
+{
+	struct tui_view		*v = t->view;
+	enum tui_action		 act;
+	int			 r, h;
+
+	if (key == K_RESIZE)
+		return R_ALL;
+	if (t->prompt == P_INPUT)
+		return tui_input_key(t, key);
+	if (t->prompt == P_CONFIRM_QUIT)
+		return tui_confirm_key(t, key);
+	if (key != K_ESC)
+		t->esc = false;
+	act = keys_action(key);
+	if (act == A_BACK && key == K_ESC) {
+		/* mconf's Esc Esc: the first one only arms. */
+		if (!t->esc) {
+			t->esc = true;
+			return R_NONE;
+		}
+		t->esc = false;
+	}
+	free(t->msg);
+	t->msg = NULL;
+	if (act == A_NONE) {
+		/* Unbound letters jump to the next line starting with it. */
+		if (key < 0x80 && key > 0x20 && tree_hotkey(v->tree, key))
+			return R_LINES;
+		return R_NONE;
+	}
+	if ((r = v->ops->action(t, v, act)) >= 0) {
+		if ((r & R_REBUILD) && t->view == v)
+			tree_build(v->tree);
+		return r;
+	}
+	h = tree_height(v->tree);
+	switch (act) {
+	case A_UP:
+		tree_move(v->tree, -1);
+		return R_LINES;
+	case A_DOWN:
+		tree_move(v->tree, 1);
+		return R_LINES;
+	case A_PGUP:
+		tree_move(v->tree, -h);
+		return R_LINES;
+	case A_PGDN:
+		tree_move(v->tree, h);
+		return R_LINES;
+	case A_HOME:
+		tree_home(v->tree);
+		return R_LINES;
+	case A_END:
+		tree_end(v->tree);
+		return R_LINES;
+	case A_BACK:
+		if (v->prev == NULL)
+			return tui_quit(t);
+		tui_pop(t);
+		return R_ALL;
+	case A_QUIT:
+		return tui_quit(t);
+	case A_SAVE:
+		tui_save(t);
+		return R_ALL;
+	case A_LOAD:
+		tui_ask(t, "Load configuration: ", t->config_path,
+		    tui_load_done);
+		return R_ALL;
+	case A_SEARCH:
+		tui_ask(t, "Search (regex): ", NULL, tui_search_done);
+		return R_ALL;
+	case A_SHOW_ALL:
+		t->show_all = !t->show_all;
+		tui_message(t, EL_STATUS, "show-all %s", t->show_all ? "on" :
+		    "off");
+		tree_build(v->tree);
+		return R_ALL;
+	case A_SHOW_NAME:
+		t->show_name = !t->show_name;
+		return R_ALL;
+	case A_ONLY_NEW:
+		t->only_new = !t->only_new;
+		tui_message(t, EL_STATUS, "only NEW options: %s", t->only_new ?
+		    "on" : "off");
+		tree_build(v->tree);
+		return R_ALL;
+	case A_REDRAW:
+		return R_ALL;
+	default:
+		return R_NONE;
+	}
+}
+
+/* A horizontal rule. */
+static void
+tui_rule(struct tui *t, struct row *r, int width)
+{
+	int i;
+
+	for (i = 0; i < width; i++)
+		row_add(r, EL_RULE, t->ascii ? "-" : "\u2500");
+}
+
+/* The legend: the evidence marks, or the main keys. */
+static void
+tui_legend(struct tui *t, struct row *r)
+{
+	int v;
+	static const char *names[] = { "used", "plausible", "none",
+	    "no code" };
+	static const int els[] = { EL_EV_USED, EL_EV_PLAUSIBLE, EL_EV_NONE,
+	    EL_EV_NOCODE };
+
+	if (t->a == NULL) {
+		row_add(r, EL_LEGEND, "Enter open/toggle  y/m/n set  ? help  "
+		    "/ search  s save  l load  q quit  A all  N new");
+		return;
+	}
+	row_add(r, EL_LEGEND, "Evidence: ");
+	for (v = 0; v < 4; v++) {
+		row_add(r, els[v], menu_verdict_mark(t, v));
+		row_addf(r, EL_LEGEND, " %s  ", names[v]);
+	}
+	row_add(r, EL_NEW, "(NEW)");
+	row_add(r, EL_LEGEND, " new since .config   ? help  / search  "
+	    "N new only");
+}
+
+void
+tui_render(struct tui *t, struct row *rows, int height, int width)
+{
+	struct tui_view	*v = t->view;
+	char		*title;
+	const char	*mm;
+	int		 i, list = height - TUI_TOP - TUI_BOTTOM;
+
+	for (i = 0; i < height; i++)
+		row_clear(&rows[i]);
+	if (width < TUI_MIN_WIDTH || height < TUI_MIN_HEIGHT) {
+		row_addf(&rows[0], EL_ERROR, "Terminal too small (%dx%d)",
+		    width, height);
+		if (height > 1)
+			row_addf(&rows[1], EL_NORMAL, "kctui needs at least "
+			    "%dx%d", TUI_MIN_WIDTH, TUI_MIN_HEIGHT);
+		for (i = 0; i < height; i++)
+			row_fit(&rows[i], EL_NORMAL, width);
+		return;
+	}
+	mm = kconfig_mainmenu(t->k);
+	row_addf(&rows[0], EL_TITLE, " %s - %s", t->config_path,
+	    mm != NULL ? mm : "Kernel Configuration");
+	row_fit(&rows[0], EL_TITLE, width);
+	title = v->ops->title(t, v);
+	row_addf(&rows[1], EL_HELP_TITLE, " %s", title);
+	free(title);
+	if (t->show_all)
+		row_add(&rows[1], EL_INVISIBLE, "  [show-all]");
+	if (t->only_new)
+		row_add(&rows[1], EL_NEW, "  [NEW only]");
+	row_fit(&rows[1], EL_NORMAL, width);
+	row_add(&rows[2], EL_NORMAL, " ");
+	tui_legend(t, &rows[2]);
+	row_fit(&rows[2], EL_NORMAL, width);
+	tui_rule(t, &rows[3], width);
+
+	if (tree_height(v->tree) != list)
+		tree_set_height(v->tree, list);
+	for (i = 0; i < list; i++)
+		tree_format(v->tree, i, &rows[TUI_TOP + i], width);
+	if (tree_count(v->tree) == 0)
+		row_add(&rows[TUI_TOP], EL_INVISIBLE, t->only_new ?
+		    "  (no NEW options here)" : "  (empty)");
+
+	tui_rule(t, &rows[height - 3], width);
+	if (tree_count(v->tree) > list) {
+		/* Where the list is: "(42%)" on the rule, as less does. */
+		char	pct[16];
+		int	n = snprintf(pct, sizeof pct, "(%d%%)",
+		    (tree_offset(v->tree) + list) * 100 / tree_count(v->tree));
+
+		rows[height - 3].n = width - n - 1;
+		row_add(&rows[height - 3], EL_RULE, pct);
+		tui_rule(t, &rows[height - 3], 1);
+	}
+	row_add(&rows[height - 2], EL_STATUS, " ");
+	v->ops->info(t, v, &rows[height - 2], width);
+	row_fit(&rows[height - 2], EL_STATUS, width);
+
+	if (t->prompt == P_INPUT) {
+		row_add(&rows[height - 1], EL_INPUT, t->prompt_text);
+		row_add(&rows[height - 1], EL_INPUT, t->input->s != NULL ?
+		    t->input->s : "");
+		row_add(&rows[height - 1], EL_SELECTED, " ");
+	} else if (t->prompt == P_CONFIRM_QUIT)
+		row_addf(&rows[height - 1], EL_INPUT, "Save the configuration "
+		    "to %s? [y]es [n]o [Esc] stay", t->config_path);
+	else if (t->msg != NULL)
+		row_add(&rows[height - 1], t->msg_el, t->msg);
+	else if (t->esc)
+		row_add(&rows[height - 1], EL_STATUS, "Esc (again to go back)");
+	row_fit(&rows[height - 1], EL_NORMAL, width);
+	if (t->w != NULL && t->snap->gen < t->gen) {
+		const char *busy = t->ascii ? " recomputing... " :
+		    " recomputing\u2026 ";
+		int n = (int)strlen(busy) - (t->ascii ? 0 : 2);
+
+		rows[height - 1].n = width - n;
+		row_add(&rows[height - 1], EL_BUSY, busy);
+	} else if (t->dirty) {
+		rows[height - 1].n = width - 10;
+		row_add(&rows[height - 1], EL_STATUS, " modified ");
+	}
+}
+
+/* ------------------------------------------------------------ curses */
+
+static short	tui_pairs[EL_COUNT];
+static attr_t	tui_attrs[EL_COUNT];
+
+/* Colour pairs and attributes of the theme's elements. */
+static void
+tui_colors(struct tui *t)
+{
+	int	i, fg, bg;
+	bool	color = has_colors() && !t->theme.mono && COLORS >= 8;
+
+	if (color) {
+		start_color();
+		use_default_colors();
+	}
+	for (i = 0; i < EL_COUNT; i++) {
+		const struct theme_color *c = &t->theme.el[i];
+		attr_t a = 0;
+
+		if (c->attrs & TA_BOLD)
+			a |= A_BOLD;
+		if (c->attrs & TA_REVERSE)
+			a |= A_REVERSE;
+		if (c->attrs & TA_UNDERLINE)
+			a |= A_UNDERLINE;
+		if (c->attrs & TA_DIM)
+			a |= A_DIM;
+#ifdef A_ITALIC
+		if (c->attrs & TA_ITALIC)
+			a |= A_ITALIC;
+#endif
+		tui_pairs[i] = 0;
+		if (color) {
+			fg = c->fg;
+			bg = c->bg;
+			/* 16 colours on an 8-colour terminal: bold. */
+			if (fg >= COLORS) {
+				if (fg >= 8 && fg < 16)
+					a |= A_BOLD;
+				fg = fg < 16 ? fg % 8 : -1;
+			}
+			if (bg >= COLORS)
+				bg = bg < 16 ? bg % 8 : -1;
+			if (i + 1 < COLOR_PAIRS) {
+				init_pair((short)(i + 1), (short)fg, (short)bg);
+				tui_pairs[i] = (short)(i + 1);
+			}
+		} else if (i == EL_SELECTED || i == EL_STATUS ||
+		    i == EL_TITLE || i == EL_BUSY)
+			a |= (i == EL_TITLE ? A_BOLD : A_REVERSE);
+		tui_attrs[i] = a;
+	}
+}
+
+/* Paint rows on the screen. */
+static void
+tui_paint(struct tui *t, struct row *rows)
+{
+	int	i, j;
+	cchar_t	cc;
+	wchar_t	wc[2];
+
+	for (i = 0; i < t->height; i++) {
+		for (j = 0; j < rows[i].n && j < t->width; j++) {
+			int el = rows[i].el[j];
+
+			wc[0] = (wchar_t)rows[i].ch[j];
+			wc[1] = L'\0';
+			setcchar(&cc, wc, tui_attrs[el], tui_pairs[el], NULL);
+			mvadd_wch(i, j, &cc);
+		}
+	}
+	move(t->height - 1, t->prompt == P_INPUT ? rows[t->height - 1].n : 0);
+}
+
+/* A curses key as ours. */
+static int
+tui_curses_key(int rc, wint_t wch)
+{
+	if (rc == KEY_CODE_YES) {
+		switch (wch) {
+		case KEY_UP: return K_UP;
+		case KEY_DOWN: return K_DOWN;
+		case KEY_LEFT: return K_LEFT;
+		case KEY_RIGHT: return K_RIGHT;
+		case KEY_PPAGE: return K_PPAGE;
+		case KEY_NPAGE: return K_NPAGE;
+		case KEY_HOME: return K_HOME;
+		case KEY_END: return K_END;
+		case KEY_ENTER: return K_ENTER;
+		case KEY_BACKSPACE: return K_BACKSPACE;
+		case KEY_DC: return K_DEL;
+		case KEY_F(1): return K_F1;
+		case KEY_RESIZE: return K_RESIZE;
+		default: return -1;
+		}
+	}
+	switch (wch) {
+	case 27: return K_ESC;
+	case '\n':
+	case '\r': return K_ENTER;
+	case 127:
+	case 8: return K_BACKSPACE;
+	}
+	return (int)wch;
+}
+
+/* The worker's parse repeats the first one's warnings: already seen. */
+static void
+tui_quiet(void *arg, const char *text)
+{
+	(void)arg;
+	(void)text;
+}
+
+/* The worker's own configuration: parsed again from the same tree. */
+static struct kconfig *
+tui_worker_open(void *arg, char **cause)
+{
+	struct tui		*t = arg;
+	struct cli		*c = t->cli;
+	struct kconfig_options	 opt;
+	struct kconfig		*k;
+	int			 i, n;
+
+	memset(&opt, 0, sizeof opt);
+	opt.envp = c->envp;
+	opt.shell_cache = c->cache;
+	opt.shell_jobs = c->jobs;
+	opt.warn = tui_quiet;
+	opt.info = tui_quiet;
+	k = kconfig_new(&opt);
+	if (kconfig_parse(k, c->kconfig, cause) != 0) {
+		kconfig_free(k);
+		return NULL;
+	}
+	/* Values are handed over by symbol index: the two parses must have
+	 * made the same symbols in the same order. Names are immutable
+	 * after parsing, so reading the interface's ones here is safe. */
+	n = kconfig_nsymbols(k);
+	for (i = 0; i < n && n == kconfig_nsymbols(t->k); i++) {
+		const char *a = kc_sym_name(kconfig_symbol(k, i));
+		const char *b = kc_sym_name(kconfig_symbol(t->k, i));
+
+		if ((a == NULL) != (b == NULL) || (a != NULL &&
+		    strcmp(a, b) != 0))
+			break;
+	}
+	if (i < n || n != kconfig_nsymbols(t->k)) {
+		*cause = xasprintf("background worker off: its parse made "
+		    "symbols in another order (cold $(shell) cache?)");
+		kconfig_free(k);
+		return NULL;
+	}
+	return k;
+}
+
+/* Bench log lines: "what ms [detail]". */
+static void __attribute__((format(printf, 2, 3)))
+tui_bench(struct tui *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->bench == NULL)
+		return;
+	va_start(ap, fmt);
+	vfprintf(t->bench, fmt, ap);
+	va_end(ap);
+	fputc('\n', t->bench);
+	fflush(t->bench);
+}
+
+int
+tui_main(struct cli *c, const char *theme_spec)
+{
+	struct tui		 t;
+	struct cli_evidence	 ce;
+	struct kconfig		*k;
+	struct worker_hooks	 hooks;
+	struct row		*rows = NULL;
+	struct pollfd		 pfd[2];
+	const char		*name, *spec;
+	char			*cause = NULL, *theme_err = NULL;
+	double			 t0 = tui_now_ms(), tk;
+	int			 nrows = 0, i, flags, rc, key, npaint = 0;
+	wint_t			 wch;
+	bool			 existed;
+
+	setlocale(LC_ALL, "");
+	if ((name = env_lookup(c->envp, "KCONFIG_CONFIG")) == NULL)
+		name = ".config";
+	existed = access(name, F_OK) == 0;
+	if ((k = cli_open_config(c)) == NULL)
+		return 1;
+	memset(&ce, 0, sizeof ce);
+	if (c->nbundles > 0) {
+		fprintf(stderr, "kctui: loading evidence...\n");
+		if (cli_open_evidence(c, &ce) != 0) {
+			kconfig_free(k);
+			return 1;
+		}
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "kctui: the interactive mode needs a terminal "
+		    "(use a mode such as olddefconfig otherwise)\n");
+		cli_close_evidence(&ce);
+		kconfig_free(k);
+		return 1;
+	}
+	tui_init(&t, c, k, ce.a);
+	t.config_existed = existed;
+	t.config_path = xstrdup(name);
+	if (getenv("KCTUI_BENCH_LOG") != NULL)
+		t.bench = fopen(getenv("KCTUI_BENCH_LOG"), "a");
+
+	spec = theme_spec;
+	if (spec == NULL && (spec = getenv("KCTUI_THEME")) != NULL &&
+	    *spec == '\0')
+		spec = NULL;
+	if (spec == NULL && getenv("NO_COLOR") != NULL &&
+	    *getenv("NO_COLOR") != '\0')
+		spec = "mono";
+	if (spec != NULL && theme_load(&t.theme, spec, &theme_err) != 0)
+		fprintf(stderr, "kctui: %s (using the default theme)\n",
+		    theme_err);
+
+	t.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+	memset(&hooks, 0, sizeof hooks);
+	hooks.open = tui_worker_open;
+	hooks.arg = &t;
+	if ((t.w = worker_start(&hooks, ce.a, &cause)) == NULL) {
+		free(cause);
+		cause = NULL;
+	}
+
+	if (getenv("ESCDELAY") == NULL)
+		set_escdelay(25);
+	initscr();
+	raw();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	tui_colors(&t);
+	getmaxyx(stdscr, t.height, t.width);
+	menu_open(&t, kconfig_root(k));
+	if (theme_err != NULL)
+		tui_message(&t, EL_ERROR, "%s (default theme)", theme_err);
+
+	flags = R_ALL;
+	while (!t.quit) {
+		if (flags != R_NONE) {
+			tk = tui_now_ms();
+			if (flags & R_ALL) {
+				getmaxyx(stdscr, t.height, t.width);
+				erase();
+			}
+			if (nrows < t.height) {
+				rows = xrealloc(rows, (size_t)t.height *
+				    sizeof *rows);
+				for (i = nrows; i < t.height; i++)
+					row_init(&rows[i]);
+				nrows = t.height;
+			}
+			tui_render(&t, rows, t.height, t.width);
+			tui_paint(&t, rows);
+			refresh();
+			if (npaint++ == 0)
+				tui_bench(&t, "first-paint %.3f", tui_now_ms() -
+				    t0);
+			flags = R_NONE;
+		}
+		pfd[0].fd = STDIN_FILENO;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = t.w != NULL ? worker_fd(t.w) : -1;
+		pfd[1].events = POLLIN;
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (t.w != NULL && (pfd[1].revents & POLLIN)) {
+			struct worker_snapshot *s = worker_collect(t.w);
+
+			if (s != NULL) {
+				tui_bench(&t, "worker %.3f gen %llu",
+				    s->compute_ms,
+				    (unsigned long long)s->gen);
+				worker_snapshot_free(t.snap);
+				t.snap = s;
+				tree_build(t.view->tree);
+				flags |= R_ALL;
+			} else if ((cause = worker_error(t.w)) != NULL) {
+				tui_message(&t, EL_ERROR, "%s", cause);
+				free(cause);
+				worker_stop(t.w);
+				t.w = NULL;
+				/* Whatever was submitted: compute it here. */
+				kconfig_recalc(t.k);
+				worker_snapshot_free(t.snap);
+				t.snap = worker_snapshot_compute(t.k, t.a);
+				tree_build(t.view->tree);
+				flags |= R_ALL;
+			}
+		}
+		/* Every key waiting, then one paint. */
+		tk = tui_now_ms();
+		key = -1;
+		while (!t.quit && (rc = get_wch(&wch)) != ERR) {
+			if ((key = tui_curses_key(rc, wch)) < 0)
+				continue;
+			flags |= tui_key(&t, key);
+		}
+		if (key >= 0 && flags != R_NONE && !t.quit) {
+			if (flags & R_ALL) {
+				getmaxyx(stdscr, t.height, t.width);
+				erase();
+			}
+			if (nrows < t.height) {
+				rows = xrealloc(rows, (size_t)t.height *
+				    sizeof *rows);
+				for (i = nrows; i < t.height; i++)
+					row_init(&rows[i]);
+				nrows = t.height;
+			}
+			tui_render(&t, rows, t.height, t.width);
+			tui_paint(&t, rows);
+			refresh();
+			tui_bench(&t, "key %.3f busy %d", tui_now_ms() - tk,
+			    t.w != NULL && t.snap->gen < t.gen);
+			flags = R_NONE;
+		}
+	}
+	endwin();
+	for (i = 0; i < nrows; i++)
+		row_free(&rows[i]);
+	free(rows);
+	worker_stop(t.w);
+	if (t.bench != NULL)
+		fclose(t.bench);
+	free(theme_err);
+	tui_done(&t);
+	cli_close_evidence(&ce);
+	kconfig_free(k);
+	return 0;
+}

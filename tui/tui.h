@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tui.h - the interactive front end's shared state. A stack of views
+ * (menu, choice, search results, help), each a mode of the generic tree
+ * widget; screen lines are formatted into attributed rows (render.c
+ * style, headless) and only tui.c talks to curses.
+ *
+ * Adding a mode (the trim review, the export dialog): write a struct
+ * tui_view_ops with its tree_ops, push it with tui_push(), and bind its
+ * key in keys.c; the help screen takes more sections in help.c's table.
+ */
+#ifndef KC_TUI_H
+#define KC_TUI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "keys.h"
+#include "rows.h"
+#include "theme.h"
+
+struct cli;
+struct kconfig;
+struct kc_menu;
+struct kc_symbol;
+struct attrib;
+struct worker;
+struct worker_snapshot;
+struct tree;
+struct tui;
+struct tui_view;
+
+struct tui_view_ops {
+	const char		*name;
+	const struct tree_ops	*tree;
+	/* The location shown on the title line (malloc'd). */
+	char		*(*title)(struct tui *, struct tui_view *);
+	/* An action on the current line: R_* flags, or -1 when the view
+	 * leaves it to the defaults (navigation, back, quit...). */
+	int		 (*action)(struct tui *, struct tui_view *,
+			     enum tui_action);
+	/* The info line about the current line. */
+	void		 (*info)(struct tui *, struct tui_view *,
+			     struct row *, int width);
+	void		 (*free)(struct tui_view *);
+};
+
+struct tui_view {
+	const struct tui_view_ops *ops;
+	struct tui		*tui;
+	struct tree		*tree;
+	struct kc_menu		*menu;	/* menu views: what they show */
+	void			*data;
+	struct tui_view		*prev;
+};
+
+/* What the bottom line is asking for. */
+enum tui_prompt { P_NONE, P_INPUT, P_CONFIRM_QUIT };
+
+struct tui {
+	struct cli		*cli;
+	struct kconfig		*k;
+	const struct attrib	*a;
+	struct worker		*w;
+	struct worker_snapshot	*snap;
+	uint64_t		 gen;		/* newest submitted */
+
+	struct kc_menu	       **menus;		/* walk order */
+	int			 nmenus;
+	struct kc_menu	       **mhash;		/* open addressing */
+	int			*mhidx;
+	int			 mhsize;
+
+	struct theme		 theme;
+	bool			 ascii;		/* no UTF-8 line drawing */
+	bool			 show_all, show_name, only_new;
+	bool			 config_existed;	/* for NEW */
+	bool			 dirty;
+	char			*config_path;
+
+	char			*msg;
+	int			 msg_el;
+	bool			 esc;		/* first Esc of Esc Esc seen */
+
+	enum tui_prompt		 prompt;
+	char			*prompt_text;
+	struct strbuf		*input;
+	void			(*input_done)(struct tui *, const char *);
+
+	struct tui_view		*view;
+	int			 width, height;
+	bool			 quit;
+
+	FILE			*bench;		/* KCTUI_BENCH_LOG */
+};
+
+/* Set up over an open configuration (evidence a may be NULL). */
+void		 tui_init(struct tui *, struct cli *, struct kconfig *,
+		     const struct attrib *);
+void		 tui_done(struct tui *);
+/* Values to draw: the snapshot (never recomputes on this thread). */
+int		 tui_menu_index(struct tui *, const struct kc_menu *);
+bool		 tui_menu_visible(struct tui *, struct kc_menu *);
+int		 tui_sym_tri(struct tui *, const struct kc_symbol *);
+const char	*tui_sym_str(struct tui *, const struct kc_symbol *);
+bool		 tui_sym_new(struct tui *, const struct kc_symbol *);
+void		 tui_message(struct tui *, int el, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+/* A value change was made to t->k: recompute in the background. */
+void		 tui_changed(struct tui *);
+/* Ask for a line of text on the bottom line. */
+void		 tui_ask(struct tui *, const char *prompt, const char *initial,
+		     void (*done)(struct tui *, const char *));
+
+struct tui_view	*tui_push(struct tui *, const struct tui_view_ops *,
+		     struct kc_menu *, void *data);
+void		 tui_pop(struct tui *);
+/* Handle one key (K_* or a code point): R_* flags. */
+int		 tui_key(struct tui *, int key);
+/* Format the whole screen into rows[height] (headless). */
+void		 tui_render(struct tui *, struct row *rows, int height,
+		     int width);
+
+/* menu.c */
+extern const struct tui_view_ops tui_menu_ops;
+struct tui_view	*menu_open(struct tui *, struct kc_menu *);
+/* Open the menus leading to m and put the cursor on it. */
+bool		 menu_jump(struct tui *, struct kc_menu *);
+/* Why an entry is invisible: the false part of its conditions
+ * (malloc'd), or NULL when it is visible. */
+char		*menu_invisible_reason(struct tui *, struct kc_menu *);
+/* "General setup > Timers subsystem" (malloc'd). */
+char		*menu_location(struct tui *, struct kc_menu *);
+/* The strongest evidence for a symbol, in words, or NULL (malloc'd). */
+char		*menu_evidence_text(struct tui *, const struct kc_symbol *);
+/* The mark of a verdict (one cell). */
+const char	*menu_verdict_mark(struct tui *, int verdict);
+
+/* search.c */
+/* Search names, prompts and help with a regex; pushes the results. */
+int		 search_open(struct tui *, const char *regex, char **cause);
+
+/* help.c */
+/* The help screen's text for an entry (malloc'd, lines end in \n). */
+char		*help_text(struct tui *, struct kc_menu *);
+void		 help_open(struct tui *, struct kc_menu *);
+
+/* tui.c */
+int		 tui_main(struct cli *, const char *theme);
+#endif
