@@ -59,4 +59,12 @@ char	*cli_path(struct cli *, const char *path);
 int	cmd_evidence(struct cli *, int argc, char **argv);
 /* kctui collect -o DIR [--trace-seconds N] [-- COMMAND ARGS...] */
 int	cmd_collect(struct cli *, int argc, char **argv);
+/* kctui suggest -e BUNDLE... [--policy P] [--format text|tsv]
+ * [--decisions FILE] */
+int	cmd_suggest(struct cli *, int argc, char **argv);
+/* kctui export -e BUNDLE... -o FILE [--policy P] [--accept X]...
+ * [--report FILE] [--decisions FILE] */
+int	cmd_export(struct cli *, int argc, char **argv);
+/* kctui decide CONFIG_X keep|trim|forget [REASON...] [--decisions FILE] */
+int	cmd_decide(struct cli *, int argc, char **argv);
 #endif

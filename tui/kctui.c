@@ -64,7 +64,19 @@ usage(int status)
 	    "  evidence -e BUNDLE...  [--format text|tsv] [--unmapped]\n"
 	    "                         what evidence says of each option\n"
 	    "  collect -o DIR         [--trace-seconds N] [-- COMMAND...]\n"
-	    "                         record an evidence bundle here\n");
+	    "                         record an evidence bundle here\n"
+	    "  suggest -e BUNDLE...   [--policy modules|aggressive] "
+	    "[--format text|tsv]\n"
+	    "                         [--decisions FILE]: trim candidates "
+	    "by subsystem\n"
+	    "  export -e BUNDLE... -o FILE  [--policy P] [--accept all|"
+	    "SUBSYSTEM]...\n"
+	    "                         [--report FILE[.yaml]] [--decisions "
+	    "FILE]: write the trimmed config\n"
+	    "  decide CONFIG_X keep|trim|forget [REASON...] [--decisions "
+	    "FILE]\n"
+	    "                         record a decision (default file: "
+	    ".kctui-decisions in the tree)\n");
 	exit(status);
 }
 
@@ -281,6 +293,9 @@ static const struct cli_command {
 } cli_commands[] = {
 	{ "evidence", cmd_evidence },
 	{ "collect", cmd_collect },
+	{ "suggest", cmd_suggest },
+	{ "export", cmd_export },
+	{ "decide", cmd_decide },
 };
 
 /* Free what main() allocated. */
