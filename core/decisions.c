@@ -194,7 +194,7 @@ decisions_get(const struct decisions *ds, const char *sym)
 {
 	const struct dline *l;
 
-	if (ds == NULL || (l = decisions_find(ds, sym)) == NULL)
+	if (ds == NULL || sym == NULL || (l = decisions_find(ds, sym)) == NULL)
 		return DECISION_NONE;
 	return l->d;
 }
@@ -204,7 +204,7 @@ decisions_reason(const struct decisions *ds, const char *sym)
 {
 	const struct dline *l;
 
-	if (ds == NULL || (l = decisions_find(ds, sym)) == NULL)
+	if (ds == NULL || sym == NULL || (l = decisions_find(ds, sym)) == NULL)
 		return NULL;
 	return l->reason;
 }

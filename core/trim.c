@@ -64,7 +64,6 @@ static const struct trim_essential essentials[] = {
 	{ "TMPFS", "tmpfs is mounted (/run, /dev/shm)", "tmpfs" },
 	{ "FHANDLE", "systemd and udev use name_to_handle_at", NULL },
 	{ "INOTIFY_USER", "init systems watch files with inotify", NULL },
-	{ "AUTOFS_FS", "systemd's automount units", NULL },
 	{ "BLOCK", "disks at all", NULL },
 	{ "MSDOS_PARTITION", "the root disk's partition table", NULL },
 	{ "EFI_PARTITION", "the root disk's GPT partition table", NULL },
@@ -85,7 +84,6 @@ static const struct trim_essential essentials[] = {
 	/* Firmware interfaces: booted through them, never traced after. */
 	{ "EFI", "booting on UEFI firmware", NULL },
 	{ "EFI_STUB", "the firmware starts the kernel directly", NULL },
-	{ "EFIVAR_FS", "the boot loader's EFI variables", NULL },
 	{ "ACPI", "the firmware's description of the machine", NULL },
 	{ "PCI", "the bus everything else sits on", NULL },
 	/* Networking: DHCP before any recording starts. */
@@ -173,7 +171,15 @@ struct trim {
 	 * whose expressions name it (built on first use). */
 	int			*rev_off, *rev_to;
 	unsigned		*mark, markgen;
+	unsigned		*acc, accgen;	/* in this call's set */
 	int			*affected;
+	/* The values of the configuration as last seen whole, and the user
+	 * values they were computed from: while those are unchanged, the
+	 * "before" side of a consequence needs no recompute. */
+	enum kc_tri		*base;
+	unsigned char		*base_has, *base_tri;
+	const char		**base_str;
+	bool			 base_ok;
 	struct ko_map		 ko;
 	struct trim_stats	 st;
 };
@@ -429,6 +435,63 @@ keep_expr(struct trim *t, const struct kc_expr *e, int by, size_t *nq)
 	}
 }
 
+/* The OR terms of a selected_by expression that are true now. */
+static void
+keep_sel_terms(struct trim *t, const struct kc_expr *e,
+    const struct kc_expr **terms, size_t *n, size_t max)
+{
+	if (kc_expr_op(e) == KC_EXPR_OR) {
+		keep_sel_terms(t, kc_expr_left(e), terms, n, max);
+		keep_sel_terms(t, kc_expr_right(e), terms, n, max);
+		return;
+	}
+	if (*n < max && kc_expr_op(e) != KC_EXPR_NONE &&
+	    kc_expr_eval(t->k, e) != KC_NO)
+		terms[(*n)++] = e;
+}
+
+/* The selecting symbol of a select term ("A && cond"): its leftmost. */
+static struct kc_symbol *
+keep_term_sym(const struct kc_expr *e)
+{
+	while (kc_expr_op(e) == KC_EXPR_AND)
+		e = kc_expr_left(e);
+	return kc_expr_op(e) == KC_EXPR_SYMBOL ? kc_expr_sym(e) : NULL;
+}
+
+/*
+ * A kept symbol whose value comes from a select (promptless ones, such as
+ * SCSI_NETLINK, used by a loaded module but selected by drivers that are
+ * not) stays only if one of its selectors does: keep one, preferring one
+ * already kept, then one that is y.
+ */
+static void
+keep_selector(struct trim *t, struct kc_symbol *s, int idx, size_t *nq)
+{
+	const struct kc_expr	*terms[64], *pick = NULL;
+	struct kc_symbol	*x;
+	size_t			 n = 0, i;
+	int			 xi;
+
+	if (kc_sym_visible(t->k, s) != KC_NO)
+		return;		/* the user's value holds it */
+	if (kc_sym_selected_value(t->k, s) == KC_NO)
+		return;
+	keep_sel_terms(t, kc_sym_selected_by(s), terms, &n, 64);
+	for (i = 0; i < n; i++) {
+		x = keep_term_sym(terms[i]);
+		if (x == NULL || (xi = kc_sym_index(x)) < 0)
+			continue;
+		if (t->keep[xi] != K_NONE)
+			return;
+		if (pick == NULL || (kc_sym_tristate(t->k, x) == KC_YES &&
+		    kc_sym_tristate(t->k, keep_term_sym(pick)) != KC_YES))
+			pick = terms[i];
+	}
+	if (pick != NULL)
+		keep_expr(t, pick, idx, nq);
+}
+
 /* What a kept symbol needs: its dependencies (with the enclosing menus'
  * "visible if" and its prompt's condition, else it would lose its value)
  * and what it selects. */
@@ -441,6 +504,7 @@ keep_needs(struct trim *t, int idx, size_t *nq)
 	int			 i;
 
 	keep_expr(t, kc_sym_depends(s), idx, nq);
+	keep_selector(t, s, idx, nq);
 	if ((m = kc_sym_menu(s)) != NULL) {
 		keep_expr(t, kc_menu_prompt_cond(m), idx, nq);
 		for (p = kc_menu_parent(m); p != NULL; p = kc_menu_parent(p))
@@ -502,6 +566,49 @@ trim_mounted(const struct trim *t, const char *fstype)
 	    evidence_find(t->in->ev, EV_MOUNT, fstype) != NULL;
 }
 
+/*
+ * Whether a symbol's evidence counts. A module's code runs only when the
+ * module is loaded, so for module code whose module no bundle saw loaded,
+ * an ambiguous trace match (a function name defined in several places,
+ * "init_once") is some other definition's; everything else counts.
+ */
+static bool
+trim_has_evidence(const struct trim *t, struct kc_symbol *s,
+    const struct attrib_sym *as)
+{
+	size_t i;
+
+	/* m itself, or a y option inside an m one (its code is part of
+	 * that module). */
+	if (kc_sym_tristate(t->k, s) != KC_MOD &&
+	    kc_expr_eval(t->k, kc_sym_depends(s)) != KC_MOD)
+		return true;
+	for (i = 0; i < as->nrefs; i++) {
+
+		if (as->refs[i].item->kind != EV_TRACE ||
+		    !as->refs[i].ambiguous)
+			return true;
+	}
+	return false;
+}
+
+/* The verdict the trim rules use: trim_has_evidence() applied. */
+static enum verdict
+trim_verdict(const struct trim *t, struct kc_symbol *s)
+{
+	const struct attrib_sym	*as;
+	enum verdict		 v;
+
+	if (t->in->a == NULL)
+		return V_NONE;
+	v = attrib_verdict(t->in->a, kc_sym_name(s));
+	if ((v == V_USED || v == V_PLAUSIBLE) &&
+	    (as = attrib_find(t->in->a, kc_sym_name(s))) != NULL &&
+	    !trim_has_evidence(t, s, as))
+		return V_NONE;
+	return v;
+}
+
 /* The keep-set, breadth first from the seeds. */
 static void
 trim_keep(struct trim *t)
@@ -517,9 +624,11 @@ trim_keep(struct trim *t)
 		n = attrib_count(t->in->a);
 		for (i = 0; i < n; i++) {
 			as = attrib_at(t->in->a, i);
-			if (as->verdict == V_USED || as->verdict == V_PLAUSIBLE)
-				keep_sym(t, kconfig_find(t->k, as->name),
-				    K_EVIDENCE, -1, &nq);
+			s = kconfig_find(t->k, as->name);
+			if ((as->verdict == V_USED ||
+			    as->verdict == V_PLAUSIBLE) && s != NULL &&
+			    trim_has_evidence(t, s, as))
+				keep_sym(t, s, K_EVIDENCE, -1, &nq);
 		}
 	}
 	for (i = 0; i < sizeof essentials / sizeof essentials[0]; i++) {
@@ -589,40 +698,6 @@ trim_keep_reason(const struct trim *tc, const struct kc_symbol *s)
 }
 
 /* ---------------------------------------------------------- candidates */
-
-/* An expression's value with every (tentative) candidate at n: whether a
- * select would still force a symbol once the candidates are gone. */
-static enum kc_tri
-hyp_eval(struct trim *t, const struct kc_expr *e)
-{
-	struct kc_symbol	*s;
-	enum kc_tri		 l, r;
-	int			 idx;
-
-	switch (kc_expr_op(e)) {
-	case KC_EXPR_NONE:
-		return KC_YES;
-	case KC_EXPR_OR:
-		l = hyp_eval(t, kc_expr_left(e));
-		r = hyp_eval(t, kc_expr_right(e));
-		return l > r ? l : r;
-	case KC_EXPR_AND:
-		l = hyp_eval(t, kc_expr_left(e));
-		r = hyp_eval(t, kc_expr_right(e));
-		return l < r ? l : r;
-	case KC_EXPR_NOT:
-		return (enum kc_tri)(KC_YES - hyp_eval(t, kc_expr_left(e)));
-	case KC_EXPR_SYMBOL:
-		s = kc_expr_sym(e);
-		idx = kc_sym_index(s);
-		if (idx >= 0 && t->cand_of[idx] != -1)
-			return KC_NO;
-		return trim_is_tristate(s) || kc_sym_is_const(s) ?
-		    kc_sym_tristate(t->k, s) : KC_NO;
-	default:
-		return kc_expr_eval(t->k, e);
-	}
-}
 
 /* The menu path of an entry: its enclosing menus' prompts. */
 static char *
@@ -748,6 +823,9 @@ trim_reason(struct trim *t, struct trim_cand *c, enum verdict vd)
 		    dr ? dr : "", dr ? ")" : "") ;
 	}
 	if (c->value == KC_MOD) {
+		if (t->in->a != NULL && attrib_find(t->in->a, c->name) != NULL)
+			return xstrdup("module not loaded; its only evidence "
+			    "is trace names defined elsewhere too");
 		if (vd == V_NO_CODE)
 			return xstrdup("module option with no evidence; "
 			    "builds no object itself");
@@ -782,8 +860,7 @@ trim_collect(struct trim *t)
 		if ((v = kc_sym_tristate(t->k, s)) == KC_NO)
 			continue;
 		d = decisions_get(t->in->d, name);
-		vd = t->in->a != NULL ? attrib_verdict(t->in->a, name) :
-		    V_NONE;
+		vd = trim_verdict(t, s);
 		if (d == DECISION_KEEP) {
 			if (t->keep[idx] == K_DECISION && vd != V_USED &&
 			    vd != V_PLAUSIBLE && kc_sym_visible(t->k, s) !=
@@ -818,30 +895,37 @@ trim_collect(struct trim *t)
 	}
 }
 
-/* Drop the tentative candidates that a staying symbol still selects, until
- * none is left (dropping one may force others). */
+static size_t trim_set_all(struct trim *, struct kconfig *, const size_t *,
+    size_t, size_t *);
+
+/*
+ * Drop the tentative candidates that can't be set to n even with every
+ * other candidate gone: those a staying symbol selects (directly or
+ * through promptless symbols in between). Asked of the engine itself, on
+ * the configuration, restored afterwards: setting all of them in passes
+ * (a candidate selected by another becomes settable once that one is n)
+ * leaves exactly those.
+ */
 static void
 trim_settle(struct trim *t)
 {
+	struct kc_values	*saved;
 	struct trim_cand	*c;
-	size_t			 i, j;
-	bool			 changed = true;
+	size_t			*all, *fail, nf, i, j;
 
-	while (changed) {
-		changed = false;
-		for (i = 0; i < t->ncands; i++) {
-			c = &t->cands[i];
-			if (t->cand_of[kc_sym_index(c->sym)] == -1)
-				continue;
-			if (kc_sym_tristate_settable(t->k, c->sym, KC_NO))
-				continue;
-			if (!kc_sym_is_choice_value(c->sym) &&
-			    hyp_eval(t, kc_sym_selected_by(c->sym)) == KC_NO)
-				continue;
-			t->cand_of[kc_sym_index(c->sym)] = -1;
-			changed = true;
-		}
-	}
+	all = xcalloc(t->ncands + 1, sizeof *all);
+	fail = xcalloc(t->ncands + 1, sizeof *fail);
+	for (i = 0; i < t->ncands; i++)
+		all[i] = i;
+	saved = kconfig_values_save(t->k);
+	nf = trim_set_all(t, t->k, all, t->ncands, fail);
+	kconfig_values_restore(t->k, saved);
+	kconfig_values_free(saved);
+	kconfig_recalc(t->k);
+	for (i = 0; i < nf; i++)
+		t->cand_of[kc_sym_index(t->cands[fail[i]].sym)] = -1;
+	free(all);
+	free(fail);
 	for (i = j = 0; i < t->ncands; i++) {
 		c = &t->cands[i];
 		if (t->cand_of[kc_sym_index(c->sym)] == -1)
@@ -864,8 +948,7 @@ trim_describe(struct trim *t)
 
 	for (i = 0; i < t->ncands; i++) {
 		c = &t->cands[i];
-		vd = t->in->a != NULL ? attrib_verdict(t->in->a, c->name) :
-		    V_NONE;
+		vd = trim_verdict(t, c->sym);
 		trim_saving(t, c);
 		c->reason = trim_reason(t, c, vd);
 		c->subsys = trim_subsys_of(t, kc_sym_menu(c->sym));
@@ -1003,7 +1086,12 @@ trim_free(struct trim *t)
 	free(t->rev_off);
 	free(t->rev_to);
 	free(t->mark);
+	free(t->acc);
 	free(t->affected);
+	free(t->base);
+	free(t->base_has);
+	free(t->base_tri);
+	free(t->base_str);
 	free(t->st.modules_dir);
 	ko_free(&t->ko);
 	free(t);
@@ -1150,9 +1238,9 @@ trim_explain(struct trim *t, struct trim_change *c)
 
 	c->why = NULL;
 	c->cause = NULL;
-	if (t->cand_of[kc_sym_index(c->sym)] != -1 &&
+	if (t->acc[kc_sym_index(c->sym)] == t->accgen &&
 	    t->after[kc_sym_index(c->sym)] == KC_NO)
-		return;		/* a candidate itself */
+		return;		/* an accepted candidate itself */
 	if ((x = trim_changed_in(t, kc_sym_depends(c->sym))) != NULL ||
 	    ((m = kc_sym_menu(c->sym)) != NULL &&
 	    (x = trim_changed_in(t, kc_menu_prompt_cond(m))) != NULL)) {
@@ -1327,6 +1415,61 @@ trim_affected(struct trim *t, const size_t *cands, size_t n)
 	return na;
 }
 
+/* Whether k's user values are still those the baseline was computed
+ * from. */
+static bool
+trim_base_valid(struct trim *t, struct kconfig *k)
+{
+	struct kc_symbol	*s;
+	const char		*a, *b;
+	int			 i;
+
+	if (!t->base_ok)
+		return false;
+	for (i = 0; i < t->nsyms; i++) {
+		s = kconfig_symbol(k, i);
+		if (kc_sym_has_user_value(s) != t->base_has[i])
+			return false;
+		if (!t->base_has[i])
+			continue;
+		if ((unsigned char)kc_sym_user_tristate(s) != t->base_tri[i])
+			return false;
+		a = kc_sym_user_string(s);
+		b = t->base_str[i];
+		if (a != b && (a == NULL || b == NULL || strcmp(a, b) != 0))
+			return false;
+	}
+	return true;
+}
+
+/* Recompute everything and remember it as the baseline. */
+static void
+trim_base_take(struct trim *t, struct kconfig *k)
+{
+	struct kc_symbol	*s;
+	int			 i;
+
+	if (t->base == NULL) {
+		t->base = xcalloc((size_t)t->nsyms + 1, sizeof *t->base);
+		t->base_has = xcalloc((size_t)t->nsyms + 1, 1);
+		t->base_tri = xcalloc((size_t)t->nsyms + 1, 1);
+		t->base_str = xcalloc((size_t)t->nsyms + 1,
+		    sizeof *t->base_str);
+	}
+	kconfig_recalc(k);
+	for (i = 0; i < t->nsyms; i++) {
+		s = kconfig_symbol(k, i);
+		t->base[i] = trim_is_tristate(s) ? kc_sym_tristate(k, s) :
+		    KC_NO;
+		t->base_has[i] = kc_sym_has_user_value(s);
+		t->base_tri[i] = (unsigned char)kc_sym_user_tristate(s);
+		/* User strings are interned by the engine: they live as
+		 * long as the configuration. */
+		t->base_str[i] = kc_sym_user_string(s);
+	}
+	t->base_ok = true;
+}
+
 int
 trim_consequences(struct trim *t, struct kconfig *k, const size_t *cands,
     size_t n, struct trim_change **changes, size_t *nchanges, char **cause)
@@ -1355,12 +1498,23 @@ trim_consequences(struct trim *t, struct kconfig *k, const size_t *cands,
 	full = na < 0;
 	if (full)
 		na = t->nsyms;
+	if (t->acc == NULL)
+		t->acc = xcalloc((size_t)t->nsyms + 1, sizeof *t->acc);
+	if (++t->accgen == 0) {
+		memset(t->acc, 0, (size_t)t->nsyms * sizeof *t->acc);
+		t->accgen = 1;
+	}
+	for (j = 0; j < (int)n; j++) {
+		if (cands[j] < t->ncands)
+			t->acc[kc_sym_index(t->cands[cands[j]].sym)] =
+			    t->accgen;
+	}
+	if (full || !trim_base_valid(t, k))
+		trim_base_take(t, k);
 	saved = kconfig_values_save(k);
 	for (j = 0; j < na; j++) {
 		idx = full ? j : t->affected[j];
-		s = kconfig_symbol(k, idx);
-		t->before[idx] = trim_is_tristate(s) ? kc_sym_tristate(k, s) :
-		    KC_NO;
+		t->before[idx] = t->base[idx];
 	}
 	trim_set_all(t, k, cands, n, NULL);
 	if (full)

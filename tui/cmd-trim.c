@@ -196,10 +196,15 @@ cmd_suggest(struct cli *c, int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "decisions", required_argument, NULL, 'd' },
+		{ "kept", no_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct trim_run		 r;
 	struct trim_stats	 st;
+	struct kc_symbol	*sym;
+	const char		*why;
+	bool			 kept = false;
+	int			 i;
 	struct trim_subsys	*sub;
 	struct trim_cand	*cand;
 	struct trim_change	*ch;
@@ -231,10 +236,13 @@ cmd_suggest(struct cli *c, int argc, char **argv)
 		case 'd':
 			dopt = optarg;
 			break;
+		case 'k':
+			kept = true;
+			break;
 		default:
 			fprintf(stderr, "usage: kctui -e BUNDLE suggest "
 			    "[--policy modules|aggressive] [--format text|tsv]"
-			    " [--decisions FILE]\n");
+			    " [--decisions FILE] [--kept]\n");
 			return 1;
 		}
 	}
@@ -245,6 +253,17 @@ cmd_suggest(struct cli *c, int argc, char **argv)
 	}
 	if (trim_run_open(c, &r, policy, dopt) != 0)
 		goto out;
+	if (kept) {
+		/* The keep-set instead: every y/m option kept, and why. */
+		for (i = 0; i < kconfig_nsymbols(r.k); i++) {
+			sym = kconfig_symbol(r.k, i);
+			if ((why = trim_keep_reason(r.t, sym)) != NULL)
+				printf("CONFIG_%s\t%s\t%s\n", kc_sym_name(sym),
+				    cmd_tri(kc_sym_tristate(r.k, sym)), why);
+		}
+		status = 0;
+		goto out;
+	}
 	trim_get_stats(r.t, &st);
 	if (st.note != NULL)
 		fprintf(stderr, "kctui: %s\n", st.note);
