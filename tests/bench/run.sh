@@ -89,3 +89,6 @@ fi
 if [ -n "${BENCH_EVIDENCE:-}" ] && [ -x "$BENCH_EVIDENCE" ]; then
 	"$BENCH_EVIDENCE" "$TREE" "$KCTUI_REPO/tests/fixtures/evidence/cloud-vm"
 fi
+
+# Trim suggestions against make localmodconfig, consequence recompute.
+bash "$here/trim.sh"
