@@ -67,4 +67,12 @@ int	cmd_collect(struct cli *, int argc, char **argv);
 int	cmd_explain(struct cli *, int argc, char **argv);
 /* kctui enable SYMBOL[=y|m] [--apply -o FILE] */
 int	cmd_enable(struct cli *, int argc, char **argv);
+/* kctui suggest -e BUNDLE... [--policy P] [--format text|tsv]
+ * [--decisions FILE] */
+int	cmd_suggest(struct cli *, int argc, char **argv);
+/* kctui export -e BUNDLE... -o FILE [--policy P] [--accept X]...
+ * [--report FILE] [--decisions FILE] */
+int	cmd_export(struct cli *, int argc, char **argv);
+/* kctui decide CONFIG_X keep|trim|forget [REASON...] [--decisions FILE] */
+int	cmd_decide(struct cli *, int argc, char **argv);
 #endif

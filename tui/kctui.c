@@ -71,7 +71,19 @@ usage(int status)
 	    "  explain SYMBOL         its value, why, what blocks it, what "
 	    "depends on it\n"
 	    "  enable SYMBOL[=y|m]    [--apply -o FILE] the changes that "
-	    "turn it on\n");
+	    "turn it on\n"
+	    "  suggest -e BUNDLE...   [--policy modules|aggressive] "
+	    "[--format text|tsv]\n"
+	    "                         [--decisions FILE]: trim candidates "
+	    "by subsystem\n"
+	    "  export -e BUNDLE... -o FILE  [--policy P] [--accept all|"
+	    "SUBSYSTEM]...\n"
+	    "                         [--report FILE[.yaml]] [--decisions "
+	    "FILE]: write the trimmed config\n"
+	    "  decide CONFIG_X keep|trim|forget [REASON...] [--decisions "
+	    "FILE]\n"
+	    "                         record a decision (default file: "
+	    ".kctui-decisions in the tree)\n");
 	exit(status);
 }
 
@@ -278,6 +290,9 @@ static const struct cli_command {
 	{ "collect", cmd_collect },
 	{ "explain", cmd_explain },
 	{ "enable", cmd_enable },
+	{ "suggest", cmd_suggest },
+	{ "export", cmd_export },
+	{ "decide", cmd_decide },
 };
 
 /* Free what main() allocated. */

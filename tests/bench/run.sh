@@ -90,5 +90,7 @@ if [ -n "${BENCH_EVIDENCE:-}" ] && [ -x "$BENCH_EVIDENCE" ]; then
 	"$BENCH_EVIDENCE" "$TREE" "$KCTUI_REPO/tests/fixtures/evidence/cloud-vm"
 fi
 
+# Trim suggestions against make localmodconfig, consequence recompute.
+bash "$here/trim.sh"
 # The interactive browser: first paint and key latency.
 bash "$KCTUI_REPO/tests/bench/tui.sh"

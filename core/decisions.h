@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * decisions.h - the user's decisions about trim suggestions, kept next to
+ * the configuration so that every later suggest, export and the TUI
+ * honour them: a plain text file, one "CONFIG_X keep|trim  # reason" a
+ * line, comments ("# ...") and blank lines allowed (docs/trim.md).
+ */
+#ifndef KC_DECISIONS_H
+#define KC_DECISIONS_H
+
+#include <stddef.h>
+
+enum decision { DECISION_NONE, DECISION_KEEP, DECISION_TRIM };
+
+struct decisions;
+
+/* The default file name, in the tree (the directory after -C). */
+#define DECISIONS_DEFAULT ".kctui-decisions"
+
+/*
+ * Read a decisions file. A missing file is an empty set. NULL with *cause
+ * when the file exists but can't be read. Bad lines are skipped; when
+ * there were any, the result is still returned and *cause (if cause is
+ * not NULL) is set to their warnings, one "file:line: text" a line.
+ */
+struct decisions *decisions_load(const char *path, char **cause);
+/* An empty set (for a new file). */
+struct decisions *decisions_new(void);
+/* A symbol's decision (name without CONFIG_). */
+enum decision	 decisions_get(const struct decisions *, const char *sym);
+/* Its reason, or NULL. */
+const char	*decisions_reason(const struct decisions *, const char *sym);
+/* Record (or with DECISION_NONE, forget) a decision; reason may be NULL. */
+void		 decisions_set(struct decisions *, const char *sym,
+		     enum decision, const char *reason);
+/* Write the set (comments of the loaded file kept, in place), atomically. */
+int		 decisions_save(const struct decisions *, const char *path,
+		     char **cause);
+void		 decisions_free(struct decisions *);
+
+/* Every decision, in file order (for reports). */
+size_t		 decisions_count(const struct decisions *);
+const char	*decisions_at(const struct decisions *, size_t,
+		     enum decision *, const char **reason);
+/* "keep", "trim" or "none". */
+const char	*decision_name(enum decision);
+#endif

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trim.h - trim suggestions: the options a configuration could lose
+ * because no evidence says they are used, grouped by the menu they sit in,
+ * and what accepting them really changes (docs/trim.md).
+ *
+ * A candidate is y or m, visible and settable to n, not selected by a
+ * symbol that stays, without evidence of use, and outside the keep-set:
+ * what has evidence, the boot essentials evidence can't see, and
+ * (transitively) what those depend on and select. Decisions (decisions.h)
+ * override: "keep" keeps an option and what it needs, "trim" makes one a
+ * candidate whatever its evidence.
+ */
+#ifndef KC_TRIM_H
+#define KC_TRIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../kconfig-parser/kconfig.h"
+
+struct evidence;
+struct kbuild;
+struct attrib;
+struct decisions;
+
+enum trim_policy { TRIM_POLICY_MODULES, TRIM_POLICY_AGGRESSIVE };
+enum trim_state { TRIM_PENDING, TRIM_ACCEPTED, TRIM_REJECTED };
+
+struct trim_cand {
+	struct kc_symbol	*sym;
+	const char		*name;		/* without CONFIG_ */
+	enum kc_tri		 value;		/* y or m at suggestion time */
+	char			*reason;
+	size_t			 nobjs, nmodules;	/* what it builds */
+	unsigned long long	 ko_bytes;	/* .ko sizes found, 0: unknown */
+	size_t			 subsys;
+	enum trim_state		 state;
+	bool			 decided;	/* a "trim" decision made it */
+};
+
+struct trim_subsys {
+	char	*path;		/* "Device Drivers > ... > Ethernet driver
+				   support", or "(top level)" */
+	size_t	*cands;
+	size_t	 ncands;
+	/* y/m symbols accepting the whole subsystem turns off, consequences
+	 * included */
+	size_t	 removes;
+};
+
+struct trim_change {
+	struct kc_symbol	*sym;
+	enum kc_tri		 before, after;
+	/* "depends on X", "was selected by X", "choice moved", or NULL (an
+	 * accepted candidate itself, or no single cause found) */
+	const char		*why;
+	/* The symbol of why (X), or NULL. */
+	struct kc_symbol	*cause;
+};
+
+struct trim_input {
+	const struct evidence	*ev;
+	const struct kbuild	*kb;
+	const struct attrib	*a;
+	const struct decisions	*d;		/* NULL: none */
+	enum trim_policy	 policy;
+	/* Where .ko files are (sizes): NULL means /lib/modules/<release of
+	 * the first bundle with one>. */
+	const char		*modules_dir;
+	/* Skip computing trim_subsys.removes (left 0). */
+	bool			 no_removes;
+	/* Consequences by a full kconfig_recalc() and a compare of every
+	 * symbol, instead of only the symbols that read a candidate (the
+	 * two must agree; tests check it). */
+	bool			 full_recalc;
+};
+
+struct trim;
+
+struct trim	*trim_suggest(struct kconfig *, const struct trim_input *,
+		     char **cause);
+void		 trim_free(struct trim *);
+
+size_t		 trim_ncands(const struct trim *);
+struct trim_cand *trim_cand(struct trim *, size_t);
+size_t		 trim_nsubsys(const struct trim *);
+struct trim_subsys *trim_subsys(struct trim *, size_t);
+
+/*
+ * What accepting these candidates changes, on k's values (restored before
+ * returning): every bool/tristate symbol whose value differs, the
+ * candidates included (why NULL). *changes is malloc'd (caller frees);
+ * the why strings belong to the trim.
+ */
+int		 trim_consequences(struct trim *, struct kconfig *,
+		     const size_t *cands, size_t n,
+		     struct trim_change **changes, size_t *nchanges,
+		     char **cause);
+/* Set the candidates to n in k (the export) and mark them accepted.
+ * -1 with *cause naming those that could not be set. */
+int		 trim_apply(struct trim *, struct kconfig *,
+		     const size_t *cands, size_t n, char **cause);
+
+/* The candidate index of a symbol, -1 when it is none. */
+long		 trim_cand_of(const struct trim *, const struct kc_symbol *);
+/* Why a symbol is in the keep-set ("evidence", "boot essential: ...",
+ * "needed by CONFIG_X", "selected by CONFIG_X", "decision: keep"), or
+ * NULL when it is not. For explain and the report. */
+const char	*trim_keep_reason(const struct trim *, const struct kc_symbol *);
+/* Counts for reports. */
+struct trim_stats {
+	size_t	keep;		/* symbols in the keep-set (y/m) */
+	size_t	kept_by_decision;	/* candidates a keep decision removed */
+	size_t	trimmed_by_decision;
+	bool	aggressive;	/* aggressive policy in force (has a trace) */
+	const char *note;	/* e.g. why aggressive fell back, or NULL */
+	char	*modules_dir;	/* where .ko sizes came from, or NULL */
+	size_t	ko_found;
+	/* Consequence recomputes of trim_subsys.removes, one a subsystem. */
+	double	removes_median_ms, removes_max_ms, removes_total_ms;
+};
+void		 trim_get_stats(const struct trim *, struct trim_stats *);
+
+/*
+ * Find subsystems by name: an exact path, else a unique path that ends
+ * with " > NAME" (or is NAME), else a unique path containing NAME
+ * (case-insensitive). Returns the index, -1 with *cause (unknown or
+ * ambiguous, with the candidates named).
+ */
+long		 trim_find_subsys(const struct trim *, const char *name,
+		     char **cause);
+
+/* The boot essentials list (data with reasons), for docs and tests. */
+struct trim_essential {
+	const char	*sym;
+	const char	*why;
+	const char	*if_mounted;	/* only when this fstype is mounted */
+};
+size_t		 trim_essentials(const struct trim_essential **);
+#endif

@@ -1,0 +1,236 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tests/real/trim.sh - kctui suggest/export/decide on the real Linux 6.1
+# tree with Debian's amd64 and cloud-amd64 configs and the cloud-vm bundle:
+# the exported config is a fixed point of the kernel's conf and of kctui,
+# every loaded module is still built, the comparison with the kernel's own
+# `make localmodconfig` (same tree, same module list), decisions honoured,
+# the incremental consequence recompute equal to a full one, bad input
+# refused.
+#
+#   KCTUI=/path/to/kctui tests/real/trim.sh
+set -u
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
+# shellcheck source=tree.sh
+. "$here/tree.sh"
+kctui_clean_env
+
+KCTUI=${KCTUI:-$KCTUI_REPO/kctui}
+case $KCTUI in /*) ;; *) KCTUI=$PWD/$KCTUI;; esac
+flavor=${KCTUI_FLAVOR:-normal}
+sfx=; [ "$flavor" = normal ] || sfx="[$flavor]"
+BUNDLE=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+
+work=$(mktemp -d "${KCTUI_TMP:-${TMPDIR:-/tmp}}/trim.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+if ! kctui_tree_ensure 2>"$work/tree.log"; then
+	fail "real/trim$sfx" "could not prepare the kernel tree"
+	indent < "$work/tree.log"
+	exit 1
+fi
+export KCTUI_CACHE_DIR=${KCTUI_CACHE_DIR:-$work/cache}
+
+# kt ARGS...: kctui in the tree; stdout $work/out, stderr $work/err.
+kt() { "$KCTUI" -C "$TREE" "$@" > "$work/out" 2> "$work/err"; }
+# ym FILE: the y/m symbols of a config, sorted
+ym() { grep -E '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$1" | sed 's/=.*//' | sort; }
+# val FILE SYM: a symbol's value in a config ("n" when not set)
+val() { local v; v=$(grep -m1 "^$2=" "$1" | cut -d= -f2-); echo "${v:-n}"; }
+
+# The kernel's conf, run as tests/real/compare.sh and the bench run it.
+mapfile -t kenv < <("$KCTUI" -C "$TREE" print-env)
+conf_olddef() {
+	env -i -C "$TREE" PATH="$PATH" HOME="$HOME" "${kenv[@]}" \
+		KCONFIG_CONFIG="$1" ./scripts/kconfig/conf -s --olddefconfig Kconfig
+}
+
+# Symbols with a loaded-module reference (module -> symbol, by core's
+# attribution).
+if ! kt evidence -e "$BUNDLE" --format tsv; then
+	fail "real/trim-evidence$sfx" "kctui evidence failed"
+	indent < "$work/err"
+	exit 1
+fi
+awk -F'\t' '$3 ~ /(^|;)module:/ {print $1}' "$work/out" | sort -u > "$work/modsyms"
+
+# The configs, normalised as every tool would read them.
+for n in amd64 cloud; do
+	src=$DEBIAN_AMD64; [ $n = cloud ] && src=$DEBIAN_CLOUD
+	cp "$src" "$work/$n.config"
+	cp "$src" "$work/$n.norm"
+	conf_olddef "$work/$n.norm" >/dev/null 2>&1
+done
+
+policies="modules aggressive"
+configs="amd64 cloud"
+[ "$flavor" = normal ] || { configs=amd64; policies=modules; }
+
+for n in $configs; do
+	for p in $policies; do
+		name="$n-$p"
+		cp "$work/$n.config" "$work/$name.in"
+		report=$work/$name.md; [ $p = aggressive ] && report=$work/$name.yaml
+		t0=$(now_ns)
+		if ! kt --config "$work/$name.in" -e "$BUNDLE" export --policy $p \
+		    -o "$work/$name.out" --report "$report"; then
+			fail "real/trim-export-$name$sfx" "export failed"
+			indent < "$work/err"
+			continue
+		fi
+		secs=$(elapsed_since "$t0")
+		pass "real/trim-export-$name$sfx" "($(cat "$work/out" | sed 's/^kctui: //'); ${secs} s)"
+		same_file "real/trim-input-untouched-$name$sfx" "$work/$n.config" "$work/$name.in"
+
+		# Fixed point of the kernel's conf.
+		cp "$work/$name.out" "$work/$name.conf"
+		conf_olddef "$work/$name.conf" > "$work/conf.log" 2>&1
+		same_file "real/trim-fixed-point-conf-$name$sfx" "$work/$name.out" "$work/$name.conf"
+		# ... and of kctui's olddefconfig.
+		cp "$work/$name.out" "$work/$name.kt"
+		"$KCTUI" -C "$TREE" --config "$work/$name.kt" olddefconfig >/dev/null 2>&1
+		same_file "real/trim-fixed-point-kctui-$name$sfx" "$work/$name.out" "$work/$name.kt"
+
+		# Every loaded module's symbols keep their values.
+		bad=
+		while read -r s; do
+			[ "$(val "$work/$n.norm" "$s")" = "$(val "$work/$name.out" "$s")" ] ||
+				bad="$bad $s($(val "$work/$n.norm" "$s")->$(val "$work/$name.out" "$s"))"
+		done < "$work/modsyms"
+		if [ -z "$bad" ]; then
+			pass "real/trim-modules-kept-$name$sfx" "($(wc -l < "$work/modsyms") symbols of loaded modules)"
+		else
+			fail "real/trim-modules-kept-$name$sfx" "changed:$bad"
+		fi
+
+		# The report names every option removed.
+		comm -23 <(ym "$work/$n.norm") <(ym "$work/$name.out") > "$work/removed"
+		missing=$(while read -r s; do grep -q "$s\b" "$report" || echo "$s"; done < "$work/removed" | head -5)
+		if [ -s "$report" ] && [ -z "$missing" ]; then
+			pass "real/trim-report-$name$sfx" "($(wc -l < "$work/removed") removed options named in ${report##*/})"
+		else
+			fail "real/trim-report-$name$sfx" "not in the report: ${missing:-empty report}"
+		fi
+	done
+done
+
+# The kernel's own localmodconfig on a private copy of the tree, with the
+# bundle's modules in lsmod format.
+if [ "$flavor" = normal ]; then
+	lm=$work/lm-tree
+	cp -al "$TREE" "$lm" && rm -rf "$lm/scripts" && cp -a "$TREE/scripts" "$lm/scripts"
+	{ echo "Module                  Size  Used by"
+	  awk '{print $1, $2, $3}' "$BUNDLE/modules"; } > "$work/lsmod"
+	cp "$DEBIAN_AMD64" "$lm/.config"
+	t0=$(now_ns)
+	if (cd "$lm" && env -i PATH="$PATH" HOME="$HOME" sh -c \
+	    "yes '' | make -s LSMOD='$work/lsmod' localmodconfig") > "$work/lm.log" 2>&1; then
+		lsecs=$(elapsed_since "$t0")
+		cp "$lm/.config" "$work/lm.config"
+		nl=$(ym "$work/lm.config" | wc -l)
+		nm=$(ym "$work/amd64-modules.out" | wc -l)
+		na=$(ym "$work/amd64-aggressive.out" | wc -l)
+		ni=$(ym "$work/amd64.norm" | wc -l)
+		pass "real/trim-localmodconfig-runs" "(${lsecs} s; y/m: Debian $ni, localmodconfig $nl, kctui modules $nm, aggressive $na)"
+		if [ "$na" -lt "$nl" ]; then
+			pass "real/trim-aggressive-below-localmodconfig" "($na < $nl)"
+		else
+			fail "real/trim-aggressive-below-localmodconfig" "$na >= $nl"
+		fi
+		# The modules policy keeps what evidence localmodconfig does not
+		# read (traces, devices) and the arch core: every option it has
+		# and localmodconfig has not must be in its keep-set with a reason,
+		# or sit below one (arch core, forced by a select).
+		kt --config "$work/amd64.config" -e "$BUNDLE" suggest --kept
+		cut -f1 "$work/out" | sort > "$work/kept"
+		comm -23 <(ym "$work/amd64-modules.out") <(ym "$work/lm.config") > "$work/extra"
+		nx=$(wc -l < "$work/extra")
+		nk=$(comm -12 "$work/extra" "$work/kept" | wc -l)
+		# Extra removals (localmodconfig keeps them, kctui does not) are
+		# named in the report.
+		comm -13 <(ym "$work/amd64-modules.out") <(ym "$work/lm.config") |
+			comm -12 - <(ym "$work/amd64.norm") > "$work/fewer"
+		nf=$(wc -l < "$work/fewer")
+		missing=$(while read -r s; do grep -q "$s\b" "$work/amd64-modules.md" || echo "$s"; done < "$work/fewer" | head -5)
+		if [ -z "$missing" ]; then
+			pass "real/trim-modules-vs-localmodconfig" "(kctui modules $nm vs localmodconfig $nl: $nf removals localmodconfig keeps, all in the report; $nx kept that it drops, $nk of them with evidence or needed by it, the rest arch core or forced)"
+		else
+			fail "real/trim-modules-vs-localmodconfig" "removals missing from the report: $missing"
+		fi
+	else
+		fail "real/trim-localmodconfig-runs" "make localmodconfig failed"
+		tail -20 "$work/lm.log" | indent
+	fi
+	rm -rf "$lm"
+fi
+
+# Decisions: keep a candidate, trim an option with evidence.
+kt --config "$work/amd64.config" -e "$BUNDLE" suggest --format tsv
+keep=$(awk -F'\t' '!/^#/ && $3 == "m" {print $2; exit}' "$work/out")
+trimsym=CONFIG_VIRTIO_BALLOON
+dec=$work/decisions
+if kt --config "$work/amd64.config" decide --decisions "$dec" "$keep" keep "kept by the test" &&
+   kt --config "$work/amd64.config" decide --decisions "$dec" $trimsym trim "trimmed by the test" &&
+   kt --config "$work/amd64.config" -e "$BUNDLE" export --decisions "$dec" -o "$work/dec.out" --report "$work/dec.md"; then
+	kv=$(val "$work/dec.out" "$keep"); tv=$(val "$work/dec.out" $trimsym)
+	if [ "$kv" = m ] && [ "$tv" = n ] && grep -q "$trimsym" "$work/dec.md" &&
+	   [ "$(val "$work/amd64-modules.out" "$keep")" = n ]; then
+		pass "real/trim-decisions$sfx" "($keep keep: $kv; $trimsym trim: $tv)"
+	else
+		fail "real/trim-decisions$sfx" "$keep=$kv (want m), $trimsym=$tv (want n)"
+		indent < "$dec"
+	fi
+else
+	fail "real/trim-decisions$sfx" "decide/export failed"
+	indent < "$work/err"
+fi
+
+# One subsystem accepted: only its candidates (and what they drag).
+if kt --config "$work/amd64.config" -e "$BUNDLE" export --accept "Ethernet driver support" \
+    -o "$work/eth.out" --report "$work/eth.md"; then
+	other=$(comm -23 <(ym "$work/amd64.norm") <(ym "$work/eth.out") | grep -v -e ETH -e NET -e _PHY -e MDIO | head -3)
+	if grep -q '^## Device Drivers > Network device support > Ethernet driver support' "$work/eth.md" &&
+	   [ "$(grep -c '^## ' "$work/eth.md")" -le 3 ]; then
+		pass "real/trim-accept-subsystem$sfx" "($(sed 's/^kctui: //' "$work/out"))"
+	else
+		fail "real/trim-accept-subsystem$sfx" "report sections: $(grep '^## ' "$work/eth.md" | head -5 | tr '\n' ';') other: $other"
+	fi
+else
+	fail "real/trim-accept-subsystem$sfx" "export --accept failed"
+	indent < "$work/err"
+fi
+
+# The incremental recompute agrees with a full recalc of every symbol.
+if [ "$flavor" = normal ]; then
+	kt --config "$work/amd64.config" -e "$BUNDLE" suggest --format tsv --policy aggressive
+	cp "$work/out" "$work/inc.tsv"
+	KCTUI_TRIM_FULL_RECALC=1 kt --config "$work/amd64.config" -e "$BUNDLE" suggest --format tsv --policy aggressive
+	same_file "real/trim-incremental-equals-full" "$work/out" "$work/inc.tsv" \
+		"($(grep -vc '^#' "$work/inc.tsv") candidates, removes per subsystem)"
+fi
+
+# Bad input: clear errors, non-zero exit.
+expect_error() {	# NAME PATTERN ARGS...
+	local n=$1 pat=$2; shift 2
+	if kt "$@"; then
+		fail "real/trim-error-$n$sfx" "exit 0"
+	elif grep -q -- "$pat" "$work/err"; then
+		pass "real/trim-error-$n$sfx" "($(head -1 "$work/err"))"
+	else
+		fail "real/trim-error-$n$sfx" "no '$pat' in:"
+		indent < "$work/err"
+	fi
+}
+expect_error unknown-subsystem 'unknown subsystem' --config "$work/amd64.config" -e "$BUNDLE" \
+	export --accept "No Such Menu At All" -o "$work/x.out"
+printf '# comment\nCONFIG_FOO keep\nCONFIG_BAR maybe  # ?\n' > "$work/bad-decisions"
+expect_error bad-decision "bad-decisions:3:" --config "$work/amd64.config" -e "$BUNDLE" \
+	suggest --decisions "$work/bad-decisions"
+expect_error missing-o 'needs -o' --config "$work/amd64.config" -e "$BUNDLE" export
+expect_error no-evidence 'need evidence' --config "$work/amd64.config" suggest
+expect_error bad-policy 'policy' --config "$work/amd64.config" -e "$BUNDLE" suggest --policy all
+expect_error decide-unknown 'not an option' --config "$work/amd64.config" decide \
+	--decisions "$work/d2" CONFIG_NO_SUCH_OPTION_KCTUI keep
+exit 0

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * test_trim.c - unit tests of core/trim.c and core/decisions.c on small
+ * Kconfig fixtures: the candidate rules (visible, settable, not selected
+ * by a symbol that stays, keep decisions, policies), consequences
+ * (dependents, selects, choices) and the decisions file round trip.
+ * Behaviour on the real tree is tested by tests/real/trim.sh.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../core/decisions.h"
+#include "../../core/trim.h"
+#include "../../kconfig-parser/kconfig.h"
+
+static int	failures;
+static char	tmpdir[] = "/tmp/kctui-trim-XXXXXX";
+
+static void
+check(const char *name, int ok, const char *detail)
+{
+	if (ok)
+		printf("PASS unit/trim/%s\n", name);
+	else {
+		printf("FAIL unit/trim/%s: %s\n", name, detail);
+		failures++;
+	}
+}
+
+static void
+quiet(void *arg, const char *text)
+{
+	(void)arg;
+	(void)text;
+}
+
+/* Parse a Kconfig text and read a .config text. */
+static struct kconfig *
+load(const char *kconfig, const char *config)
+{
+	static char		*noenv[] = { NULL };
+	struct kconfig_options	 opt;
+	struct kconfig		*k;
+	char			*cause = NULL;
+
+	memset(&opt, 0, sizeof opt);
+	opt.envp = noenv;
+	opt.warn = quiet;
+	opt.info = quiet;
+	k = kconfig_new(&opt);
+	if (kconfig_parse_buffer(k, "Kconfig", kconfig, strlen(kconfig),
+	    &cause) != 0 || kconfig_read_buffer(k, ".config", config,
+	    strlen(config), &cause) < 0) {
+		printf("# fixture: %s\n", cause);
+		free(cause);
+	}
+	kconfig_recalc(k);
+	return k;
+}
+
+/* Whether a symbol is a candidate. */
+static bool
+is_cand(struct trim *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < trim_ncands(t); i++)
+		if (strcmp(trim_cand(t, i)->name, name) == 0)
+			return true;
+	return false;
+}
+
+static const char fixture[] =
+    "config MODULES\n\tbool \"modules\"\n\tmodules\n"
+    "menu \"Drivers\"\n"
+    "menu \"Net\"\n"
+    "config NETDEV\n\ttristate \"net devices\"\n"
+    "config E1000\n\ttristate \"e1000\"\n\tdepends on NETDEV\n"
+    "config E1000_EXTRA\n\tbool \"e1000 extras\"\n\tdepends on E1000\n"
+    "config IGB\n\ttristate \"igb\"\n\tdepends on NETDEV\n\tselect PTP\n"
+    "config PTP\n\ttristate\n"
+    "config HIDDEN\n\ttristate \"hidden\" if n\n\tdefault m\n"
+    "config FORCED\n\ttristate \"forced\"\n"
+    "config FORCER\n\tbool \"forcer\"\n\tselect FORCED\n"
+    "config BUILTIN\n\tbool \"built in\"\n"
+    "endmenu\n"
+    "choice\n\tprompt \"mode\"\n\ttristate\n"
+    "config MODE_A\n\ttristate \"a\"\n"
+    "config MODE_B\n\ttristate \"b\"\n"
+    "endchoice\n"
+    "endmenu\n";
+
+static const char config[] =
+    "CONFIG_MODULES=y\nCONFIG_NETDEV=m\nCONFIG_E1000=m\n"
+    "CONFIG_E1000_EXTRA=y\nCONFIG_IGB=m\nCONFIG_FORCED=m\nCONFIG_FORCER=y\n"
+    "CONFIG_BUILTIN=y\nCONFIG_MODE_A=m\nCONFIG_MODE_B=m\n";
+
+/* Candidate rules without evidence (everything is "none"). */
+static void
+test_candidates(void)
+{
+	struct kconfig		*k = load(fixture, config);
+	struct trim_input	 in;
+	struct trim		*t;
+	struct decisions	*d = decisions_new();
+	struct trim_subsys	*sub;
+	char			*cause = NULL;
+	long			 s;
+
+	memset(&in, 0, sizeof in);
+	in.policy = TRIM_POLICY_MODULES;
+	t = trim_suggest(k, &in, &cause);
+	check("suggest", t != NULL, cause ? cause : "NULL");
+	if (t == NULL)
+		return;
+	check("m-candidate", is_cand(t, "E1000") && is_cand(t, "IGB") &&
+	    is_cand(t, "NETDEV"), "E1000, IGB, NETDEV");
+	check("promptless-not-candidate", !is_cand(t, "PTP"), "PTP");
+	check("invisible-not-candidate", !is_cand(t, "HIDDEN"), "HIDDEN");
+	check("selected-by-stayer-not-candidate", !is_cand(t, "FORCED"),
+	    "FORCED is selected by FORCER=y, which stays");
+	check("modules-policy-keeps-y", !is_cand(t, "BUILTIN") &&
+	    !is_cand(t, "E1000_EXTRA"), "y options are not candidates");
+	check("tristate-choice-values", is_cand(t, "MODE_A") &&
+	    is_cand(t, "MODE_B"), "m choice values can go");
+	s = trim_find_subsys(t, "Net", &cause);
+	check("subsystem-by-suffix", s >= 0 &&
+	    strcmp(trim_subsys(t, (size_t)s)->path, "Drivers > Net") == 0,
+	    cause ? cause : "path");
+	free(cause);
+	cause = NULL;
+	check("subsystem-unknown", trim_find_subsys(t, "Sound", &cause) < 0 &&
+	    cause != NULL && strstr(cause, "unknown subsystem") != NULL,
+	    "no error");
+	free(cause);
+	cause = NULL;
+	if (s >= 0) {
+		sub = trim_subsys(t, (size_t)s);
+		/* NETDEV, E1000, IGB go; E1000_EXTRA and PTP with them. */
+		check("subsystem-removes", sub->removes == 5,
+		    "removes != 5");
+	}
+	trim_free(t);
+
+	/* A keep decision keeps a candidate and what it needs. */
+	decisions_set(d, "CONFIG_E1000", DECISION_KEEP, "my laptop");
+	in.d = d;
+	t = trim_suggest(k, &in, &cause);
+	check("keep-decision", t != NULL && !is_cand(t, "E1000") &&
+	    !is_cand(t, "NETDEV") && is_cand(t, "IGB"),
+	    "E1000 and its dependency NETDEV kept, IGB still a candidate");
+	trim_free(t);
+	/* A trim decision makes even a y option a candidate. */
+	decisions_set(d, "BUILTIN", DECISION_TRIM, NULL);
+	t = trim_suggest(k, &in, &cause);
+	check("trim-decision", t != NULL && is_cand(t, "BUILTIN"),
+	    "BUILTIN");
+	trim_free(t);
+	decisions_free(d);
+	/* Aggressive without a trace falls back to modules. */
+	in.d = NULL;
+	in.policy = TRIM_POLICY_AGGRESSIVE;
+	t = trim_suggest(k, &in, &cause);
+	if (t != NULL) {
+		struct trim_stats st;
+
+		trim_get_stats(t, &st);
+		check("aggressive-needs-trace", !st.aggressive && st.note &&
+		    !is_cand(t, "BUILTIN"), "no fallback");
+	}
+	trim_free(t);
+	kconfig_free(k);
+}
+
+/* The change of a symbol in a list, or NULL. */
+static const struct trim_change *
+change_of(const struct trim_change *ch, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(kc_sym_name(ch[i].sym), name) == 0)
+			return &ch[i];
+	return NULL;
+}
+
+/* Consequences: dependents, selects, choices; values restored. */
+static void
+test_consequences(void)
+{
+	struct kconfig			*k = load(fixture, config);
+	struct trim_input		 in;
+	struct trim			*t;
+	struct trim_change		*ch;
+	const struct trim_change	*c;
+	size_t				 n, idx[2], i;
+	char				*cause = NULL, *before, *after;
+	bool				 full;
+
+	for (full = false; ; full = true) {
+		memset(&in, 0, sizeof in);
+		in.full_recalc = full;
+		t = trim_suggest(k, &in, &cause);
+		if (t == NULL)
+			return;
+		before = kconfig_write_string(k);
+		for (i = n = 0; i < trim_ncands(t); i++)
+			if (strcmp(trim_cand(t, i)->name, "NETDEV") == 0)
+				idx[n++] = i;
+		trim_consequences(t, k, idx, n, &ch, &n, &cause);
+		c = change_of(ch, n, "E1000");
+		check(full ? "dependent-full" : "dependent", c != NULL &&
+		    c->after == KC_NO && c->why != NULL &&
+		    strcmp(c->why, "depends on NETDEV") == 0,
+		    c && c->why ? c->why : "E1000 not changed");
+		c = change_of(ch, n, "E1000_EXTRA");
+		check(full ? "dependent-y-full" : "dependent-y", c != NULL &&
+		    c->before == KC_YES && c->after == KC_NO, "E1000_EXTRA");
+		c = change_of(ch, n, "PTP");
+		check(full ? "select-dropped-full" : "select-dropped",
+		    c != NULL && c->after == KC_NO && c->why != NULL &&
+		    strstr(c->why, "IGB") != NULL, c && c->why ? c->why :
+		    "PTP not changed");
+		check(full ? "forced-stays-full" : "forced-stays",
+		    change_of(ch, n, "FORCED") == NULL, "FORCED changed");
+		free(ch);
+		after = kconfig_write_string(k);
+		check(full ? "restored-full" : "restored",
+		    strcmp(before, after) == 0, "values not restored");
+		free(before);
+		free(after);
+		/* Choice: MODE_A off moves nothing here (m choice), but
+		 * trimming both turns the choice off. */
+		for (i = n = 0; i < trim_ncands(t); i++)
+			if (strncmp(trim_cand(t, i)->name, "MODE_", 5) == 0)
+				idx[n++] = i;
+		trim_consequences(t, k, idx, n, &ch, &n, &cause);
+		check(full ? "choice-values-full" : "choice-values",
+		    n >= 2 && change_of(ch, n, "MODE_A") != NULL &&
+		    change_of(ch, n, "MODE_B") != NULL, "choice values");
+		free(ch);
+		trim_free(t);
+		if (full)
+			break;
+	}
+	kconfig_free(k);
+}
+
+/* A bool choice: trimming the selected value's dependency moves it. */
+static void
+test_choice_moves(void)
+{
+	static const char kc[] =
+	    "config MODULES\n\tbool \"modules\"\n\tmodules\n"
+	    "config FANCY\n\ttristate \"fancy\"\n"
+	    "choice\n\tprompt \"mode\"\n"
+	    "config M_FANCY\n\tbool \"fancy mode\"\n\tdepends on FANCY\n"
+	    "config M_PLAIN\n\tbool \"plain mode\"\n"
+	    "endchoice\n";
+	static const char cf[] =
+	    "CONFIG_MODULES=y\nCONFIG_FANCY=m\nCONFIG_M_FANCY=y\n";
+	struct kconfig			*k = load(kc, cf);
+	struct trim_input		 in;
+	struct trim			*t;
+	struct trim_change		*ch;
+	const struct trim_change	*c;
+	size_t				 n, idx = 0, i;
+	char				*cause = NULL;
+
+	memset(&in, 0, sizeof in);
+	t = trim_suggest(k, &in, &cause);
+	if (t == NULL)
+		return;
+	for (i = 0; i < trim_ncands(t); i++)
+		if (strcmp(trim_cand(t, i)->name, "FANCY") == 0)
+			idx = i;
+	trim_consequences(t, k, &idx, 1, &ch, &n, &cause);
+	c = change_of(ch, n, "M_PLAIN");
+	check("choice-moved", c != NULL && c->after == KC_YES &&
+	    change_of(ch, n, "M_FANCY") != NULL, "M_PLAIN did not move");
+	free(ch);
+	trim_apply(t, k, &idx, 1, &cause);
+	check("apply", kc_sym_tristate(k, kconfig_find(k, "FANCY")) == KC_NO &&
+	    trim_cand(t, idx)->state == TRIM_ACCEPTED, "FANCY still set");
+	trim_free(t);
+	kconfig_free(k);
+}
+
+/* Decisions file: load, warnings with file:line, save, load again. */
+static void
+test_decisions(void)
+{
+	struct decisions	*d;
+	char			 path[128], path2[128];
+	char			*cause = NULL, buf[1024];
+	FILE			*f;
+	size_t			 n;
+
+	snprintf(path, sizeof path, "%s/decisions", tmpdir);
+	snprintf(path2, sizeof path2, "%s/missing", tmpdir);
+	d = decisions_load(path2, &cause);
+	check("decisions-missing-empty", d != NULL && cause == NULL &&
+	    decisions_count(d) == 0, "missing file");
+	decisions_free(d);
+	f = fopen(path, "w");
+	fputs("# my decisions\n\nCONFIG_E1000 keep  # laptop NIC\n"
+	    "CONFIG_IGB trim\nCONFIG_BAD perhaps\nnot a line\n", f);
+	fclose(f);
+	d = decisions_load(path, &cause);
+	check("decisions-load", d != NULL &&
+	    decisions_get(d, "E1000") == DECISION_KEEP &&
+	    decisions_get(d, "IGB") == DECISION_TRIM &&
+	    decisions_get(d, "BAD") == DECISION_NONE &&
+	    strcmp(decisions_reason(d, "E1000"), "laptop NIC") == 0,
+	    "entries");
+	snprintf(buf, sizeof buf, "%s:5:", path);
+	check("decisions-bad-line", cause != NULL && strstr(cause, buf) &&
+	    strstr(cause, ":6:"), cause ? cause : "no warning");
+	free(cause);
+	cause = NULL;
+	decisions_set(d, "CONFIG_IGB", DECISION_KEEP, "changed my mind");
+	decisions_set(d, "PTP", DECISION_TRIM, NULL);
+	decisions_set(d, "E1000", DECISION_NONE, NULL);
+	check("decisions-save", decisions_save(d, path, &cause) == 0,
+	    cause ? cause : "");
+	decisions_free(d);
+	f = fopen(path, "r");
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	check("decisions-comments-kept", strncmp(buf, "# my decisions\n\n",
+	    16) == 0 && strstr(buf, "CONFIG_IGB keep  # changed my mind\n") &&
+	    strstr(buf, "CONFIG_PTP trim\n") && !strstr(buf, "E1000"), buf);
+	d = decisions_load(path, &cause);
+	check("decisions-round-trip", d != NULL && decisions_count(d) == 2 &&
+	    decisions_get(d, "IGB") == DECISION_KEEP &&
+	    decisions_get(d, "PTP") == DECISION_TRIM, "reload");
+	free(cause);
+	decisions_free(d);
+	unlink(path);
+}
+
+int
+main(void)
+{
+	if (mkdtemp(tmpdir) == NULL) {
+		printf("FAIL unit/trim/tmpdir: mkdtemp\n");
+		return 1;
+	}
+	test_candidates();
+	test_consequences();
+	test_choice_moves();
+	test_decisions();
+	rmdir(tmpdir);
+	return failures != 0;
+}
