@@ -119,9 +119,9 @@ static const struct {
 };
 
 /*
- * Top-level menus that are the architecture's core: their options are
- * trimmed only with the aggressive policy, and only when m (a y option
- * there is the CPU, never trimmed).
+ * Top-level menus that are the architecture's core: their built-in (y)
+ * options are never trimmed (the CPU itself); their modules are, as any
+ * module no bundle saw loaded.
  */
 static const char *const arch_menus[] = {
 	"Processor type and features",
@@ -459,18 +459,62 @@ keep_term_sym(const struct kc_expr *e)
 	return kc_expr_op(e) == KC_EXPR_SYMBOL ? kc_expr_sym(e) : NULL;
 }
 
+/* Count the symbols of e not kept yet (the direct part of what keeping
+ * e would add). */
+static size_t
+keep_expr_new(const struct trim *t, const struct kc_expr *e)
+{
+	struct kc_symbol	*x;
+	int			 xi;
+
+	switch (kc_expr_op(e)) {
+	case KC_EXPR_AND:
+	case KC_EXPR_OR:
+		return keep_expr_new(t, kc_expr_left(e)) +
+		    keep_expr_new(t, kc_expr_right(e));
+	case KC_EXPR_SYMBOL:
+		x = kc_expr_sym(e);
+		xi = kc_sym_index(x);
+		return xi >= 0 && t->keep[xi] == K_NONE &&
+		    kc_sym_tristate(t->k, x) != KC_NO;
+	default:
+		return 0;
+	}
+}
+
+/* What keeping a selector term ("A && cond") would cost: a module of its
+ * own weighs most, then the objects it builds and the options its
+ * dependencies would pull in; a y selector costs no module. */
+static size_t
+keep_selector_cost(const struct trim *t, const struct kc_expr *term)
+{
+	const struct kbuild_obj *const	*objs;
+	struct kc_symbol		*x = keep_term_sym(term);
+	size_t				 cost;
+
+	if (x == NULL)
+		return SIZE_MAX;
+	cost = 4 * keep_expr_new(t, term) +
+	    4 * keep_expr_new(t, kc_sym_depends(x));
+	if (t->in->kb != NULL)
+		cost += kbuild_symbol_objs(t->in->kb, kc_sym_name(x), &objs);
+	if (kc_sym_tristate(t->k, x) == KC_MOD)
+		cost += 16;
+	return cost;
+}
+
 /*
  * A kept symbol whose value comes from a select (promptless ones, such as
  * SCSI_NETLINK, used by a loaded module but selected by drivers that are
- * not) stays only if one of its selectors does: keep one, preferring one
- * already kept, then one that is y.
+ * not) stays only if one of its selectors does: keep one, the one already
+ * kept, else the cheapest (keep_selector_cost()).
  */
 static void
 keep_selector(struct trim *t, struct kc_symbol *s, int idx, size_t *nq)
 {
 	const struct kc_expr	*terms[64], *pick = NULL;
 	struct kc_symbol	*x;
-	size_t			 n = 0, i;
+	size_t			 n = 0, i, cost, pick_cost = 0;
 	int			 xi;
 
 	if (kc_sym_visible(t->k, s) != KC_NO)
@@ -484,9 +528,11 @@ keep_selector(struct trim *t, struct kc_symbol *s, int idx, size_t *nq)
 			continue;
 		if (t->keep[xi] != K_NONE)
 			return;
-		if (pick == NULL || (kc_sym_tristate(t->k, x) == KC_YES &&
-		    kc_sym_tristate(t->k, keep_term_sym(pick)) != KC_YES))
+		cost = keep_selector_cost(t, terms[i]);
+		if (pick == NULL || cost < pick_cost) {
 			pick = terms[i];
+			pick_cost = cost;
+		}
 	}
 	if (pick != NULL)
 		keep_expr(t, pick, idx, nq);
@@ -570,7 +616,8 @@ trim_mounted(const struct trim *t, const char *fstype)
  * Whether a symbol's evidence counts. A module's code runs only when the
  * module is loaded, so for module code whose module no bundle saw loaded,
  * an ambiguous trace match (a function name defined in several places,
- * "init_once") is some other definition's; everything else counts.
+ * "init_once") is some other definition's, and a CPU-feature alias match
+ * is no device; everything else counts.
  */
 static bool
 trim_has_evidence(const struct trim *t, struct kc_symbol *s,
@@ -584,10 +631,17 @@ trim_has_evidence(const struct trim *t, struct kc_symbol *s,
 	    kc_expr_eval(t->k, kc_sym_depends(s)) != KC_MOD)
 		return true;
 	for (i = 0; i < as->nrefs; i++) {
+		const struct ev_item *it = as->refs[i].item;
 
-		if (as->refs[i].item->kind != EV_TRACE ||
-		    !as->refs[i].ambiguous)
-			return true;
+		if (it->kind == EV_TRACE && as->refs[i].ambiguous)
+			continue;
+		/* A CPU feature alias ("cpu:type:x86,...:feature:...")
+		 * matches every module for any feature the CPU has (kvm_amd
+		 * on an Intel CPU with SVM exposed, cpufreq drivers); the
+		 * module not being loaded after coldplug says more. */
+		if (it->kind == EV_DEVICE && strncmp(it->name, "cpu:", 4) == 0)
+			continue;
+		return true;
 	}
 	return false;
 }
@@ -765,8 +819,10 @@ trim_policy_allows(struct trim *t, struct kc_symbol *s, enum kc_tri v,
 	bool arch = trim_top_is(path, arch_menus, sizeof arch_menus /
 	    sizeof arch_menus[0]) || trim_arch_file(file);
 
+	/* A module no bundle saw loaded was not needed to boot or run the
+	 * recorded machine, arch core or not (localmodconfig's rule too). */
 	if (v == KC_MOD)
-		return !arch || t->st.aggressive;
+		return true;
 	/* y: only aggressive, only code that could have been traced, only
 	 * drivers, filesystems and networking, never the arch core. */
 	if (!t->st.aggressive || arch || vd != V_NONE)
