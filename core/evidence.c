@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -131,6 +132,7 @@ struct evidence {
 	struct strmap		 config;	/* running configs: X -> "y"/"m"/.. */
 	struct alias_index	 alias;
 	struct alias_cache	*cache;
+	char			*cache_dir;	/* parsed traces, or NULL */
 };
 
 /* The state of reading one file. */
@@ -1937,6 +1939,139 @@ static const struct ev_file ev_files[] = {
 	{ "config",		config_line,	  NULL,		EVF_NONUL },
 };
 
+/* ------------------------------------------------------------ trace cache */
+
+/*
+ * A text trace is hundreds of megabytes once decompressed, and reading it
+ * is most of a bundle's load time; what kctui keeps of it is small (the
+ * distinct functions with their counts). So a clean trace's result is
+ * cached, in the "functions" format, keyed by the file's identity (path,
+ * device, inode, size, modification time): a changed file is read again.
+ * Traces with bad lines are never cached, so their warnings are given on
+ * every run.
+ */
+#define TCACHE_MAGIC	"KCTRACE 1"
+
+void
+evidence_set_cache_dir(struct evidence *ev, const char *dir)
+{
+	free(ev->cache_dir);
+	ev->cache_dir = dir != NULL ? xstrdup(dir) : NULL;
+}
+
+/* The cache file of an open trace and its key; NULL if none. */
+static char *
+tcache_path(const struct evidence *ev, int fd, const char *path, char **keyp)
+{
+	struct stat	 st;
+	char		*key, *real;
+	uint64_t	 h = 0xcbf29ce484222325ULL;
+	const char	*p;
+
+	if (ev->cache_dir == NULL || fstat(fd, &st) != 0)
+		return NULL;
+	real = realpath(path, NULL);
+	key = xasprintf("%s %llu %llu %lld %lld.%09ld", real ? real : path,
+	    (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+	    (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+	    st.st_mtim.tv_nsec);
+	free(real);
+	for (p = key; *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	*keyp = key;
+	return xasprintf("%s/trace-%016llx.cache", ev->cache_dir,
+	    (unsigned long long)h);
+}
+
+/* Read a trace's cached result into bundle b; false when there is none. */
+static bool
+tcache_read(struct evidence *ev, int b, const char *cpath, const char *key,
+    uint64_t *lostp)
+{
+	struct ev_ctx	 c;
+	char		*buf, *p, *e;
+	uint64_t	 events, lost;
+	size_t		 len = 0, cap = 65536;
+	ssize_t		 n;
+	int		 fd;
+
+	if ((fd = open(cpath, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	buf = xmalloc(cap);
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (cap - len < 2)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	close(fd);
+	buf[len] = '\0';
+	/* TCACHE_MAGIC \n key KEY \n events N lost N \n functions... */
+	p = buf;
+	if (n < 0 || strncmp(p, TCACHE_MAGIC "\nkey ", 14) != 0)
+		goto bad;
+	p += 14;
+	if ((e = strchr(p, '\n')) == NULL || (size_t)(e - p) != strlen(key) ||
+	    strncmp(p, key, strlen(key)) != 0)
+		goto bad;
+	p = e + 1;
+	if (sscanf(p, "events %" SCNu64 " lost %" SCNu64, &events, &lost) != 2 ||
+	    (e = strchr(p, '\n')) == NULL)
+		goto bad;
+	p = e + 1;
+	ev_ctx_init(&c, ev, b, functions_line, NULL, EVF_NONUL);
+	ev_feed(&c, p, len - (size_t)(p - buf), 1);
+	c.events = events;
+	c.malformed = 0;	/* written by us, read by the same parser */
+	ev_ctx_done(&c);
+	*lostp = lost;
+	free(buf);
+	return true;
+bad:
+	free(buf);
+	return false;
+}
+
+/* After reading a clean trace into bundle b: write what it added (hits
+ * beyond old[], the counts before) to the cache, atomically. */
+static void
+tcache_write(struct evidence *ev, const char *cpath, const char *key,
+    const uint64_t *old, size_t nold, uint64_t events, uint64_t lost)
+{
+	const struct ev_item	*it;
+	struct strbuf		 sb;
+	char			*tmp;
+	size_t			 i, n = evidence_count(ev, EV_TRACE);
+	uint64_t		 d;
+	int			 fd;
+	bool			 ok;
+
+	if (mkdir(ev->cache_dir, 0700) != 0 && errno != EEXIST)
+		return;
+	strbuf_init(&sb);
+	strbuf_addf(&sb, TCACHE_MAGIC "\nkey %s\nevents %" PRIu64 " lost %"
+	    PRIu64 "\n", key, events, lost);
+	for (i = 0; i < n; i++) {
+		it = evidence_item(ev, EV_TRACE, i);
+		d = it->hits - (i < nold ? old[i] : 0);
+		if (d == 0)
+			continue;
+		if (it->detail != NULL)
+			strbuf_addf(&sb, "%s [%s] %" PRIu64 "\n", it->name,
+			    it->detail, d);
+		else
+			strbuf_addf(&sb, "%s %" PRIu64 "\n", it->name, d);
+	}
+	tmp = xasprintf("%s.%ld.tmp", cpath, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ok = fd >= 0 && write(fd, sb.s, sb.len) == (ssize_t)sb.len;
+	if (fd >= 0 && close(fd) != 0)
+		ok = false;
+	if (!ok || rename(tmp, cpath) != 0)
+		unlink(tmp);
+	free(tmp);
+	strbuf_free(&sb);
+}
+
 /* Load a bundle directory. */
 int
 evidence_load(struct evidence *ev, const char *dir,
@@ -1948,7 +2083,7 @@ evidence_load(struct evidence *ev, const char *dir,
 	enum ev_srctype		 type;
 	uint64_t		 overrun = 0, lost = 0;
 	size_t			 i;
-	char			*path;
+	char			*path, *cpath = NULL, *key = NULL;
 	size_t			 nalias;
 	int			 dfd, fd, b, have_stats = 0;
 
@@ -1972,17 +2107,45 @@ evidence_load(struct evidence *ev, const char *dir,
 			bundle->warnings++;
 		if (fd < 0)
 			continue;
+		if (ev_files[i].line == trace_line &&
+		    (cpath = tcache_path(ev, fd, path, &key)) != NULL) {
+			uint64_t	*old, clost = 0;
+			size_t		 nold = evidence_count(ev, EV_TRACE), j;
+			int		 warned = bundle->warnings;
+
+			if (tcache_read(ev, b, cpath, key, &clost)) {
+				lost += clost;
+				goto next;
+			}
+			old = xcalloc(nold + 1, sizeof *old);
+			for (j = 0; j < nold; j++)
+				old[j] = evidence_item(ev, EV_TRACE, j)->hits;
+			ev_ctx_init(&c, ev, b, trace_line, NULL, EVF_TRACE);
+			ev_read_fd(&c, fd, type, path, &w);
+			ev_ctx_done(&c);
+			if (c.malformed == 0 && bundle->warnings == warned)
+				tcache_write(ev, cpath, key, old, nold,
+				    c.events, c.lost);
+			free(old);
+			lost += c.lost;
+			goto next;
+		}
 		ev_ctx_init(&c, ev, b, ev_files[i].line, ev_files[i].finish,
 		    ev_files[i].flags);
 		ev_read_fd(&c, fd, type, path, &w);
 		ev_ctx_done(&c);
-		close(fd);
-		free(path);
 		if (ev_files[i].line == stats_line) {
 			have_stats = 1;
 			overrun += c.overrun;
 		}
 		lost += c.lost;
+	next:
+		close(fd);
+		free(path);
+		free(cpath);
+		free(key);
+		cpath = key = NULL;
+		continue;
 	}
 
 	fd = openat(dfd, "trace.dat", O_RDONLY | O_CLOEXEC);
@@ -2046,6 +2209,7 @@ evidence_free(struct evidence *ev)
 	}
 	strmap_free(&ev->syms);
 	strmap_free(&ev->config);
+	free(ev->cache_dir);
 	free(ev->alias.slots);
 	free(ev->alias.lens);
 	strmap_free(&ev->cache->map);

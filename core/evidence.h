@@ -64,6 +64,10 @@ int		 evidence_load(struct evidence *, const char *dir,
 		     void (*warn)(void *, const char *), void *arg,
 		     char **cause);
 
+/* Where parsed text traces are cached (NULL: not cached). A trace is
+ * read again whenever its file changes. */
+void		 evidence_set_cache_dir(struct evidence *, const char *dir);
+
 int		 evidence_nbundles(const struct evidence *);
 const struct ev_bundle *evidence_bundle(const struct evidence *, int);
 

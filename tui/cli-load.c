@@ -169,7 +169,7 @@ int
 cli_open_evidence(struct cli *c, struct cli_evidence *ce)
 {
 	const char	*srcarch;
-	char		*cause = NULL, *cache;
+	char		*cause = NULL, *cache, cwd[PATH_MAX];
 	long		 cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int		 i;
 
@@ -177,6 +177,13 @@ cli_open_evidence(struct cli *c, struct cli_evidence *ce)
 	if (c->nbundles == 0)
 		return 0;
 	ce->ev = evidence_new();
+	if (!c->no_cache && getcwd(cwd, sizeof cwd) != NULL &&
+	    (cache = env_cache_path(c->envp, cwd)) != NULL) {
+		/* the directory of the per-tree caches */
+		*strrchr(cache, '/') = '\0';
+		evidence_set_cache_dir(ce->ev, cache);
+		free(cache);
+	}
 	for (i = 0; i < c->nbundles; i++) {
 		if (evidence_load(ce->ev, c->bundles[i], cli_warn_prefixed,
 		    NULL, &cause) != 0)

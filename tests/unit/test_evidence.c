@@ -959,6 +959,65 @@ test_fixture(void)
 	evidence_free(ev);
 }
 
+/* The trace cache: a second load reads the cached result (same items,
+ * counts and events); a changed trace is read again; a trace with bad
+ * lines is not cached. */
+static void
+test_trace_cache(void)
+{
+	struct evidence		*ev[3];
+	const struct ev_item	*a, *b;
+	const char		*dir = bundle_dir("cached");
+	char			 cdir[4096], path[4096];
+	char			*cause = NULL;
+	size_t			 i, n;
+	int			 k, same = 1;
+	DIR			*d;
+	struct dirent		*de;
+
+	snprintf(cdir, sizeof cdir, "%s/cache", tmpdir);
+	put(dir, "trace", func_trace);
+	for (k = 0; k < 2; k++) {
+		ev[k] = evidence_new();
+		evidence_set_cache_dir(ev[k], cdir);
+		if (evidence_load(ev[k], dir, NULL, NULL, &cause) != 0)
+			free(cause);
+	}
+	n = 0;
+	if ((d = opendir(cdir)) != NULL) {
+		while ((de = readdir(d)) != NULL)
+			n += strncmp(de->d_name, "trace-", 6) == 0;
+		closedir(d);
+	}
+	check_num("trace-cache/written", (unsigned)n, 1);
+	n = evidence_count(ev[0], EV_TRACE);
+	same = n > 0 && n == evidence_count(ev[1], EV_TRACE) &&
+	    evidence_bundle(ev[0], 0)->trace_events ==
+	    evidence_bundle(ev[1], 0)->trace_events;
+	for (i = 0; same && i < n; i++) {
+		a = evidence_item(ev[0], EV_TRACE, i);
+		b = evidence_find(ev[1], EV_TRACE, a->name);
+		same = b != NULL && a->hits == b->hits &&
+		    (a->detail == NULL) == (b->detail == NULL) &&
+		    (a->detail == NULL || strcmp(a->detail, b->detail) == 0);
+	}
+	check("trace-cache/same-result", same, "cached load differs");
+	/* a changed file (new size and time) is read again */
+	snprintf(path, sizeof path, "%s/trace", dir);
+	usleep(10000);
+	put(dir, "trace", "# tracer: function\n"
+	    "            bash-1     [000] ..... 10.000001: cache_new_func <-cache_old_func\n");
+	ev[2] = evidence_new();
+	evidence_set_cache_dir(ev[2], cdir);
+	if (evidence_load(ev[2], dir, NULL, NULL, &cause) != 0)
+		free(cause);
+	check("trace-cache/changed-file",
+	    evidence_find(ev[2], EV_TRACE, "cache_new_func") != NULL &&
+	    evidence_count(ev[2], EV_TRACE) == 2, "new trace not read");
+	for (k = 0; k < 3; k++)
+		evidence_free(ev[k]);
+}
+
 int
 main(void)
 {
@@ -976,6 +1035,7 @@ main(void)
 	test_bundle();
 	test_merge();
 	test_compressed();
+	test_trace_cache();
 	test_errors();
 	test_fixture();
 	remove_tree(tmpdir);
