@@ -29,27 +29,46 @@ if [ -t 0 ] && [ -t 1 ]; then
 	echo "kctui demo: the configuration is in $demo/.config"
 	exit 0
 fi
-cd "$TREE"
-cp "$DEBIAN_AMD64" .config
-echo "kctui demo: Debian linux-source-6.1 $TREE_VERSION in $TREE"
+# The main job without a terminal: Debian's amd64 config brought up to
+# date, the cloud-vm evidence attributed, trims suggested and exported with
+# a report, and the result checked with the kernel's own conf. Nothing is
+# written into the tree.
+demo=${KCTUI_DEMO_DIR:-$KCTUI_REPO/build/demo}
+mkdir -p "$demo"
+BUNDLE=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+cp "$DEBIAN_AMD64" "$demo/.config"
+kt() { "$KCTUI" -C "$TREE" --config "$demo/.config" "$@"; }
+ym() { grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$1" || true; }
+echo "kctui demo: Debian linux-source-6.1 $TREE_VERSION in $TREE, files in $demo"
 
 t0=$(now_ns)
-"$KCTUI" olddefconfig
+kt -s olddefconfig
 t_old=$(elapsed_since "$t0")
-ny=$(grep -c '=y$' .config || true)
-nm=$(grep -c '=m$' .config || true)
-nall=$(grep -c '^CONFIG_' .config || true)
-nnot=$(grep -c '^# CONFIG_.* is not set$' .config || true)
+echo "  olddefconfig of Debian amd64: $(ym "$demo/.config") options y/m ($t_old s)"
+
+kt evidence -e "$BUNDLE" --stats > "$demo/evidence.txt" 2> "$demo/evidence.err"
+echo "  evidence (cloud-vm, Debian's 6.1 kernel under QEMU): $(sed -n 's/^kctui: //p' "$demo/evidence.err" | tail -n 1)"
+echo "  for example:"
+grep -E '^CONFIG_(VIRTIO_NET|EXT4_FS|CRYPTO_CRC32C_INTEL) ' "$demo/evidence.txt" | cut -c1-110 | sed 's/^/    /'
 
 t0=$(now_ns)
-"$KCTUI" savedefconfig
-t_save=$(elapsed_since "$t0")
-nd=$(grep -c '' defconfig || true)
+kt -e "$BUNDLE" suggest > "$demo/suggest.txt"
+t_sug=$(elapsed_since "$t0")
+echo "  suggest ($t_sug s): $(head -n 1 "$demo/suggest.txt" | sed 's/^# //')"
+grep -E '^[A-Z].*\[[0-9]+ candidates' "$demo/suggest.txt" | head -n 5 | sed 's/^/    /'
 
-cat <<EOF
+kt -e "$BUNDLE" export -o "$demo/trimmed.config" --report "$demo/report.md" 2>&1 | sed 's/^kctui: /  export: /'
+kt explain VIRTIO_NET | head -n 4 | sed 's/^/    /'
 
-  olddefconfig  $DEBIAN_AMD64
-             -> $TREE/.config
-                $ny symbols =y, $nm =m, $nall set in total, $nnot not set  ($t_old s)
-  savedefconfig -> $TREE/defconfig: $nd lines  ($t_save s)
-EOF
+# The kernel's own conf (make olddefconfig, as tests/real/compare.sh runs
+# it) must accept the trimmed config unchanged.
+cp "$demo/trimmed.config" "$demo/check.config"
+if (cd "$TREE" && env -i PATH="$PATH" HOME="$HOME" \
+    make -s KCONFIG_CONFIG="$demo/check.config" olddefconfig) >/dev/null 2>&1 &&
+    cmp -s "$demo/trimmed.config" "$demo/check.config"; then
+	echo "  the kernel's conf --olddefconfig leaves $demo/trimmed.config unchanged"
+else
+	echo "  WARNING: the kernel's conf changes $demo/trimmed.config" >&2
+	exit 1
+fi
+echo "  report: $demo/report.md; on a terminal, make demo opens the browser"
