@@ -109,7 +109,10 @@ help_section_explain(struct tui *t, struct kc_menu *m, struct strbuf *sb)
 		free(w);
 		free(line);
 	}
-	if (kc_sym_type(s) == KC_BOOL || kc_sym_type(s) == KC_TRISTATE)
+	/* Off, or not changeable: say how to get it. */
+	if ((kc_sym_type(s) == KC_BOOL || kc_sym_type(s) == KC_TRISTATE) &&
+	    kc_sym_index(s) >= 0 && (t->snap->tri[kc_sym_index(s)] == 0 ||
+	    !(t->snap->flags[kc_sym_index(s)] & (WS_SET_Y | WS_SET_M))))
 		strbuf_adds(sb, "(E: how to turn it on)\n");
 	strbuf_addc(sb, '\n');
 }
