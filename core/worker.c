@@ -148,6 +148,7 @@ worker_main(void *arg)
 	struct kconfig		*k;
 	struct kc_values	*v, *before = NULL;
 	struct worker_snapshot	*s;
+	const struct attrib	*a;
 	char			*cause = NULL;
 	uint64_t		 gen;
 
@@ -178,7 +179,10 @@ worker_main(void *arg)
 			continue;
 		}
 		kconfig_recalc(k);
-		s = worker_snapshot_compute(k, w->a);
+		pthread_mutex_lock(&w->lock);
+		a = w->a;
+		pthread_mutex_unlock(&w->lock);
+		s = worker_snapshot_compute(k, a);
 		s->gen = gen;
 		if (w->hooks.consequences != NULL) {
 			s->consequences = w->hooks.consequences(w->hooks.arg,
@@ -238,6 +242,14 @@ worker_start(const struct worker_hooks *hooks, const struct attrib *a,
 		return NULL;
 	}
 	return w;
+}
+
+void
+worker_set_attrib(struct worker *w, const struct attrib *a)
+{
+	pthread_mutex_lock(&w->lock);
+	w->a = a;
+	pthread_mutex_unlock(&w->lock);
 }
 
 int

@@ -69,6 +69,9 @@ void		 worker_snapshot_free(struct worker_snapshot *);
 /* Start the thread. NULL with *cause if it cannot start. */
 struct worker	*worker_start(const struct worker_hooks *,
 		     const struct attrib *, char **cause);
+/* Evidence that arrived after the start (loaded in the background):
+ * verdicts from the next computation on. */
+void		 worker_set_attrib(struct worker *, const struct attrib *);
 /* Readable when a result is ready (poll it). */
 int		 worker_fd(const struct worker *);
 /* Queue a recomputation of these values (taken over); its generation.

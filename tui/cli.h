@@ -23,6 +23,10 @@ struct cli {
 					   mode), absolute paths */
 	int		 nbundles;
 	char		*cache;		/* $(shell) cache path, or NULL */
+	/* The interactive browser's trim suggestions: --policy and
+	 * --decisions (NULL: modules, .kctui-decisions in the tree). */
+	const char	*policy;
+	const char	*decisions;
 };
 
 struct kconfig;

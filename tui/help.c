@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../core/attrib.h"
+#include "../core/explain.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../kconfig-parser/util.h"
@@ -45,6 +46,77 @@ help_expr(struct tui *t, struct strbuf *sb, const char *label,
 	free(s);
 }
 
+char *
+help_wrap(const char *text, int width, int indent)
+{
+	struct strbuf	 sb;
+	const char	*p = text, *brk, *q;
+	int		 col, first = 1, lead;
+
+	strbuf_init(&sb);
+	/* The text's own leading blanks stay on its first line. */
+	for (lead = 0; p[lead] == ' '; lead++)
+		;
+	while (*p != '\0') {
+		int avail = width - (first ? 0 : indent);
+
+		if (!first)
+			strbuf_addf(&sb, "%*s", indent, "");
+		/* Cut at the last blank that fits (cells, not bytes). */
+		brk = NULL;
+		for (q = p, col = 0; *q != '\0'; q++) {
+			if ((*q & 0xc0) != 0x80) {
+				if (col == avail)
+					break;
+				col++;
+			}
+			if (*q == ' ' && q > p + (first ? lead : 0))
+				brk = q;
+		}
+		if (*q == '\0' || brk == NULL)
+			brk = q;
+		strbuf_add(&sb, p, (size_t)(brk - p));
+		strbuf_addc(&sb, '\n');
+		p = brk;
+		while (*p == ' ')
+			p++;
+		first = 0;
+	}
+	if (sb.len == 0)
+		strbuf_addc(&sb, '\n');
+	return strbuf_detach(&sb);
+}
+
+/* Why it has its value, what blocks it, what depends on it: the plain
+ * language of core/explain.c (kctui explain), wrapped to the screen. */
+static void
+help_section_explain(struct tui *t, struct kc_menu *m, struct strbuf *sb)
+{
+	struct kc_symbol	*s = kc_menu_sym(m);
+	struct explain		*ex;
+	size_t			 i;
+	char			*line, *w;
+	int			 width = t->width - 2 > 20 ? t->width - 2 : 20;
+
+	if (s == NULL || kc_sym_name(s) == NULL)
+		return;
+	ex = explain_symbol(t->k, s, t->a);
+	for (i = 0; i < ex->nlines; i++) {
+		line = xasprintf("%*s%s", 2 * ex->lines[i].indent, "",
+		    ex->lines[i].text);
+		w = help_wrap(line, width, 2 * ex->lines[i].indent + 4);
+		strbuf_adds(sb, w);
+		free(w);
+		free(line);
+	}
+	/* Off, or not changeable: say how to get it. */
+	if ((kc_sym_type(s) == KC_BOOL || kc_sym_type(s) == KC_TRISTATE) &&
+	    kc_sym_index(s) >= 0 && (t->snap->tri[kc_sym_index(s)] == 0 ||
+	    !(t->snap->flags[kc_sym_index(s)] & (WS_SET_Y | WS_SET_M))))
+		strbuf_adds(sb, "(E: how to turn it on)\n");
+	strbuf_addc(sb, '\n');
+}
+
 /* The help text itself. */
 static void
 help_section_text(struct tui *t, struct kc_menu *m, struct strbuf *sb)
@@ -53,6 +125,7 @@ help_section_text(struct tui *t, struct kc_menu *m, struct strbuf *sb)
 	const char		*h = kc_menu_help(m);
 
 	(void)t;
+	strbuf_adds(sb, "Help:\n");
 	if (h == NULL && s != NULL)
 		h = kc_sym_help(s);
 	if (h == NULL) {
@@ -150,6 +223,7 @@ help_section_evidence(struct tui *t, struct kc_menu *m, struct strbuf *sb)
 /* The sections, in order. */
 static void (*const help_sections[])(struct tui *, struct kc_menu *,
     struct strbuf *) = {
+	help_section_explain,
 	help_section_text,
 	help_section_symbol,
 	help_section_evidence,
@@ -195,7 +269,9 @@ help_draw(void *arg, struct tree *tr, const struct tree_line *l,
 	(void)selected;
 	(void)width;
 	row_add(r, (strncmp(s, "Symbol:", 7) == 0 ||
-	    strncmp(s, "Evidence:", 9) == 0) ? EL_HELP_TITLE : EL_HELP, s);
+	    strncmp(s, "Evidence:", 9) == 0 || strcmp(s, "Help:") == 0 ||
+	    (strncmp(s, "CONFIG_", 7) == 0 && strstr(s, " \u2014 ") != NULL)) ?
+	    EL_HELP_TITLE : EL_HELP, s);
 }
 
 static const struct tree_ops help_tree_ops = {
@@ -235,6 +311,17 @@ help_action(struct tui *t, struct tui_view *v, enum tui_action act)
 	case A_QUIT:
 		tui_pop(t);
 		return R_ALL;
+	case A_ENABLE:
+		if (kc_menu_sym(v->menu) != NULL)
+			plan_open(t, kc_menu_sym(v->menu));
+		return R_ALL;
+	case A_SET_Y:
+	case A_SET_M:
+	case A_SET_N:
+	case A_CYCLE:
+	case A_ACCEPT:
+	case A_REJECT:
+		return R_NONE;
 	default:
 		return -1;
 	}
@@ -245,8 +332,8 @@ help_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 {
 	(void)t;
 	(void)width;
-	row_addf(r, EL_STATUS, "%d lines; arrows scroll, Enter/Esc/q close",
-	    tree_count(v->tree));
+	row_addf(r, EL_STATUS, "%d lines; arrows scroll, E how to turn it "
+	    "on, Enter/Esc/q close", tree_count(v->tree));
 }
 
 static void

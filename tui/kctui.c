@@ -53,8 +53,10 @@ usage(int status)
 	fprintf(status ? stderr : stdout,
 	    "usage: kctui [-C DIR] [--config FILE] [--kconfig FILE] "
 	    "[--no-cache] [-j JOBS] [-s] [-v] [-e BUNDLE] [--theme NAME|FILE]\n"
-	    "             [NAME=value...] [MODE [ARG]]\n"
-	    "without a mode: the interactive configuration browser\n"
+	    "             [--policy modules|aggressive] [--decisions FILE] "
+	    "[NAME=value...] [MODE [ARG]]\n"
+	    "without a mode: the interactive configuration browser (with -e: "
+	    "trim review, t)\n"
 	    "modes:\n"
 	    "  olddefconfig           update the config, new symbols to "
 	    "their defaults\n"
@@ -323,6 +325,8 @@ main(int argc, char **argv)
 		{ "evidence", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "theme", required_argument, NULL, 'T' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "decisions", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli	 c;
@@ -363,6 +367,19 @@ main(int argc, char **argv)
 			break;
 		case 'T':
 			theme = optarg;
+			break;
+		case 'P':
+			if (strcmp(optarg, "modules") != 0 &&
+			    strcmp(optarg, "aggressive") != 0) {
+				fprintf(stderr, "kctui: --policy "
+				    "modules|aggressive, not \"%s\"\n", optarg);
+				cli_free(&c);
+				return 1;
+			}
+			c.policy = optarg;
+			break;
+		case 'D':
+			c.decisions = optarg;
 			break;
 		case 'h':
 			usage(0);

@@ -36,6 +36,12 @@ static const struct key_binding keys_bindings[] = {
 	{ 'C', A_SHOW_NAME, "show option names" },
 	{ 'N', A_ONLY_NEW, "show only NEW options" },
 	{ 'L' & 0x1f, A_REDRAW, "repaint the screen" },
+	{ 'E', A_ENABLE, "how to turn the option on (plan; y applies it)" },
+	{ 't', A_TRIM, "trim review (with -e): subsystems and candidates" },
+	{ 'a', A_ACCEPT, "trim review: accept (trim) the option or subsystem" },
+	{ 'r', A_REJECT, "trim review: reject (keep) the option or subsystem" },
+	{ 'u', A_UNDO, "trim review: undo the last accept or reject" },
+	{ 'e', A_EXPORT, "export the trimmed configuration and its report" },
 };
 
 enum tui_action

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../core/attrib.h"
+#include "../core/explain.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../kconfig-parser/util.h"
@@ -139,6 +140,12 @@ menu_verdict_mark(struct tui *t, int verdict)
 	if (verdict < 0 || verdict > 3)
 		return " ";
 	return t->ascii ? ascii[verdict] : utf8[verdict];
+}
+
+const char *
+menu_trim_mark(struct tui *t)
+{
+	return t->ascii ? "T" : "\u2702";
 }
 
 static int
@@ -286,7 +293,9 @@ menu_draw(void *arg, struct tree *tr, const struct tree_line *l,
 		if (s != NULL && kc_sym_index(s) >= 0 &&
 		    t->snap->verdict[kc_sym_index(s)] != WS_NO_VERDICT)
 			verdict = t->snap->verdict[kc_sym_index(s)];
-		if (verdict >= 0)
+		if (s != NULL && review_is_candidate(t, s))
+			row_add(r, EL_TRIM, menu_trim_mark(t));
+		else if (verdict >= 0)
 			row_add(r, menu_verdict_el(verdict),
 			    menu_verdict_mark(t, verdict));
 		else
@@ -489,6 +498,7 @@ menu_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 	struct mline		*ml = tree_current_data(v->tree);
 	struct kc_symbol	*s;
 	char			*why, *ev;
+	int			 vd;
 
 	(void)width;
 	if (ml == NULL)
@@ -500,25 +510,31 @@ menu_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 		row_add(r, EL_NAME, "menu");
 	else if (kc_menu_kind(ml->m) == KC_MENU_COMMENT)
 		row_add(r, EL_NAME, "comment");
-	if (kc_menu_file(ml->m) != NULL)
-		row_addf(r, EL_STATUS, "  %s:%d", kc_menu_file(ml->m),
-		    kc_menu_line(ml->m));
 	if ((why = menu_invisible_reason(t, ml->m)) != NULL) {
 		row_addf(r, EL_INVISIBLE, "  invisible: %s", why);
 		free(why);
-	} else if (s != NULL && (ev = menu_evidence_text(t, s)) != NULL) {
-		int vd = t->snap->verdict[kc_sym_index(s)];
-
+	} else if (s != NULL && kc_sym_name(s) != NULL &&
+	    ml->kind != ML_HEADER) {
+		/* Why it has its value, in a phrase (core/explain.c). */
+		why = explain_brief(t->k, s);
+		if (why != NULL && *why != '\0')
+			row_addf(r, EL_STATUS, "  %s", why);
+		free(why);
+	}
+	vd = s != NULL && t->a != NULL && kc_sym_index(s) >= 0 ?
+	    t->snap->verdict[kc_sym_index(s)] : WS_NO_VERDICT;
+	if (s != NULL && review_is_candidate(t, s))
+		row_add(r, EL_TRIM, "  suggested trim (t)");
+	if (vd != WS_NO_VERDICT && (ev = menu_evidence_text(t, s)) != NULL) {
 		row_addf(r, menu_verdict_el(vd), "  %s: %s",
 		    verdict_name((enum verdict)vd), ev);
 		free(ev);
-	} else if (s != NULL && t->a != NULL && kc_sym_index(s) >= 0 &&
-	    t->snap->verdict[kc_sym_index(s)] != WS_NO_VERDICT) {
-		int vd = t->snap->verdict[kc_sym_index(s)];
-
+	} else if (vd != WS_NO_VERDICT)
 		row_addf(r, menu_verdict_el(vd), "  %s",
 		    verdict_name((enum verdict)vd));
-	}
+	if (kc_menu_file(ml->m) != NULL)
+		row_addf(r, EL_STATUS, "  %s:%d", kc_menu_file(ml->m),
+		    kc_menu_line(ml->m));
 }
 
 /* Set a bool/tristate as the user asked; false when not possible. */
@@ -679,6 +695,11 @@ menu_action(struct tui *t, struct tui_view *v, enum tui_action act)
 		return R_REBUILD;
 	case A_HELP:
 		help_open(t, ml->m);
+		return R_ALL;
+	case A_ENABLE:
+		if (s == NULL || ml->kind == ML_HEADER)
+			return R_NONE;
+		plan_open(t, s);
 		return R_ALL;
 	default:
 		return -1;

@@ -34,7 +34,7 @@ static const char *theme_el_names[EL_COUNT] = {
 	"value", "arrow", "comment", "invisible", "new", "name",
 	"ev-used", "ev-plausible", "ev-none", "ev-no-code", "ev-item",
 	"help", "help-title", "input", "error", "busy", "match",
-	"tree", "legend"
+	"tree", "legend", "trim"
 };
 
 const char *
@@ -86,6 +86,7 @@ static const struct theme_color theme_classic[EL_COUNT] = {
 	[EL_MATCH] =		C(RED, WHT, TA_BOLD),
 	[EL_TREE] =		C(BLU, WHT, 0),
 	[EL_LEGEND] =		C(BLK, WHT, 0),
+	[EL_TRIM] =		C(MAG, WHT, TA_BOLD),
 };
 
 /* No colours: the terminal's own, with attributes. */
@@ -104,6 +105,7 @@ static const struct theme_color theme_mono[EL_COUNT] = {
 	[EL_ERROR] =		C(-1, -1, TA_BOLD | TA_REVERSE),
 	[EL_BUSY] =		C(-1, -1, TA_BOLD | TA_REVERSE),
 	[EL_MATCH] =		C(-1, -1, TA_BOLD | TA_UNDERLINE),
+	[EL_TRIM] =		C(-1, -1, TA_BOLD | TA_UNDERLINE),
 };
 
 void

@@ -82,6 +82,7 @@ tui_init(struct tui *t, struct cli *c, struct kconfig *k,
 		t->mhidx[h] = i;
 	}
 	t->snap = worker_snapshot_compute(k, a);
+	pthread_mutex_init(&t->req_lock, NULL);
 	theme_builtin(&t->theme, "classic");
 	t->width = 80;
 	t->height = 24;
@@ -92,6 +93,8 @@ tui_done(struct tui *t)
 {
 	while (t->view != NULL)
 		tui_pop(t);
+	/* After the worker stopped: its hook reads the trim. */
+	load_free(t);
 	worker_snapshot_free(t->snap);
 	free(t->menus);
 	free(t->mhash);
@@ -104,6 +107,7 @@ tui_done(struct tui *t)
 	}
 	free(t->config_path);
 	theme_free(&t->theme);
+	pthread_mutex_destroy(&t->req_lock);
 }
 
 int
@@ -445,6 +449,17 @@ tui_key(struct tui *t, int key)
 		return R_ALL;
 	case A_REDRAW:
 		return R_ALL;
+	case A_TRIM:
+		return review_open(t);
+	case A_EXPORT:
+		return review_export(t);
+	case A_UNDO:
+		return review_undo(t);
+	case A_ACCEPT:
+	case A_REJECT:
+		tui_message(t, EL_STATUS, "a and r accept or reject trims in "
+		    "the trim review: press t");
+		return R_ALL;
 	default:
 		return R_NONE;
 	}
@@ -470,6 +485,12 @@ tui_legend(struct tui *t, struct row *r)
 	static const int els[] = { EL_EV_USED, EL_EV_PLAUSIBLE, EL_EV_NONE,
 	    EL_EV_NOCODE };
 
+	if (load_busy(t)) {
+		row_addf(r, EL_BUSY, " loading evidence%s ", t->ascii ? "..." :
+		    "\u2026");
+		row_add(r, EL_LEGEND, "  ? help  / search  s save  q quit");
+		return;
+	}
 	if (t->a == NULL) {
 		row_add(r, EL_LEGEND, "Enter open/toggle  y/m/n set  ? help  "
 		    "/ search  s save  l load  q quit  A all  N new");
@@ -480,9 +501,13 @@ tui_legend(struct tui *t, struct row *r)
 		row_add(r, els[v], menu_verdict_mark(t, v));
 		row_addf(r, EL_LEGEND, " %s  ", names[v]);
 	}
+	if (t->trim != NULL) {
+		row_add(r, EL_TRIM, menu_trim_mark(t));
+		row_add(r, EL_LEGEND, " suggested trim  ");
+	}
 	row_add(r, EL_NEW, "(NEW)");
-	row_add(r, EL_LEGEND, " new since .config   ? help  / search  "
-	    "N new only");
+	row_add(r, EL_LEGEND, t->trim != NULL ? "  t trim review  ? help" :
+	    " new since .config   ? help  / search  N new only");
 }
 
 void
@@ -730,7 +755,7 @@ tui_worker_open(void *arg, char **cause)
 }
 
 /* Bench log lines: "what ms [detail]". */
-static void __attribute__((format(printf, 2, 3)))
+void
 tui_bench(struct tui *t, const char *fmt, ...)
 {
 	va_list ap;
@@ -748,11 +773,10 @@ int
 tui_main(struct cli *c, const char *theme_spec)
 {
 	struct tui		 t;
-	struct cli_evidence	 ce;
 	struct kconfig		*k;
 	struct worker_hooks	 hooks;
 	struct row		*rows = NULL;
-	struct pollfd		 pfd[2];
+	struct pollfd		 pfd[3];
 	const char		*name, *spec;
 	char			*cause = NULL, *theme_err = NULL;
 	double			 t0 = tui_now_ms(), tk;
@@ -766,22 +790,14 @@ tui_main(struct cli *c, const char *theme_spec)
 	existed = access(name, F_OK) == 0;
 	if ((k = cli_open_config(c)) == NULL)
 		return 1;
-	memset(&ce, 0, sizeof ce);
-	if (c->nbundles > 0) {
-		fprintf(stderr, "kctui: loading evidence...\n");
-		if (cli_open_evidence(c, &ce) != 0) {
-			kconfig_free(k);
-			return 1;
-		}
-	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "kctui: the interactive mode needs a terminal "
 		    "(use a mode such as olddefconfig otherwise)\n");
-		cli_close_evidence(&ce);
 		kconfig_free(k);
 		return 1;
 	}
-	tui_init(&t, c, k, ce.a);
+	/* Evidence (-e) loads on a thread once the menu is painted. */
+	tui_init(&t, c, k, NULL);
 	t.config_existed = existed;
 	t.config_path = xstrdup(name);
 	if (getenv("KCTUI_BENCH_LOG") != NULL)
@@ -801,8 +817,10 @@ tui_main(struct cli *c, const char *theme_spec)
 	t.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	memset(&hooks, 0, sizeof hooks);
 	hooks.open = tui_worker_open;
+	hooks.consequences = review_consequences;
+	hooks.consequences_free = review_consequences_free;
 	hooks.arg = &t;
-	if ((t.w = worker_start(&hooks, ce.a, &cause)) == NULL) {
+	if ((t.w = worker_start(&hooks, NULL, &cause)) == NULL) {
 		free(cause);
 		cause = NULL;
 	}
@@ -822,6 +840,7 @@ tui_main(struct cli *c, const char *theme_spec)
 		tui_message(&t, EL_ERROR, "%s (default theme)", theme_err);
 
 	flags = R_ALL;
+	load_start(&t);
 	while (!t.quit) {
 		if (flags != R_NONE) {
 			tk = tui_now_ms();
@@ -848,8 +867,12 @@ tui_main(struct cli *c, const char *theme_spec)
 		pfd[0].events = POLLIN;
 		pfd[1].fd = t.w != NULL ? worker_fd(t.w) : -1;
 		pfd[1].events = POLLIN;
-		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+		pfd[2].fd = load_fd(&t);
+		pfd[2].events = POLLIN;
+		if (poll(pfd, 3, -1) < 0 && errno != EINTR)
 			break;
+		if (pfd[2].fd >= 0 && (pfd[2].revents & POLLIN))
+			flags |= load_finish(&t);
 		if (t.w != NULL && (pfd[1].revents & POLLIN)) {
 			struct worker_snapshot *s = worker_collect(t.w);
 
@@ -857,6 +880,7 @@ tui_main(struct cli *c, const char *theme_spec)
 				tui_bench(&t, "worker %.3f gen %llu",
 				    s->compute_ms,
 				    (unsigned long long)s->gen);
+				review_collect(&t, s);
 				worker_snapshot_free(t.snap);
 				t.snap = s;
 				tree_build(t.view->tree);
@@ -907,11 +931,11 @@ tui_main(struct cli *c, const char *theme_spec)
 		row_free(&rows[i]);
 	free(rows);
 	worker_stop(t.w);
+	t.w = NULL;
 	if (t.bench != NULL)
 		fclose(t.bench);
 	free(theme_err);
 	tui_done(&t);
-	cli_close_evidence(&ce);
 	kconfig_free(k);
 	return 0;
 }

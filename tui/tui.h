@@ -12,6 +12,7 @@
 #ifndef KC_TUI_H
 #define KC_TUI_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,12 @@ struct worker_snapshot;
 struct tree;
 struct tui;
 struct tui_view;
+struct tui_trim;
+struct tui_load;
+struct review_req;
+struct trim;
+struct decisions;
+struct kc_values;
 
 struct tui_view_ops {
 	const char		*name;
@@ -93,6 +100,14 @@ struct tui {
 	bool			 quit;
 
 	FILE			*bench;		/* KCTUI_BENCH_LOG */
+
+	/* Evidence and trim suggestions, loaded on a thread after the
+	 * first paint (load.c); NULL until then, or without -e. */
+	struct tui_load		*load;
+	struct tui_trim		*trim;
+	/* The consequence request the worker's hook reads (review.c). */
+	pthread_mutex_t		 req_lock;
+	struct review_req	*req;
 };
 
 /* Set up over an open configuration (evidence a may be NULL). */
@@ -134,6 +149,8 @@ char		*menu_invisible_reason(struct tui *, struct kc_menu *);
 char		*menu_location(struct tui *, struct kc_menu *);
 /* The strongest evidence for a symbol, in words, or NULL (malloc'd). */
 char		*menu_evidence_text(struct tui *, const struct kc_symbol *);
+/* The mark of a suggested trim (one cell). */
+const char	*menu_trim_mark(struct tui *);
 /* The mark of a verdict (one cell). */
 const char	*menu_verdict_mark(struct tui *, int verdict);
 
@@ -146,6 +163,46 @@ int		 search_open(struct tui *, const char *regex, char **cause);
 char		*help_text(struct tui *, struct kc_menu *);
 void		 help_open(struct tui *, struct kc_menu *);
 
+/* help.c: wrap text into lines of at most width cells (malloc'd). */
+char		*help_wrap(const char *text, int width, int indent);
+
+/* plan.c: "how do I turn this on?" for a symbol (E). */
+void		 plan_open(struct tui *, struct kc_symbol *);
+
+/* load.c */
+/* Start loading the -e bundles and the trim suggestions on a thread. */
+void		 load_start(struct tui *);
+/* The fd that becomes readable when loading is done, or -1. */
+int		 load_fd(struct tui *);
+/* Take what was loaded (joins the thread): R_* flags. */
+int		 load_finish(struct tui *);
+/* Free what was loaded (after the worker stopped). */
+void		 load_free(struct tui *);
+/* Whether evidence is still loading. */
+bool		 load_busy(struct tui *);
+
+/* review.c: the trim review (t) */
+struct worker_snapshot;
+int		 review_open(struct tui *);
+int		 review_export(struct tui *);
+int		 review_undo(struct tui *);
+/* The worker's hook: consequences of the current request. */
+void		*review_consequences(void *arg, struct kconfig *,
+		     const struct kc_values *);
+void		 review_consequences_free(void *);
+/* A snapshot came back: take its consequences. */
+void		 review_collect(struct tui *, struct worker_snapshot *);
+/* Whether a symbol is a pending trim candidate (the main view's mark). */
+bool		 review_is_candidate(struct tui *, const struct kc_symbol *);
+/* Free the review's state. */
+void		 review_free(struct tui *);
+/* Hand the loaded suggestions to the review (it owns them from now). */
+struct tui_trim	*review_new(struct tui *, struct kconfig *k, struct trim *,
+		     struct decisions *, char *dpath, int policy, double ms);
+
 /* tui.c */
+/* A KCTUI_BENCH_LOG line: "what ms [detail]". */
+void		 tui_bench(struct tui *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
 int		 tui_main(struct cli *, const char *theme);
 #endif

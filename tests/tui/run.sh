@@ -100,6 +100,12 @@ fixture() {
 	step fx-showall "[show-all]" A || return
 	step fx-invisible "invisible: depends on VIRTIO" Down Down || return
 	screen fx-showall
+	# E: the plan to turn the invisible option on; n leaves it.
+	step fx-plan "CONFIG_VIRTIO_NET can't be made y: VIRTIO is not something you can set" E || return
+	screen fx-plan
+	step fx-plan-no "Nothing changed" n || return
+	# Without -e, t says what it needs.
+	step fx-trim-none "needs evidence: start kctui with -e BUNDLE" t || return
 	# Save and leave.
 	step fx-save "Configuration written to" s || return
 	step fx-quit "[exited 0]" q || return
@@ -132,7 +138,10 @@ real() {
 	"$KCTUI" -C "$TREE" --config "$work/real-expected" olddefconfig > /dev/null
 	TUI_SOCK=kctui-test-$$-real
 	tui_start "$TREE" "$KCTUI" --config "$d/.config" -e "$bundle"
+	# The menu is painted before the evidence is loaded; the marks come
+	# when it is (a thread).
 	step real-start "Main menu" 120 || return
+	step real-loaded "suggested trim" 120 || return
 	screen real-main
 	step real-search-prompt "Search (regex):" / || return
 	tui_keys '^VIRTIO_NET$' Enter
@@ -143,6 +152,12 @@ real() {
 	step real-toggle "modified" n || return
 	screen real-toggled
 	step real-help "Symbol: VIRTIO_NET [=n]" '?' || return
+	if tui_screen | grep -q "^Value: n, set by you in .config." &&
+	   tui_screen | grep -q "^Evidence: used — module virtio_net loaded"; then
+		pass "tui/real-explain$sfx"
+	else
+		fail "tui/real-explain$sfx" "no explanation in the help"
+	fi
 	screen real-help
 	step real-back "Network device support" Escape Escape || return
 	step real-save "Configuration written to" s || return
@@ -172,6 +187,83 @@ bad_theme() {
 	tui_stop
 }
 
+# ------------------------------------------------- trim review, enable
+# Linux 6.1, Debian's cloud config and the cloud-vm bundle: t, one
+# subsystem, accept it whole, export; the file must be what
+# `kctui export --accept` writes, and the decisions file must have the
+# lines. Then E on an invisible option applies a plan.
+real_trim() {
+	local d=$work/trim bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local sub="Enable the block layer > IO Schedulers"
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	TUI_SOCK=kctui-test-$$-trim
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" -e "$bundle" \
+	    --decisions "$d/decisions"
+	step trim-loaded "suggested trim" 120 || return
+	step trim-list "subsystems reviewed" t || return
+	screen trim-list
+	step trim-sub "Trim review › $sub" Down Down Down Enter || return
+	step trim-conseq "also CONFIG_BFQ_GROUP_IOSCHED y→n" || return
+	screen trim-sub
+	step trim-accept "2 options trimmed" a || return
+	screen trim-accepted
+	step trim-reviewed "1 of 99 subsystems reviewed" Escape Escape || return
+	# Undo, and again.
+	step trim-undo "Undone: 2 options as before" u || return
+	step trim-undone "0 of 99 subsystems reviewed" || return
+	step trim-sub2 "Trim review › $sub" Enter || return
+	step trim-accept2 "2 options trimmed" a || return
+	step trim-export-ask "Export trimmed config to: .config.trimmed" Escape Escape e || return
+	tui_keys C-u "$d/trimmed" Enter
+	step trim-exported "Exported 2 trimmed options to" || return
+	# The accepted options are n, BFQ's group option (depends on it) went
+	# with them.
+	if grep -q "^# CONFIG_IOSCHED_BFQ is not set" "$d/trimmed" &&
+	   grep -q "^# CONFIG_MQ_IOSCHED_KYBER is not set" "$d/trimmed" &&
+	   grep -q "^CONFIG_BFQ_GROUP_IOSCHED=y" "$DEBIAN_CLOUD" &&
+	   ! grep -q "CONFIG_BFQ_GROUP_IOSCHED" "$d/trimmed"; then
+		pass "tui/trim-values$sfx"
+	else
+		fail "tui/trim-values$sfx" "accepted options not n in the export"
+	fi
+	if grep -qx "CONFIG_MQ_IOSCHED_KYBER trim  # accepted in the kctui trim review" "$d/decisions" &&
+	   grep -qx "CONFIG_IOSCHED_BFQ trim  # accepted in the kctui trim review" "$d/decisions"; then
+		pass "tui/trim-decisions$sfx"
+	else
+		fail "tui/trim-decisions$sfx" "decisions file:"
+		indent < "$d/decisions"
+	fi
+	if grep -q "dragged along: \`CONFIG_BFQ_GROUP_IOSCHED\` (y -> n, depends on IOSCHED_BFQ)" "$d/trimmed.md"; then
+		pass "tui/trim-report$sfx"
+	else
+		fail "tui/trim-report$sfx" "report without the consequence"
+	fi
+	# E on an invisible option: the plan, y applies it.
+	step trim-search "1 match" / '^SENSORS_LIS3_SPI$' Enter || return
+	step trim-jump "invisible: depends on !ACPI && SPI_MASTER" Down Enter || return
+	step enable-help "(E: how to turn it on)" '?' || return
+	step enable-plan "To make CONFIG_SENSORS_LIS3_SPI y, 3 changes:" E || return
+	screen enable-plan
+	step enable-apply "CONFIG_SENSORS_LIS3_SPI=y: 3 changes applied" y || return
+	step enable-shown "<*> STMicroeletronics LIS3LV02Dx" || return
+	screen enable-applied
+	step trim-quit "Save the configuration" q || return
+	step trim-quit2 "[exited 0]" n || return
+	tui_stop
+	# The same export from the command line, with the decisions file
+	# as it was when the review started (none).
+	mv "$d/decisions" "$d/decisions.tui"
+	"$KCTUI" -C "$TREE" --config "$d/.config" -e "$bundle" export \
+	    --decisions "$d/decisions" --accept "$sub" -o "$d/cli" > /dev/null
+	same_file "tui/trim-export$sfx" "$d/cli" "$d/trimmed" \
+		"(TUI export = kctui export --accept \"$sub\")"
+	cmp -s "$DEBIAN_CLOUD" "$d/.config" && pass "tui/trim-input-untouched$sfx" ||
+		fail "tui/trim-input-untouched$sfx" "the input config was written"
+}
+
 fixture
 bad_theme
 real
+real_trim

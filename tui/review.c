@@ -1,0 +1,1053 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * review.c - the trim review (t): the subsystems with trim candidates,
+ * their savings and how many are reviewed; a subsystem's candidates with
+ * their reasons and what accepting each turns off besides (computed by
+ * the background worker, on its own configuration: the trim maps symbols
+ * by index); accept (a), reject (r), undo (u), and the export (e) of the
+ * trimmed configuration with its report, as `kctui export` writes them.
+ *
+ * Accepting sets the candidates to n in the interface's configuration
+ * (trim_apply), rejecting keeps them; both are recorded in the decisions
+ * file at once so that the next run honours them. Undo restores a saved
+ * copy of the values.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/decisions.h"
+#include "../core/report.h"
+#include "../core/trim.h"
+#include "../core/worker.h"
+#include "../kconfig-parser/kconfig.h"
+#include "../kconfig-parser/preprocess.h"
+#include "../kconfig-parser/util.h"
+#include "cli.h"
+#include "tree.h"
+#include "tui.h"
+
+/* One accept or reject, to undo. */
+struct review_undo {
+	struct kc_values	*values;
+	size_t			*cands, n;
+	enum trim_state		*state;
+	enum decision		*dec;
+	char		       **reason;
+};
+
+/* What the worker computes for the open subsystem. */
+struct review_change {
+	int			 sym;
+	enum kc_tri		 before, after;
+	const char		*why;		/* the trim's */
+};
+
+struct review_result {
+	uint64_t		 id;
+	size_t			 sub, n;
+	size_t			*cands;
+	struct review_change   **ch;		/* per candidate, others */
+	size_t			*nch;
+	size_t			 removes;	/* all n together */
+	double			 ms;
+};
+
+struct review_req {
+	uint64_t		 id;
+	struct tui_trim		*tt;
+	size_t			 sub, n;
+	size_t			*cands;
+};
+
+struct tui_trim {
+	struct kconfig		*k;	/* the trim's (start values) */
+	struct trim		*t;
+	struct decisions	*d;
+	char			*dpath;
+	enum trim_policy	 policy;
+	/* trim_consequences() uses the trim's scratch arrays: the worker
+	 * and the export take turns. */
+	pthread_mutex_t		 calc;
+	struct review_undo	*undo;
+	size_t			 nundo;
+	struct review_result	*res;
+	uint64_t		 reqid;
+	bool			 sub_open;
+	size_t			 open_sub;
+	char			*keys;	/* stable tree keys */
+};
+
+enum ritem_kind { RI_SUB, RI_ALL, RI_CAND, RI_CHANGE };
+
+struct ritem {
+	enum ritem_kind	 kind;
+	size_t		 sub, cand, change;
+};
+
+struct tui_trim *
+review_new(struct tui *t, struct kconfig *k, struct trim *tr,
+    struct decisions *d, char *dpath, int policy, double ms)
+{
+	struct tui_trim *tt = xcalloc(1, sizeof *tt);
+
+	(void)t;
+	(void)ms;
+	tt->k = k;
+	tt->t = tr;
+	tt->d = d;
+	tt->dpath = dpath;
+	tt->policy = (enum trim_policy)policy;
+	pthread_mutex_init(&tt->calc, NULL);
+	tt->keys = xcalloc(trim_ncands(tr) + trim_nsubsys(tr) +
+	    (size_t)kconfig_nsymbols(k) + 2, 1);
+	return tt;
+}
+
+static void
+review_result_free(struct review_result *r)
+{
+	size_t i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->n; i++)
+		free(r->ch[i]);
+	free(r->ch);
+	free(r->nch);
+	free(r->cands);
+	free(r);
+}
+
+void
+review_consequences_free(void *p)
+{
+	review_result_free(p);
+}
+
+static void
+review_undo_clear(struct review_undo *u)
+{
+	size_t i;
+
+	kconfig_values_free(u->values);
+	for (i = 0; i < u->n; i++)
+		free(u->reason[i]);
+	free(u->reason);
+	free(u->dec);
+	free(u->state);
+	free(u->cands);
+}
+
+void
+review_free(struct tui *t)
+{
+	struct tui_trim	*tt = t->trim;
+	size_t		 i;
+
+	pthread_mutex_lock(&t->req_lock);
+	if (t->req != NULL) {
+		free(t->req->cands);
+		free(t->req);
+		t->req = NULL;
+	}
+	pthread_mutex_unlock(&t->req_lock);
+	if (tt == NULL)
+		return;
+	for (i = 0; i < tt->nundo; i++)
+		review_undo_clear(&tt->undo[i]);
+	free(tt->undo);
+	review_result_free(tt->res);
+	trim_free(tt->t);
+	decisions_free(tt->d);
+	free(tt->dpath);
+	free(tt->keys);
+	pthread_mutex_destroy(&tt->calc);
+	free(tt);
+	t->trim = NULL;
+}
+
+bool
+review_is_candidate(struct tui *t, const struct kc_symbol *s)
+{
+	long c;
+
+	if (t->trim == NULL || (c = trim_cand_of(t->trim->t, s)) < 0)
+		return false;
+	return trim_cand(t->trim->t, (size_t)c)->state == TRIM_PENDING;
+}
+
+/* ------------------------------------------------------ consequences */
+
+/* What accepting each candidate (and all of them) changes, on k. */
+static struct review_result *
+review_compute(struct tui_trim *tt, struct kconfig *k, uint64_t id,
+    size_t sub, const size_t *cands, size_t n)
+{
+	struct review_result	*r = xcalloc(1, sizeof *r);
+	struct trim_change	*ch;
+	size_t			 nch, i, j, m;
+	char			*cause = NULL;
+	struct timespec		 t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+
+	r->id = id;
+	r->sub = sub;
+	r->n = n;
+	r->cands = xcalloc(n + 1, sizeof *r->cands);
+	memcpy(r->cands, cands, n * sizeof *cands);
+	r->ch = xcalloc(n + 1, sizeof *r->ch);
+	r->nch = xcalloc(n + 1, sizeof *r->nch);
+	pthread_mutex_lock(&tt->calc);
+	for (i = 0; i < n; i++) {
+		if (trim_consequences(tt->t, k, &cands[i], 1, &ch, &nch,
+		    &cause) != 0) {
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		r->ch[i] = xcalloc(nch + 1, sizeof *r->ch[i]);
+		for (j = m = 0; j < nch; j++) {
+			if (kc_sym_index(ch[j].sym) == kc_sym_index(
+			    trim_cand(tt->t, cands[i])->sym))
+				continue;
+			r->ch[i][m].sym = kc_sym_index(ch[j].sym);
+			r->ch[i][m].before = ch[j].before;
+			r->ch[i][m].after = ch[j].after;
+			r->ch[i][m].why = ch[j].why;
+			m++;
+		}
+		r->nch[i] = m;
+		free(ch);
+	}
+	if (n > 0 && trim_consequences(tt->t, k, cands, n, &ch, &nch,
+	    &cause) == 0) {
+		for (j = 0; j < nch; j++)
+			r->removes += ch[j].before != KC_NO &&
+			    ch[j].after == KC_NO;
+		free(ch);
+	} else
+		free(cause);
+	pthread_mutex_unlock(&tt->calc);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	return r;
+}
+
+void *
+review_consequences(void *arg, struct kconfig *k, const struct kc_values *b)
+{
+	struct tui		*t = arg;
+	struct review_req	 r;
+	struct review_result	*res;
+
+	(void)b;
+	pthread_mutex_lock(&t->req_lock);
+	if (t->req == NULL) {
+		pthread_mutex_unlock(&t->req_lock);
+		return NULL;
+	}
+	r = *t->req;
+	r.cands = xcalloc(r.n + 1, sizeof *r.cands);
+	memcpy(r.cands, t->req->cands, r.n * sizeof *r.cands);
+	pthread_mutex_unlock(&t->req_lock);
+	res = review_compute(r.tt, k, r.id, r.sub, r.cands, r.n);
+	free(r.cands);
+	return res;
+}
+
+/* Ask for the consequences in the open subsystem (of the candidates
+ * not yet accepted), on the values as they are now. */
+static void
+review_request(struct tui *t)
+{
+	struct tui_trim		*tt = t->trim;
+	struct trim_subsys	*sub = trim_subsys(tt->t, tt->open_sub);
+	struct review_req	*q = xcalloc(1, sizeof *q);
+	size_t			 i;
+
+	q->id = ++tt->reqid;
+	q->tt = tt;
+	q->sub = tt->open_sub;
+	q->cands = xcalloc(sub->ncands + 1, sizeof *q->cands);
+	for (i = 0; i < sub->ncands; i++) {
+		if (trim_cand(tt->t, sub->cands[i])->state != TRIM_ACCEPTED)
+			q->cands[q->n++] = sub->cands[i];
+	}
+	if (t->w == NULL) {
+		/* No worker: here (the values are restored). */
+		review_result_free(tt->res);
+		tt->res = review_compute(tt, t->k, q->id, q->sub, q->cands,
+		    q->n);
+		free(q->cands);
+		free(q);
+		return;
+	}
+	pthread_mutex_lock(&t->req_lock);
+	if (t->req != NULL) {
+		free(t->req->cands);
+		free(t->req);
+	}
+	t->req = q;
+	pthread_mutex_unlock(&t->req_lock);
+	t->gen = worker_submit(t->w, kconfig_values_save(t->k));
+}
+
+static void
+review_request_clear(struct tui *t)
+{
+	pthread_mutex_lock(&t->req_lock);
+	if (t->req != NULL) {
+		free(t->req->cands);
+		free(t->req);
+		t->req = NULL;
+	}
+	pthread_mutex_unlock(&t->req_lock);
+}
+
+void
+review_collect(struct tui *t, struct worker_snapshot *s)
+{
+	struct review_result *r = s->consequences;
+
+	if (r == NULL || t->trim == NULL || r->id != t->trim->reqid ||
+	    !t->trim->sub_open)
+		return;
+	review_result_free(t->trim->res);
+	t->trim->res = r;
+	s->consequences = NULL;
+	tui_bench(t, "consequences %.3f", r->ms);
+}
+
+/* The consequences of a candidate in the current result, or NULL. */
+static struct review_change *
+review_changes_of(struct tui_trim *tt, size_t cand, size_t *n)
+{
+	size_t i;
+
+	*n = 0;
+	if (tt->res == NULL || tt->res->id != tt->reqid)
+		return NULL;
+	for (i = 0; i < tt->res->n; i++) {
+		if (tt->res->cands[i] == cand) {
+			*n = tt->res->nch[i];
+			return tt->res->ch[i];
+		}
+	}
+	return NULL;
+}
+
+/* ---------------------------------------------------------- decisions */
+
+/* Reviewed candidates of a subsystem. */
+static size_t
+review_done(struct tui_trim *tt, size_t s)
+{
+	struct trim_subsys	*sub = trim_subsys(tt->t, s);
+	size_t			 i, n = 0;
+
+	for (i = 0; i < sub->ncands; i++)
+		n += trim_cand(tt->t, sub->cands[i])->state != TRIM_PENDING;
+	return n;
+}
+
+static size_t
+review_subsys_done(struct tui_trim *tt)
+{
+	size_t s, n = 0;
+
+	for (s = 0; s < trim_nsubsys(tt->t); s++)
+		n += review_done(tt, s) == trim_subsys(tt->t, s)->ncands;
+	return n;
+}
+
+/* Write the decisions file; a message when it fails. */
+static void
+review_save_decisions(struct tui *t)
+{
+	char *cause = NULL;
+
+	if (decisions_save(t->trim->d, t->trim->dpath, &cause) != 0) {
+		tui_message(t, EL_ERROR, "%s", cause);
+		free(cause);
+	}
+}
+
+/* Values changed: recompute (with the consequences when a subsystem is
+ * open). */
+static void
+review_changed(struct tui *t)
+{
+	if (t->trim->sub_open) {
+		t->dirty = true;
+		review_request(t);
+	} else
+		tui_changed(t);
+}
+
+/* Accept (or reject) candidates: one undo step. */
+static void
+review_decide(struct tui *t, const size_t *cands, size_t n,
+    enum trim_state to)
+{
+	struct tui_trim		*tt = t->trim;
+	struct review_undo	*u;
+	struct trim_cand	*c;
+	struct kc_symbol	*s;
+	size_t			*acc, nacc = 0, i, nok = 0;
+	char			*cause = NULL;
+	const char		*r;
+	bool			 values = false;
+
+	if (n == 0)
+		return;
+	tt->undo = xrealloc(tt->undo, (tt->nundo + 1) * sizeof *tt->undo);
+	u = &tt->undo[tt->nundo++];
+	memset(u, 0, sizeof *u);
+	u->values = kconfig_values_save(t->k);
+	u->n = n;
+	u->cands = xcalloc(n, sizeof *u->cands);
+	u->state = xcalloc(n, sizeof *u->state);
+	u->dec = xcalloc(n, sizeof *u->dec);
+	u->reason = xcalloc(n, sizeof *u->reason);
+	acc = xcalloc(n, sizeof *acc);
+	for (i = 0; i < n; i++) {
+		c = trim_cand(tt->t, cands[i]);
+		u->cands[i] = cands[i];
+		u->state[i] = c->state;
+		u->dec[i] = decisions_get(tt->d, c->name);
+		r = decisions_reason(tt->d, c->name);
+		u->reason[i] = r != NULL ? xstrdup(r) : NULL;
+		if (to == TRIM_ACCEPTED && c->state != TRIM_ACCEPTED)
+			acc[nacc++] = cands[i];
+		if (to == TRIM_REJECTED && c->state == TRIM_ACCEPTED) {
+			/* Back to its value before the review. */
+			s = kconfig_symbol(t->k, kc_sym_index(c->sym));
+			kc_sym_set_tristate(t->k, s, c->value);
+			t->snap->tri[kc_sym_index(c->sym)] = (uint8_t)c->value;
+			values = true;
+		}
+		if (to == TRIM_REJECTED)
+			c->state = TRIM_REJECTED;
+	}
+	if (nacc > 0) {
+		if (trim_apply(tt->t, t->k, acc, nacc, &cause) != 0) {
+			tui_message(t, EL_ERROR, "%s", cause);
+			free(cause);
+		}
+		values = true;
+	}
+	for (i = 0; i < n; i++) {
+		c = trim_cand(tt->t, cands[i]);
+		if (c->state != to)
+			continue;
+		nok++;
+		if (to == TRIM_ACCEPTED) {
+			/* The main view shows it at once; the worker brings
+			 * what follows. */
+			t->snap->tri[kc_sym_index(c->sym)] = 0;
+			decisions_set(tt->d, c->name, DECISION_TRIM,
+			    "accepted in the kctui trim review");
+		} else
+			decisions_set(tt->d, c->name, DECISION_KEEP,
+			    "kept in the kctui trim review");
+	}
+	free(acc);
+	review_save_decisions(t);
+	if (values)
+		review_changed(t);
+	if (t->msg == NULL) {
+		if (n == 1)
+			tui_message(t, EL_STATUS, "CONFIG_%s: %s (%s)",
+			    trim_cand(tt->t, cands[0])->name, to ==
+			    TRIM_ACCEPTED ? "trimmed" : "kept", tt->dpath);
+		else
+			tui_message(t, EL_STATUS, "%zu options %s (%s)", nok,
+			    to == TRIM_ACCEPTED ? "trimmed" : "kept",
+			    tt->dpath);
+	}
+}
+
+int
+review_undo(struct tui *t)
+{
+	struct tui_trim		*tt = t->trim;
+	struct review_undo	*u;
+	size_t			 i;
+
+	if (tt == NULL || tt->nundo == 0) {
+		tui_message(t, EL_STATUS, "Nothing to undo");
+		return R_ALL;
+	}
+	u = &tt->undo[--tt->nundo];
+	if (kconfig_values_restore(t->k, u->values) != 0)
+		tui_message(t, EL_ERROR, "undo: values of another tree");
+	for (i = 0; i < u->n; i++) {
+		struct trim_cand *c = trim_cand(tt->t, u->cands[i]);
+
+		c->state = u->state[i];
+		decisions_set(tt->d, c->name, u->dec[i], u->reason[i]);
+	}
+	review_save_decisions(t);
+	review_changed(t);
+	if (t->msg == NULL)
+		tui_message(t, EL_STATUS, "Undone: %zu option%s as before",
+		    u->n, u->n == 1 ? "" : "s");
+	review_undo_clear(u);
+	return R_ALL | R_REBUILD;
+}
+
+/* ------------------------------------------------------------- export */
+
+/* Where the export goes: relative to the tree, as the prompt says. */
+static char *
+review_abs(const char *path)
+{
+	char cwd[PATH_MAX];
+
+	if (*path == '/' || getcwd(cwd, sizeof cwd) == NULL)
+		return xstrdup(path);
+	return xasprintf("%s/%s", cwd, path);
+}
+
+static void
+review_export_done(struct tui *t, const char *path)
+{
+	struct tui_trim		*tt = t->trim;
+	struct report_input	 ri;
+	struct trim_change	*ch = NULL;
+	size_t			*acc, nacc = 0, nch = 0, i;
+	char			*out, *rep, *cause = NULL;
+	const char		*in_name;
+
+	if (tt == NULL || path == NULL || *path == '\0')
+		return;
+	out = review_abs(path);
+	rep = xasprintf("%s.md", out);
+	acc = xcalloc(trim_ncands(tt->t) + 1, sizeof *acc);
+	for (i = 0; i < trim_ncands(tt->t); i++)
+		if (trim_cand(tt->t, i)->state == TRIM_ACCEPTED)
+			acc[nacc++] = i;
+	/* What accepting them changes, against the values the review
+	 * started from: the trim's own configuration, untouched. */
+	pthread_mutex_lock(&tt->calc);
+	if (trim_consequences(tt->t, tt->k, acc, nacc, &ch, &nch,
+	    &cause) != 0) {
+		pthread_mutex_unlock(&tt->calc);
+		tui_message(t, EL_ERROR, "%s", cause);
+		goto out;
+	}
+	pthread_mutex_unlock(&tt->calc);
+	if (kconfig_write(t->k, out, &cause) != 0) {
+		tui_message(t, EL_ERROR, "%s", cause);
+		goto out;
+	}
+	if ((in_name = env_lookup(t->cli->envp, "KCONFIG_CONFIG")) == NULL)
+		in_name = ".config";
+	memset(&ri, 0, sizeof ri);
+	ri.t = tt->t;
+	ri.k = t->k;
+	ri.accepted = acc;
+	ri.naccepted = nacc;
+	ri.changes = ch;
+	ri.nchanges = nch;
+	ri.config_in = in_name;
+	ri.config_out = out;
+	ri.policy = tt->policy == TRIM_POLICY_AGGRESSIVE ? "aggressive" :
+	    "modules";
+	ri.bundles = (const char *const *)t->cli->bundles;
+	ri.nbundles = t->cli->nbundles;
+	ri.ym_before = report_count_ym(tt->k);
+	ri.ym_after = report_count_ym(t->k);
+	ri.decisions_file = tt->dpath;
+	if (report_write(rep, &ri, &cause) != 0) {
+		tui_message(t, EL_ERROR, "%s", cause);
+		goto out;
+	}
+	tui_message(t, EL_STATUS, "Exported %zu trimmed options to %s, report "
+	    "%s", nacc, out, rep);
+out:
+	free(cause);
+	free(ch);
+	free(acc);
+	free(out);
+	free(rep);
+}
+
+int
+review_export(struct tui *t)
+{
+	if (t->trim == NULL) {
+		tui_message(t, EL_ERROR, load_busy(t) ? "Evidence is still "
+		    "loading" : "Export needs trim suggestions: start kctui "
+		    "with -e BUNDLE");
+		return R_ALL;
+	}
+	tui_ask(t, "Export trimmed config to: ", ".config.trimmed",
+	    review_export_done);
+	return R_ALL;
+}
+
+/* -------------------------------------------------------------- views */
+
+static struct ritem *
+ritem_new(enum ritem_kind kind, size_t sub, size_t cand, size_t change)
+{
+	struct ritem *ri = xcalloc(1, sizeof *ri);
+
+	ri->kind = kind;
+	ri->sub = sub;
+	ri->cand = cand;
+	ri->change = change;
+	return ri;
+}
+
+/* What some candidates build. */
+static void
+review_counts(struct tui_trim *tt, const size_t *cands, size_t n,
+    size_t *objs, size_t *mods, unsigned long long *bytes)
+{
+	size_t i;
+
+	*objs = *mods = 0;
+	*bytes = 0;
+	for (i = 0; i < n; i++) {
+		struct trim_cand *c = trim_cand(tt->t, cands[i]);
+
+		*objs += c->nobjs;
+		*mods += c->nmodules;
+		*bytes += c->ko_bytes;
+	}
+}
+
+/* "9 objs, 6 modules, 120 KiB" of some candidates, as kctui suggest
+ * says it. */
+static void
+review_saving(struct tui_trim *tt, const size_t *cands, size_t n,
+    struct row *r, int el)
+{
+	size_t			objs, mods;
+	unsigned long long	bytes;
+
+	review_counts(tt, cands, n, &objs, &mods, &bytes);
+	row_addf(r, el, "%zu obj%s", objs, objs == 1 ? "" : "s");
+	if (mods)
+		row_addf(r, el, ", %zu module%s", mods, mods == 1 ? "" : "s");
+	if (bytes)
+		row_addf(r, el, ", %llu KiB", (bytes + 1023) / 1024);
+}
+
+/* Cut a row to width cells, with an ellipsis when something goes. */
+static void
+review_cut(struct tui *t, struct row *r, int width)
+{
+	if (r->n <= width)
+		return;
+	r->n = width - (t->ascii ? 3 : 1);
+	row_add(r, EL_INVISIBLE, t->ascii ? "..." : "\u2026");
+}
+
+static void
+rlist_build(void *arg, struct tree *tr)
+{
+	struct tui_view	*v = arg;
+	struct tui_trim	*tt = v->tui->trim;
+	size_t		 s;
+
+	for (s = 0; s < trim_nsubsys(tt->t); s++)
+		tree_add(tr, NULL, ritem_new(RI_SUB, s, 0, 0), &tt->keys[s],
+		    false);
+}
+
+static void
+rlist_draw(void *arg, struct tree *tr, const struct tree_line *l,
+    bool selected, struct row *r, int width)
+{
+	struct tui_view		*v = arg;
+	struct tui		*t = v->tui;
+	struct tui_trim		*tt = t->trim;
+	struct ritem		*ri = l->data;
+	struct trim_subsys	*sub = trim_subsys(tt->t, ri->sub);
+	size_t			 done = review_done(tt, ri->sub), objs, mods;
+	unsigned long long	 bytes;
+
+	(void)tr;
+	if (done == sub->ncands)
+		row_add(r, EL_EV_USED, t->ascii ? " * " : " \u2713 ");
+	else
+		row_add(r, EL_NORMAL, "   ");
+	review_counts(tt, sub->cands, sub->ncands, &objs, &mods, &bytes);
+	row_addf(r, EL_NORMAL, "%3zu/%-3zu %4zu objs %3zu mods ", done,
+	    sub->ncands, objs, mods);
+	if (bytes)
+		row_addf(r, EL_NORMAL, "%6lluK ", (bytes + 1023) / 1024);
+	row_addf(r, EL_TRIM, "%4zu off", sub->removes);
+	row_addf(r, EL_NORMAL, "  %s", sub->path);
+	review_cut(t, r, width);
+	if (selected)
+		row_paint(r, EL_SELECTED, 0, width);
+}
+
+static const char *
+rlist_text(void *arg, void *data)
+{
+	struct tui_view	*v = arg;
+	struct ritem	*ri = data;
+	const char	*p = trim_subsys(v->tui->trim->t, ri->sub)->path, *q;
+
+	/* Hotkeys match the last part of the path. */
+	return (q = strrchr(p, '>')) != NULL ? q + 2 : p;
+}
+
+static const struct tree_ops rlist_tree_ops = {
+	rlist_build, rlist_draw, rlist_text, free
+};
+
+static char *
+rlist_title(struct tui *t, struct tui_view *v)
+{
+	struct tui_trim	*tt = t->trim;
+	struct trim_stats st;
+
+	(void)v;
+	trim_get_stats(tt->t, &st);
+	return xasprintf("Trim review: %zu of %zu subsystems reviewed, %zu "
+	    "candidates (policy %s%s)", review_subsys_done(tt),
+	    trim_nsubsys(tt->t), trim_ncands(tt->t), tt->policy ==
+	    TRIM_POLICY_AGGRESSIVE ? "aggressive" : "modules",
+	    tt->policy == TRIM_POLICY_AGGRESSIVE && !st.aggressive ?
+	    ", no trace: as modules" : "");
+}
+
+static int rsub_open(struct tui *, size_t);
+
+/* The candidates of a subsystem, all of them. */
+static void
+review_decide_sub(struct tui *t, size_t s, enum trim_state to)
+{
+	struct trim_subsys *sub = trim_subsys(t->trim->t, s);
+
+	review_decide(t, sub->cands, sub->ncands, to);
+}
+
+static int
+rlist_action(struct tui *t, struct tui_view *v, enum tui_action act)
+{
+	struct ritem *ri = tree_current_data(v->tree);
+
+	if (ri == NULL)
+		return -1;
+	switch (act) {
+	case A_ENTER:
+	case A_OPEN:
+		return rsub_open(t, ri->sub);
+	case A_ACCEPT:
+		review_decide_sub(t, ri->sub, TRIM_ACCEPTED);
+		return R_ALL | R_REBUILD;
+	case A_REJECT:
+		review_decide_sub(t, ri->sub, TRIM_REJECTED);
+		return R_ALL | R_REBUILD;
+	case A_HELP:
+	case A_ENABLE:
+	case A_SET_Y:
+	case A_SET_M:
+	case A_SET_N:
+	case A_CYCLE:
+	case A_TRIM:
+		return R_NONE;
+	default:
+		return -1;
+	}
+}
+
+static void
+rlist_info(struct tui *t, struct tui_view *v, struct row *r, int width)
+{
+	struct ritem *ri = tree_current_data(v->tree);
+
+	(void)width;
+	if (ri == NULL)
+		return;
+	row_addf(r, EL_STATUS, "%zu of %zu reviewed here;  Enter opens  a "
+	    "trims all  r keeps all  u undo  e export",
+	    review_done(t->trim, ri->sub),
+	    trim_subsys(t->trim->t, ri->sub)->ncands);
+}
+
+static const struct tui_view_ops rlist_ops = {
+	"trim", &rlist_tree_ops, rlist_title, rlist_action, rlist_info, NULL
+};
+
+int
+review_open(struct tui *t)
+{
+	struct tui_view *v;
+
+	if (t->trim == NULL) {
+		tui_message(t, EL_ERROR, load_busy(t) ? "Evidence is still "
+		    "loading: the trim review opens when it is done" :
+		    t->load != NULL ? "No trim suggestions (see the message "
+		    "when evidence loaded)" : "The trim review needs "
+		    "evidence: start kctui with -e BUNDLE");
+		return R_ALL;
+	}
+	for (v = t->view; v != NULL; v = v->prev)
+		if (v->ops == &rlist_ops)
+			break;
+	if (v != NULL) {
+		/* Back to it. */
+		while (t->view != v)
+			tui_pop(t);
+		return R_ALL;
+	}
+	tui_push(t, &rlist_ops, NULL, NULL);
+	return R_ALL;
+}
+
+/* The subsystem view. */
+static void
+rsub_build(void *arg, struct tree *tr)
+{
+	struct tui_view		*v = arg;
+	struct tui_trim		*tt = v->tui->trim;
+	size_t			 s = (size_t)(uintptr_t)v->data - 1, i, j, n;
+	struct trim_subsys	*sub = trim_subsys(tt->t, s);
+	struct tree_item	*it;
+	struct review_change	*ch;
+	size_t			 base = trim_nsubsys(tt->t) + trim_ncands(tt->t);
+
+	tree_add(tr, NULL, ritem_new(RI_ALL, s, 0, 0), &tt->keys[s], false);
+	for (i = 0; i < sub->ncands; i++) {
+		it = tree_add(tr, NULL, ritem_new(RI_CAND, s, sub->cands[i], 0),
+		    &tt->keys[trim_nsubsys(tt->t) + sub->cands[i]], true);
+		if ((ch = review_changes_of(tt, sub->cands[i], &n)) == NULL)
+			continue;
+		for (j = 0; j < n; j++)
+			tree_add(tr, it, ritem_new(RI_CHANGE, s, sub->cands[i],
+			    j), &tt->keys[base + (size_t)ch[j].sym], false);
+	}
+}
+
+static const char *
+rsub_state(struct tui *t, enum trim_state st, int *el)
+{
+	switch (st) {
+	case TRIM_ACCEPTED:
+		*el = EL_TRIM;
+		return "[trim]";
+	case TRIM_REJECTED:
+		*el = EL_EV_USED;
+		return "[keep]";
+	default:
+		*el = EL_TRIM;
+		return t->ascii ? "  T   " : "  \u2702   ";
+	}
+}
+
+static void
+rsub_draw(void *arg, struct tree *tr, const struct tree_line *l,
+    bool selected, struct row *r, int width)
+{
+	struct tui_view		*v = arg;
+	struct tui		*t = v->tui;
+	struct tui_trim		*tt = t->trim;
+	struct ritem		*ri = l->data;
+	struct trim_subsys	*sub = trim_subsys(tt->t, ri->sub);
+	struct trim_cand	*c;
+	struct review_change	*ch;
+	const char		*st;
+	size_t			 n, done = review_done(tt, ri->sub);
+	int			 el, col;
+
+	(void)tr;
+	switch (ri->kind) {
+	case RI_ALL:
+		row_addf(r, EL_HELP_TITLE, " All %zu candidates, %zu "
+		    "reviewed: ", sub->ncands, done);
+		review_saving(tt, sub->cands, sub->ncands, r, EL_NORMAL);
+		if (tt->res == NULL || tt->res->id != tt->reqid)
+			row_addf(r, EL_INVISIBLE, "; computing%s", t->ascii ?
+			    "..." : "\u2026");
+		else if (tt->res->n > 0)
+			row_addf(r, EL_TRIM, "; trimming %s turns off %zu",
+			    tt->res->n == sub->ncands ? "all" : "the rest",
+			    tt->res->removes);
+		break;
+	case RI_CAND:
+		c = trim_cand(tt->t, ri->cand);
+		st = rsub_state(t, c->state, &el);
+		row_add(r, EL_NORMAL, " ");
+		row_add(r, el, st);
+		row_addf(r, EL_NORMAL, " %c  ", c->value == KC_YES ? 'y' :
+		    'm');
+		row_addf(r, EL_NAME, "CONFIG_%-28s", c->name);
+		row_add(r, EL_NORMAL, " ");
+		col = r->n;
+		review_saving(tt, &ri->cand, 1, r, EL_NORMAL);
+		if (r->n < col + 17)
+			row_fit(r, EL_NORMAL, col + 17);
+		if (c->decided)
+			row_add(r, EL_TRIM, " (decision: trim)");
+		row_addf(r, EL_INVISIBLE, " %s", c->reason);
+		review_cut(t, r, width);
+		break;
+	case RI_CHANGE:
+		ch = review_changes_of(tt, ri->cand, &n);
+		if (ch == NULL || ri->change >= n)
+			break;
+		ch += ri->change;
+		row_add(r, EL_NORMAL, "      ");
+		tree_prefix(l, r, EL_TREE, t->ascii);
+		row_addf(r, EL_NORMAL, "also CONFIG_%s %c%s%c",
+		    kc_sym_name(kconfig_symbol(t->k, ch->sym)),
+		    "nmy"[ch->before], t->ascii ? "->" : "\u2192",
+		    "nmy"[ch->after]);
+		if (ch->why != NULL)
+			row_addf(r, EL_INVISIBLE, "  %s", ch->why);
+		break;
+	default:
+		break;
+	}
+	review_cut(t, r, width);
+	if (selected)
+		row_paint(r, EL_SELECTED, 0, width);
+}
+
+static const char *
+rsub_text(void *arg, void *data)
+{
+	struct tui_view	*v = arg;
+	struct ritem	*ri = data;
+
+	if (ri->kind != RI_CAND)
+		return NULL;
+	return trim_cand(v->tui->trim->t, ri->cand)->name;
+}
+
+static const struct tree_ops rsub_tree_ops = {
+	rsub_build, rsub_draw, rsub_text, free
+};
+
+static char *
+rsub_title(struct tui *t, struct tui_view *v)
+{
+	size_t s = (size_t)(uintptr_t)v->data - 1;
+
+	return xasprintf("Trim review %s %s", t->ascii ? ">" : "\u203a",
+	    trim_subsys(t->trim->t, s)->path);
+}
+
+static int
+rsub_action(struct tui *t, struct tui_view *v, enum tui_action act)
+{
+	struct ritem		*ri = tree_current_data(v->tree);
+	struct kc_symbol	*s;
+	struct kc_menu		*m;
+
+	if (ri == NULL)
+		return -1;
+	switch (act) {
+	case A_ACCEPT:
+	case A_REJECT:
+		if (ri->kind == RI_ALL)
+			review_decide_sub(t, ri->sub, act == A_ACCEPT ?
+			    TRIM_ACCEPTED : TRIM_REJECTED);
+		else
+			review_decide(t, &ri->cand, 1, act == A_ACCEPT ?
+			    TRIM_ACCEPTED : TRIM_REJECTED);
+		return R_ALL | R_REBUILD;
+	case A_ENTER:
+	case A_HELP:
+	case A_ENABLE:
+		/* Help on the option (or the one that changes). */
+		if (ri->kind == RI_ALL)
+			return R_NONE;
+		if (ri->kind == RI_CHANGE) {
+			size_t n;
+			struct review_change *ch = review_changes_of(t->trim,
+			    ri->cand, &n);
+
+			if (ch == NULL || ri->change >= n)
+				return R_NONE;
+			s = kconfig_symbol(t->k, ch[ri->change].sym);
+		} else
+			s = kconfig_symbol(t->k, kc_sym_index(trim_cand(
+			    t->trim->t, ri->cand)->sym));
+		if (act == A_ENABLE) {
+			plan_open(t, s);
+			return R_ALL;
+		}
+		if ((m = kc_sym_menu(s)) != NULL)
+			help_open(t, m);
+		return R_ALL;
+	case A_OPEN:
+	case A_SET_Y:
+	case A_SET_M:
+	case A_SET_N:
+	case A_CYCLE:
+		return R_NONE;
+	default:
+		return -1;
+	}
+}
+
+static void
+rsub_info(struct tui *t, struct tui_view *v, struct row *r, int width)
+{
+	struct ritem		*ri = tree_current_data(v->tree);
+	struct trim_cand	*c;
+	size_t			 n;
+
+	(void)width;
+	if (ri == NULL)
+		return;
+	if (ri->kind == RI_ALL) {
+		row_add(r, EL_STATUS, "the whole subsystem:  a trims all  r "
+		    "keeps all  u undo  e export  Esc back");
+		return;
+	}
+	c = trim_cand(t->trim->t, ri->cand);
+	row_addf(r, EL_NAME, "CONFIG_%s", c->name);
+	if (c->state == TRIM_ACCEPTED)
+		row_add(r, EL_STATUS, ": trimmed;");
+	else if (c->state == TRIM_REJECTED)
+		row_add(r, EL_STATUS, ": kept;");
+	else if (review_changes_of(t->trim, ri->cand, &n) != NULL)
+		row_addf(r, EL_STATUS, ": trimming it turns off %zu other%s;",
+		    n, n == 1 ? "" : "s");
+	row_addf(r, EL_STATUS, " %s", c->reason);
+}
+
+static void
+rsub_free(struct tui_view *v)
+{
+	struct tui *t = v->tui;
+
+	if (t->trim != NULL) {
+		t->trim->sub_open = false;
+		review_result_free(t->trim->res);
+		t->trim->res = NULL;
+	}
+	review_request_clear(t);
+}
+
+static const struct tui_view_ops rsub_ops = {
+	"trim-subsystem", &rsub_tree_ops, rsub_title, rsub_action, rsub_info,
+	rsub_free
+};
+
+static int
+rsub_open(struct tui *t, size_t s)
+{
+	t->trim->sub_open = true;
+	t->trim->open_sub = s;
+	review_result_free(t->trim->res);
+	t->trim->res = NULL;
+	review_request(t);
+	tui_push(t, &rsub_ops, NULL, (void *)(uintptr_t)(s + 1));
+	return R_ALL;
+}
