@@ -204,15 +204,15 @@ real_trim() {
 	step trim-loaded "suggested trim" 120 || return
 	step trim-list "subsystems reviewed" t || return
 	screen trim-list
-	step trim-sub "Trim review › $sub" Down Down Down Enter || return
+	step trim-sub "Trim review › $sub" Down Down Down Down Down Enter || return
 	step trim-conseq "also CONFIG_BFQ_GROUP_IOSCHED y→n" || return
 	screen trim-sub
 	step trim-accept "2 options trimmed" a || return
 	screen trim-accepted
-	step trim-reviewed "1 of 99 subsystems reviewed" Escape Escape || return
+	step trim-reviewed "1 of 101 subsystems reviewed" Escape Escape || return
 	# Undo, and again.
 	step trim-undo "Undone: 2 options as before" u || return
-	step trim-undone "0 of 99 subsystems reviewed" || return
+	step trim-undone "0 of 101 subsystems reviewed" || return
 	step trim-sub2 "Trim review › $sub" Enter || return
 	step trim-accept2 "2 options trimmed" a || return
 	step trim-export-ask "Export trimmed config to: .config.trimmed" Escape Escape e || return
