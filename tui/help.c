@@ -109,6 +109,7 @@ help_section_explain(struct tui *t, struct kc_menu *m, struct strbuf *sb)
 		free(w);
 		free(line);
 	}
+	explain_free(ex);
 	/* Off, or not changeable: say how to get it. */
 	if ((kc_sym_type(s) == KC_BOOL || kc_sym_type(s) == KC_TRISTATE) &&
 	    kc_sym_index(s) >= 0 && (t->snap->tri[kc_sym_index(s)] == 0 ||

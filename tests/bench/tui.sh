@@ -41,9 +41,29 @@ echo "tui first paint (Linux 6.1, cloud config, warm): median ${fp} ms over 5 ru
 log=$work/ev.log
 TUI_SOCK=kctui-bench-$$-ev
 tui_start "$TREE" env KCTUI_BENCH_LOG="$log" "$KCTUI" --config "$work/.config" -e "$KCTUI_REPO/tests/fixtures/evidence/cloud-vm"
-tui_wait "Main menu" 120
+tui_wait "suggested trim" 120
 tui_keys q; tui_wait "[exited" 10; tui_stop
-echo "tui first paint with -e cloud-vm (evidence loaded first): $(awk '/^first-paint/ {print $2}' "$log") ms"
+echo "tui first paint with -e cloud-vm (evidence loads on a thread after it): $(awk '/^first-paint/ {print $2}' "$log") ms; evidence + attribution $(awk '/^evidence-loaded/ {print $2}' "$log") ms, trim suggestions $(awk '/^evidence-loaded/ {print $4}' "$log") ms later"
+
+# the trim review: accept and undo a subsystem (each starts a recompute
+# with its consequences on the worker) and move around meanwhile
+log=$work/trim.log
+TUI_SOCK=kctui-bench-$$-trim
+tui_start "$TREE" env KCTUI_BENCH_LOG="$log" "$KCTUI" --config "$work/.config" -e "$KCTUI_REPO/tests/fixtures/evidence/cloud-vm" --decisions "$work/decisions"
+tui_wait "suggested trim" 120
+tui_keys t; tui_wait "subsystems reviewed"
+tui_keys Down Down Down Down Down Enter; tui_wait "Trim review ›"; sleep 1
+for i in $(seq 1 15); do
+	tui_keys a; sleep 0.05; tui_keys Down; sleep 0.05; tui_keys Up; sleep 0.1
+	tui_keys u; sleep 0.05; tui_keys Down; sleep 0.05; tui_keys Up; sleep 0.1
+done
+tui_keys Escape Escape; sleep 0.5
+tui_stop
+tlat=$(awk '/^key/ {print $2}' "$log" | median)
+tmax=$(awk '/^key/ {print $2}' "$log" | sort -n | tail -1)
+cq=$(awk '/^consequences/ {print $2}' "$log" | median)
+ncq=$(awk '/^consequences/' "$log" | wc -l)
+echo "tui trim review keys (accept/undo of Networking options, 42 candidates, and moves): median ${tlat} ms, max ${tmax} ms; consequences on the worker (each candidate and the whole subsystem): median ${cq} ms over $ncq results"
 
 # latency: toggle options (each starts a recomputation) and move around
 # while the worker works

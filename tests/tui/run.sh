@@ -263,7 +263,8 @@ real_trim() {
 		fail "tui/trim-input-untouched$sfx" "the input config was written"
 }
 
-fixture
-bad_theme
-real
-real_trim
+# A scenario that stops early leaves its server: stop it (its own socket).
+fixture; tui_stop
+bad_theme; tui_stop
+real; tui_stop
+real_trim; tui_stop
