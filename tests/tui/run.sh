@@ -35,7 +35,9 @@ mkdir -p "$HOME"
 # screen NAME: compare the screen with golden/NAME.txt
 screen() {
 	local n=$1 out=$work/$1.txt
-	tui_screen | sed "s|$work|@TMP@|g" > "$out"
+	# The temporary directory's name varies in length: where it shows,
+	# so does the padding after it.
+	tui_screen | sed "s|$work|@TMP@|g; /@TMP@/s/   */  /g" > "$out"
 	if [ "${KCTUI_TUI_UPDATE:-}" = 1 ]; then
 		mkdir -p "$GOLDEN"
 		cp "$out" "$GOLDEN/$n.txt"
