@@ -208,8 +208,11 @@ cmd_suggest(struct cli *c, int argc, char **argv)
 	struct trim_subsys	*sub;
 	struct trim_cand	*cand;
 	struct trim_change	*ch;
-	enum trim_policy	 policy = TRIM_POLICY_MODULES;
-	const char		*dopt = NULL;
+	/* --policy and --decisions before the mode count too. */
+	enum trim_policy	 policy = c->policy != NULL &&
+				    strcmp(c->policy, "aggressive") == 0 ?
+				    TRIM_POLICY_AGGRESSIVE : TRIM_POLICY_MODULES;
+	const char		*dopt = c->decisions;
 	char			*cause = NULL, saving[96];
 	size_t			*all, nall, nch, s, j, removed;
 	bool			 tsv = false;
@@ -382,8 +385,11 @@ cmd_export(struct cli *c, int argc, char **argv)
 	struct trim_run		 r;
 	struct report_input	 ri;
 	struct trim_change	*ch = NULL;
-	enum trim_policy	 policy = TRIM_POLICY_MODULES;
-	const char		*dopt = NULL, *in_name;
+	/* --policy and --decisions before the mode count too. */
+	enum trim_policy	 policy = c->policy != NULL &&
+				    strcmp(c->policy, "aggressive") == 0 ?
+				    TRIM_POLICY_AGGRESSIVE : TRIM_POLICY_MODULES;
+	const char		*dopt = c->decisions, *in_name;
 	char			*cause = NULL, *out = NULL, *report = NULL;
 	char			**accept = NULL;
 	size_t			*acc = NULL, nacc = 0, nch = 0, before;

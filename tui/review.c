@@ -520,7 +520,7 @@ review_export_done(struct tui *t, const char *path)
 	struct tui_trim		*tt = t->trim;
 	struct report_input	 ri;
 	struct trim_change	*ch = NULL;
-	size_t			*acc, nacc = 0, nch = 0, i;
+	size_t			*acc, nacc = 0, nch = 0, i, before;
 	char			*out, *rep, *cause = NULL;
 	const char		*in_name;
 
@@ -541,6 +541,7 @@ review_export_done(struct tui *t, const char *path)
 		tui_message(t, EL_ERROR, "%s", cause);
 		goto out;
 	}
+	before = report_count_ym(tt->k);
 	pthread_mutex_unlock(&tt->calc);
 	if (kconfig_write(t->k, out, &cause) != 0) {
 		tui_message(t, EL_ERROR, "%s", cause);
@@ -561,7 +562,7 @@ review_export_done(struct tui *t, const char *path)
 	    "modules";
 	ri.bundles = (const char *const *)t->cli->bundles;
 	ri.nbundles = t->cli->nbundles;
-	ri.ym_before = report_count_ym(tt->k);
+	ri.ym_before = before;
 	ri.ym_after = report_count_ym(t->k);
 	ri.decisions_file = tt->dpath;
 	if (report_write(rep, &ri, &cause) != 0) {
