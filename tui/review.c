@@ -461,14 +461,17 @@ review_decide(struct tui *t, const size_t *cands, size_t n,
 	if (values)
 		review_changed(t);
 	if (t->msg == NULL) {
+		/* Its name only: the path is --decisions. */
+		const char *base = strrchr(tt->dpath, '/') != NULL ?
+		    strrchr(tt->dpath, '/') + 1 : tt->dpath;
+
 		if (n == 1)
 			tui_message(t, EL_STATUS, "CONFIG_%s: %s (%s)",
 			    trim_cand(tt->t, cands[0])->name, to ==
-			    TRIM_ACCEPTED ? "trimmed" : "kept", tt->dpath);
+			    TRIM_ACCEPTED ? "trimmed" : "kept", base);
 		else
 			tui_message(t, EL_STATUS, "%zu options %s (%s)", nok,
-			    to == TRIM_ACCEPTED ? "trimmed" : "kept",
-			    tt->dpath);
+			    to == TRIM_ACCEPTED ? "trimmed" : "kept", base);
 	}
 }
 
