@@ -289,7 +289,7 @@ kc_sym_unset(struct kconfig *k, struct kc_symbol *s)
 		s->choice->user_sel = NULL;
 		s->choice->flags &= ~SYM_DEF_USER;
 	}
-	sym_clear_all_valid(k);
+	graph_invalidate(k, s);
 }
 
 int
@@ -423,7 +423,29 @@ kconfig_values_save(const struct kconfig *k)
 	return vs;
 }
 
-/* Put saved user values back and invalidate everything. */
+/* Whether a symbol's user value differs from a saved one. */
+static bool
+values_differ(const struct kc_symbol *s, const struct kc_value *v,
+    struct kc_symbol *const *syms, int nsyms)
+{
+	const struct kc_symbol *sel;
+
+	if ((s->flags & (SYM_DEF_USER | SYM_NEED_SET_CHOICE)) != v->flags)
+		return true;
+	if (s->user_tri != v->tri)
+		return true;
+	if ((s->user_str == NULL) != (v->str == NULL) ||
+	    (v->str != NULL && strcmp(s->user_str, v->str) != 0))
+		return true;
+	sel = v->sel >= 0 && v->sel < nsyms ? syms[v->sel] : NULL;
+	return s->user_sel != sel;
+}
+
+/*
+ * Put saved user values back. In full mode everything is invalidated; in
+ * incremental mode only what reads a symbol whose user value differs (a
+ * trim's consequence restores the few symbols it set).
+ */
 int
 kconfig_values_restore(struct kconfig *k, const struct kc_values *vs)
 {
@@ -434,6 +456,9 @@ kconfig_values_restore(struct kconfig *k, const struct kc_values *vs)
 		return -1;
 	for (i = 0; i < k->nsyms; i++) {
 		s = k->syms[i];
+		if (k->incremental && !values_differ(s, &vs->v[i], k->syms,
+		    k->nsyms))
+			continue;
 		s->flags &= ~(SYM_DEF_USER | SYM_NEED_SET_CHOICE);
 		s->flags |= vs->v[i].flags;
 		s->user_tri = vs->v[i].tri;
@@ -441,8 +466,11 @@ kconfig_values_restore(struct kconfig *k, const struct kc_values *vs)
 		    kc_intern(k, vs->v[i].str) : NULL;
 		s->user_sel = vs->v[i].sel >= 0 && vs->v[i].sel < k->nsyms ?
 		    k->syms[vs->v[i].sel] : NULL;
+		if (k->incremental)
+			graph_invalidate(k, s);
 	}
-	sym_clear_all_valid(k);
+	if (!k->incremental)
+		sym_clear_all_valid(k);
 	return 0;
 }
 

@@ -152,6 +152,13 @@ struct kconfig {
 	const char	 *config_prefix;	/* $CONFIG_ or "CONFIG_" */
 
 	bool		  changed;	/* conf_get_changed() */
+
+	/* Incremental invalidation (graph.c): the readers of each symbol,
+	 * and the scratch of the walk. */
+	bool		  incremental;
+	int		 *g_off, *g_to, *g_fill, *g_queue;
+	uint32_t	 *g_stamp, g_mark;
+	int		  g_nsyms;
 	int		  dep_warnings;
 	int		  errors;
 	struct strbuf	  errbuf;	/* errors for *cause */
@@ -217,6 +224,10 @@ const char	*prop_type_name(enum kc_prop_type);
 #define EXPR_OR(a, b)	((a) > (b) ? (a) : (b))
 #define EXPR_AND(a, b)	((a) < (b) ? (a) : (b))
 #define EXPR_NOT(a)	((enum kc_tri)(2 - (a)))
+
+/* graph.c */
+void		 graph_invalidate(struct kconfig *, struct kc_symbol *);
+void		 graph_free(struct kconfig *);
 
 /* menu.c */
 void		 menu_finalize(struct kconfig *, struct kc_menu *);

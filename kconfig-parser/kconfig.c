@@ -124,6 +124,7 @@ kconfig_free(struct kconfig *k)
 	strbuf_free(&k->errbuf);
 	intern_free(&k->strings);
 	arena_free(&k->arena);
+	graph_free(k);
 	free(k);
 }
 

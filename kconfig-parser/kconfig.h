@@ -254,4 +254,20 @@ int		 kconfig_values_restore(struct kconfig *,
 void		 kconfig_values_free(struct kc_values *);
 /* Recompute every value now (after set calls). */
 void		 kconfig_recalc(struct kconfig *);
+/*
+ * Incremental invalidation (off by default): a changed user value makes
+ * only the symbols computed from it recompute, not all of them. Values are
+ * the same either way; only the number of recomputes (and so of conf's
+ * per-recompute unmet-dependency warnings) differs, which is why the
+ * conf-compatible modes leave it off.
+ */
+void		 kconfig_set_incremental(struct kconfig *, bool);
+bool		 kconfig_incremental(const struct kconfig *);
+/*
+ * The symbols whose values are computed from the symbol at index
+ * (directly: its dependents, what it selects or implies, what has it in
+ * a default, range or prompt condition, its choice's values): *n indexes,
+ * owned by k.
+ */
+const int	*kconfig_readers(struct kconfig *, int index, int *n);
 #endif

@@ -545,7 +545,7 @@ sym_set_tristate_value(struct kconfig *k, struct kc_symbol *sym,
 	}
 	sym->user_tri = val;
 	if (old != val)
-		sym_clear_all_valid(k);
+		graph_invalidate(k, sym);
 	return true;
 }
 
@@ -663,7 +663,7 @@ sym_set_string_value(struct kconfig *k, struct kc_symbol *sym,
 	if (sym->user_str != NULL && strcmp(sym->user_str, nv) == 0)
 		return true;
 	sym->user_str = nv;
-	sym_clear_all_valid(k);
+	graph_invalidate(k, sym);
 	return true;
 }
 
