@@ -167,9 +167,7 @@ struct trim {
 	char			**whys;		/* W_NKINDS per symbol */
 	enum kc_tri		*before, *after;
 	int			*queue;
-	/* Who reads whom: rev_off/rev_to is, for each symbol, the symbols
-	 * whose expressions name it (built on first use). */
-	int			*rev_off, *rev_to;
+	/* The symbols a consequence evaluated (trim_propagate). */
 	unsigned		*mark, markgen;
 	unsigned		*acc, accgen;	/* in this call's set */
 	int			*affected;
@@ -179,6 +177,8 @@ struct trim {
 	enum kc_tri		*base;
 	unsigned char		*base_has, *base_tri;
 	const char		**base_str;
+	enum kc_tri		*base_val, *base_vis;	/* every symbol */
+	const char		**base_cur;
 	bool			 base_ok;
 	struct ko_map		 ko;
 	struct trim_stats	 st;
@@ -969,14 +969,19 @@ trim_settle(struct trim *t)
 	struct trim_cand	*c;
 	size_t			*all, *fail, nf, i, j;
 
+	bool			 inc = kconfig_incremental(t->k);
+
 	all = xcalloc(t->ncands + 1, sizeof *all);
 	fail = xcalloc(t->ncands + 1, sizeof *fail);
 	for (i = 0; i < t->ncands; i++)
 		all[i] = i;
+	/* Each set recomputes only what reads the candidate. */
+	kconfig_set_incremental(t->k, !t->in->full_recalc);
 	saved = kconfig_values_save(t->k);
 	nf = trim_set_all(t, t->k, all, t->ncands, fail);
 	kconfig_values_restore(t->k, saved);
 	kconfig_values_free(saved);
+	kconfig_set_incremental(t->k, inc);
 	kconfig_recalc(t->k);
 	for (i = 0; i < nf; i++)
 		t->cand_of[kc_sym_index(t->cands[fail[i]].sym)] = -1;
@@ -1139,8 +1144,9 @@ trim_free(struct trim *t)
 	free(t->before);
 	free(t->after);
 	free(t->queue);
-	free(t->rev_off);
-	free(t->rev_to);
+	free(t->base_val);
+	free(t->base_vis);
+	free(t->base_cur);
 	free(t->mark);
 	free(t->acc);
 	free(t->affected);
@@ -1330,119 +1336,33 @@ trim_explain(struct trim *t, struct trim_change *c)
 	}
 }
 
-/* Add the edges "X is read by to" for every symbol X of e (pass 0
- * counts them, pass 1 stores them). */
-static void
-graph_expr(struct trim *t, const struct kc_expr *e, int to, int pass,
-    int *fill)
-{
-	struct kc_symbol	*x[2];
-	int			 i, idx;
-
-	switch (kc_expr_op(e)) {
-	case KC_EXPR_NONE:
-		return;
-	case KC_EXPR_OR:
-	case KC_EXPR_AND:
-		graph_expr(t, kc_expr_left(e), to, pass, fill);
-		graph_expr(t, kc_expr_right(e), to, pass, fill);
-		return;
-	case KC_EXPR_NOT:
-		graph_expr(t, kc_expr_left(e), to, pass, fill);
-		return;
-	default:
-		x[0] = kc_expr_sym(e);
-		x[1] = kc_expr_sym2(e);
-		for (i = 0; i < 2; i++) {
-			if (x[i] == NULL || (idx = kc_sym_index(x[i])) < 0 ||
-			    idx >= t->nsyms)
-				continue;
-			if (pass == 0)
-				t->rev_off[idx + 1]++;
-			else
-				t->rev_to[fill[idx]++] = to;
-		}
-	}
-}
-
-/* An edge between two symbols (choices and their values). */
-static void
-graph_edge(struct trim *t, struct kc_symbol *from, int to, int pass,
-    int *fill)
-{
-	int idx = kc_sym_index(from);
-
-	if (idx < 0 || idx >= t->nsyms)
-		return;
-	if (pass == 0)
-		t->rev_off[idx + 1]++;
-	else
-		t->rev_to[fill[idx]++] = to;
-}
-
-/* Everything a symbol's value is computed from: dependencies, selects,
- * implies, every property's condition and value, its menus' "visible
- * if", its choice (and a choice's values). */
-static void
-graph_build(struct trim *t)
-{
-	struct kc_symbol	*s, *c;
-	struct kc_prop_info	 pi;
-	struct kc_menu		*m;
-	int			*fill = NULL, pass, i, j;
-
-	t->rev_off = xcalloc((size_t)t->nsyms + 2, sizeof *t->rev_off);
-	for (pass = 0; pass < 2; pass++) {
-		if (pass == 1) {
-			for (i = 0; i < t->nsyms; i++)
-				t->rev_off[i + 1] += t->rev_off[i];
-			t->rev_to = xcalloc((size_t)t->rev_off[t->nsyms] + 1,
-			    sizeof *t->rev_to);
-			fill = xcalloc((size_t)t->nsyms + 1, sizeof *fill);
-			memcpy(fill, t->rev_off, (size_t)t->nsyms *
-			    sizeof *fill);
-		}
-		for (i = 0; i < t->nsyms; i++) {
-			s = kconfig_symbol(t->k, i);
-			graph_expr(t, kc_sym_depends(s), i, pass, fill);
-			graph_expr(t, kc_sym_selected_by(s), i, pass, fill);
-			graph_expr(t, kc_sym_implied_by(s), i, pass, fill);
-			for (j = 0; kc_sym_prop(s, j, &pi); j++) {
-				graph_expr(t, pi.cond, i, pass, fill);
-				if (pi.kind != KC_PROP_SELECT &&
-				    pi.kind != KC_PROP_IMPLY)
-					graph_expr(t, pi.expr, i, pass, fill);
-			}
-			for (m = kc_sym_menu(s); m != NULL;
-			    m = kc_menu_parent(m))
-				graph_expr(t, kc_menu_visible_if(m), i, pass,
-				    fill);
-			if ((c = kc_sym_choice(s)) != NULL)
-				graph_edge(t, c, i, pass, fill);
-			if (kc_sym_is_choice(s)) {
-				for (j = 0; j < kc_choice_nvalues(s); j++)
-					graph_edge(t, kc_choice_value(s, j), i,
-					    pass, fill);
-			}
-		}
-	}
-	free(fill);
-	t->mark = xcalloc((size_t)t->nsyms + 1, sizeof *t->mark);
-	t->affected = xcalloc((size_t)t->nsyms + 1, sizeof *t->affected);
-}
-
-/* The symbols whose value could change when the candidates change: the
- * candidates and, transitively, every symbol that reads one. -1 when
- * that includes MODULES (then everything could change). */
+/*
+ * Which symbols the candidates change, found from the candidates outwards
+ * through the engine's readers graph: a symbol is evaluated when
+ * something it reads changed, and passes it on to its own readers only
+ * when it changed itself (value, string or visibility; a choice always
+ * does, as its selection is not in those). A symbol never reached kept
+ * its value: nothing it reads changed. The evaluated symbols are left in
+ * t->affected (marked in t->mark) with their new values in t->after.
+ * Returns their number, or -1 when MODULES is reached (then anything may
+ * change: the caller recomputes everything).
+ */
 static int
-trim_affected(struct trim *t, const size_t *cands, size_t n)
+trim_propagate(struct trim *t, struct kconfig *k, const size_t *cands,
+    size_t n)
 {
-	struct kc_symbol	*mod = kconfig_find(t->k, "MODULES");
-	int			 na = 0, qi, idx, e;
+	struct kc_symbol	*mod = kconfig_find(k, "MODULES"), *s;
+	const int		*rd;
+	const char		*str;
+	int			 na = 0, qi, idx, nr, e;
 	size_t			 i;
+	bool			 changed;
 
-	if (t->rev_off == NULL)
-		graph_build(t);
+	if (t->mark == NULL) {
+		t->mark = xcalloc((size_t)t->nsyms + 1, sizeof *t->mark);
+		t->affected = xcalloc((size_t)t->nsyms + 1,
+		    sizeof *t->affected);
+	}
 	if (++t->markgen == 0) {
 		memset(t->mark, 0, (size_t)t->nsyms * sizeof *t->mark);
 		t->markgen = 1;
@@ -1458,16 +1378,30 @@ trim_affected(struct trim *t, const size_t *cands, size_t n)
 	}
 	for (qi = 0; qi < na; qi++) {
 		idx = t->affected[qi];
-		for (e = t->rev_off[idx]; e < t->rev_off[idx + 1]; e++) {
-			if (t->mark[t->rev_to[e]] == t->markgen)
+		s = kconfig_symbol(k, idx);
+		if (s == mod)
+			return -1;
+		t->before[idx] = t->base[idx];
+		t->after[idx] = trim_is_tristate(s) ? kc_sym_tristate(k, s) :
+		    KC_NO;
+		str = kc_sym_string(k, s);
+		changed = kc_sym_is_choice(s) ||
+		    kc_sym_tristate(k, s) != t->base_val[idx] ||
+		    kc_sym_visible(k, s) != t->base_vis[idx] ||
+		    (str != t->base_cur[idx] && (str == NULL ||
+		    t->base_cur[idx] == NULL || strcmp(str,
+		    t->base_cur[idx]) != 0));
+		if (!changed)
+			continue;
+		rd = kconfig_readers(k, idx, &nr);
+		for (e = 0; e < nr; e++) {
+			if (rd[e] < 0 || rd[e] >= t->nsyms ||
+			    t->mark[rd[e]] == t->markgen)
 				continue;
-			t->mark[t->rev_to[e]] = t->markgen;
-			t->affected[na++] = t->rev_to[e];
+			t->mark[rd[e]] = t->markgen;
+			t->affected[na++] = rd[e];
 		}
 	}
-	if (mod != NULL && kc_sym_index(mod) >= 0 &&
-	    t->mark[kc_sym_index(mod)] == t->markgen)
-		return -1;
 	return na;
 }
 
@@ -1511,6 +1445,12 @@ trim_base_take(struct trim *t, struct kconfig *k)
 		t->base_tri = xcalloc((size_t)t->nsyms + 1, 1);
 		t->base_str = xcalloc((size_t)t->nsyms + 1,
 		    sizeof *t->base_str);
+		t->base_val = xcalloc((size_t)t->nsyms + 1,
+		    sizeof *t->base_val);
+		t->base_vis = xcalloc((size_t)t->nsyms + 1,
+		    sizeof *t->base_vis);
+		t->base_cur = xcalloc((size_t)t->nsyms + 1,
+		    sizeof *t->base_cur);
 	}
 	kconfig_recalc(k);
 	for (i = 0; i < t->nsyms; i++) {
@@ -1522,6 +1462,11 @@ trim_base_take(struct trim *t, struct kconfig *k)
 		/* User strings are interned by the engine: they live as
 		 * long as the configuration. */
 		t->base_str[i] = kc_sym_user_string(s);
+		/* What readers read (trim_propagate); strings are interned
+		 * or constant, alive as long as the configuration. */
+		t->base_val[i] = kc_sym_tristate(k, s);
+		t->base_vis[i] = kc_sym_visible(k, s);
+		t->base_cur[i] = kc_sym_string(k, s);
 	}
 	t->base_ok = true;
 }
@@ -1534,8 +1479,8 @@ trim_consequences(struct trim *t, struct kconfig *k, const size_t *cands,
 	struct kc_symbol	*s;
 	struct trim_change	*ch = NULL;
 	size_t			 nch = 0, ach = 0;
-	int			 i, j, na, idx;
-	bool			 full;
+	int			 i, j, na, idx, restored;
+	bool			 full, inc;
 
 	*changes = NULL;
 	*nchanges = 0;
@@ -1543,17 +1488,6 @@ trim_consequences(struct trim *t, struct kconfig *k, const size_t *cands,
 		*cause = xstrdup("trim: configuration of another tree");
 		return -1;
 	}
-	/*
-	 * Only the symbols that read a candidate (transitively) can change:
-	 * evaluating just those, lazily, gives the same values as a full
-	 * kconfig_recalc() at a fraction of the cost (a subsystem reaches a
-	 * few hundred of the ~17,000 symbols). in->full_recalc compares
-	 * everything after a full recompute, for tests.
-	 */
-	na = t->in->full_recalc ? -1 : trim_affected(t, cands, n);
-	full = na < 0;
-	if (full)
-		na = t->nsyms;
 	if (t->acc == NULL)
 		t->acc = xcalloc((size_t)t->nsyms + 1, sizeof *t->acc);
 	if (++t->accgen == 0) {
@@ -1565,21 +1499,33 @@ trim_consequences(struct trim *t, struct kconfig *k, const size_t *cands,
 			t->acc[kc_sym_index(t->cands[cands[j]].sym)] =
 			    t->accgen;
 	}
+	full = t->in->full_recalc;
 	if (full || !trim_base_valid(t, k))
 		trim_base_take(t, k);
+	/*
+	 * Only what reads a changed symbol can change: the sets and the
+	 * restore invalidate just those (the engine's incremental mode), and
+	 * trim_propagate() evaluates outwards from the candidates, which
+	 * gives the values of a full kconfig_recalc() at a fraction of the
+	 * cost. in->full_recalc keeps conf's way and compares every symbol,
+	 * the oracle the tests compare with.
+	 */
+	inc = kconfig_incremental(k);
+	kconfig_set_incremental(k, !full);
 	saved = kconfig_values_save(k);
-	for (j = 0; j < na; j++) {
-		idx = full ? j : t->affected[j];
-		t->before[idx] = t->base[idx];
-	}
 	trim_set_all(t, k, cands, n, NULL);
-	if (full)
+	na = full ? -1 : trim_propagate(t, k, cands, n);
+	if (na < 0) {
+		/* MODULES reached, or the oracle: everything. */
+		full = true;
+		na = t->nsyms;
 		kconfig_recalc(k);
-	for (j = 0; j < na; j++) {
-		idx = full ? j : t->affected[j];
-		s = kconfig_symbol(k, idx);
-		t->after[idx] = trim_is_tristate(s) ? kc_sym_tristate(k, s) :
-		    KC_NO;
+		for (j = 0; j < na; j++) {
+			s = kconfig_symbol(k, j);
+			t->before[j] = t->base[j];
+			t->after[j] = trim_is_tristate(s) ?
+			    kc_sym_tristate(k, s) : KC_NO;
+		}
 	}
 	/* In symbol order, whichever way they were found. */
 	for (i = 0; i < t->nsyms; i++) {
@@ -1604,7 +1550,9 @@ trim_consequences(struct trim *t, struct kconfig *k, const size_t *cands,
 		idx = full ? j : t->affected[j];
 		t->after[idx] = t->before[idx];
 	}
-	if (kconfig_values_restore(k, saved) != 0) {
+	restored = kconfig_values_restore(k, saved);
+	kconfig_set_incremental(k, inc);
+	if (restored != 0) {
 		kconfig_values_free(saved);
 		free(ch);
 		*cause = xstrdup("trim: could not restore the values");
