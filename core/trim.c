@@ -180,6 +180,10 @@ struct trim {
 	enum kc_tri		*base_val, *base_vis;	/* every symbol */
 	const char		**base_cur;
 	bool			 base_ok;
+	/* The context and user generation the baseline was taken in, and
+	 * the one last found to have its user values: O(1) revalidation. */
+	const struct kconfig	*base_k;
+	uint64_t		 base_gen;
 	struct ko_map		 ko;
 	struct trim_stats	 st;
 };
@@ -1416,6 +1420,8 @@ trim_base_valid(struct trim *t, struct kconfig *k)
 
 	if (!t->base_ok)
 		return false;
+	if (k == t->base_k && kconfig_user_generation(k) == t->base_gen)
+		return true;
 	for (i = 0; i < t->nsyms; i++) {
 		s = kconfig_symbol(k, i);
 		if (kc_sym_has_user_value(s) != t->base_has[i])
@@ -1429,6 +1435,8 @@ trim_base_valid(struct trim *t, struct kconfig *k)
 		if (a != b && (a == NULL || b == NULL || strcmp(a, b) != 0))
 			return false;
 	}
+	t->base_k = k;
+	t->base_gen = kconfig_user_generation(k);
 	return true;
 }
 
@@ -1469,18 +1477,29 @@ trim_base_take(struct trim *t, struct kconfig *k)
 		t->base_cur[i] = kc_sym_string(k, s);
 	}
 	t->base_ok = true;
+	t->base_k = k;
+	t->base_gen = kconfig_user_generation(k);
+}
+
+/* qsort: ints, ascending. */
+static int
+trim_cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
 }
 
 int
 trim_consequences(struct trim *t, struct kconfig *k, const size_t *cands,
     size_t n, struct trim_change **changes, size_t *nchanges, char **cause)
 {
-	struct kc_values	*saved;
+	struct kc_values	*saved = NULL;
 	struct kc_symbol	*s;
 	struct trim_change	*ch = NULL;
 	size_t			 nch = 0, ach = 0;
-	int			 i, j, na, idx, restored;
-	bool			 full, inc;
+	int			 i, j, na, idx, restored = 0;
+	bool			 full, inc, cp;
 
 	*changes = NULL;
 	*nchanges = 0;
@@ -1512,7 +1531,10 @@ trim_consequences(struct trim *t, struct kconfig *k, const size_t *cands,
 	 */
 	inc = kconfig_incremental(k);
 	kconfig_set_incremental(k, !full);
-	saved = kconfig_values_save(k);
+	/* Going back costs what changed, unless a checkpoint is open
+	 * already (then the O(symbols) save and restore). */
+	if (!(cp = kconfig_checkpoint(k)))
+		saved = kconfig_values_save(k);
 	trim_set_all(t, k, cands, n, NULL);
 	na = full ? -1 : trim_propagate(t, k, cands, n);
 	if (na < 0) {
@@ -1528,9 +1550,10 @@ trim_consequences(struct trim *t, struct kconfig *k, const size_t *cands,
 		}
 	}
 	/* In symbol order, whichever way they were found. */
-	for (i = 0; i < t->nsyms; i++) {
-		if (!full && t->mark[i] != t->markgen)
-			continue;
+	if (!full)
+		qsort(t->affected, (size_t)na, sizeof *t->affected, trim_cmp_int);
+	for (j = 0; j < na; j++) {
+		i = full ? j : t->affected[j];
 		if (t->after[i] == t->before[i])
 			continue;
 		if (nch == ach) {
@@ -1550,7 +1573,10 @@ trim_consequences(struct trim *t, struct kconfig *k, const size_t *cands,
 		idx = full ? j : t->affected[j];
 		t->after[idx] = t->before[idx];
 	}
-	restored = kconfig_values_restore(k, saved);
+	if (cp)
+		kconfig_rollback(k);
+	else
+		restored = kconfig_values_restore(k, saved);
 	kconfig_set_incremental(k, inc);
 	if (restored != 0) {
 		kconfig_values_free(saved);

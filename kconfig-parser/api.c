@@ -282,6 +282,9 @@ kc_sym_unset(struct kconfig *k, struct kc_symbol *s)
 {
 	if (!sym_has_value(s))
 		return;
+	journal_note(k, s);
+	if (sym_is_choice_value(s))
+		journal_note(k, s->choice);
 	s->flags &= ~SYM_DEF_USER;
 	s->user_tri = KC_NO;
 	s->user_str = NULL;
@@ -459,6 +462,7 @@ kconfig_values_restore(struct kconfig *k, const struct kc_values *vs)
 		if (k->incremental && !values_differ(s, &vs->v[i], k->syms,
 		    k->nsyms))
 			continue;
+		journal_note(k, s);
 		s->flags &= ~(SYM_DEF_USER | SYM_NEED_SET_CHOICE);
 		s->flags |= vs->v[i].flags;
 		s->user_tri = vs->v[i].tri;

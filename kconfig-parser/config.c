@@ -206,6 +206,7 @@ config_load(struct kconfig *k, const char *name, char *buf)
 	struct reader	 r = { k, kc_intern(k, name), 0, 0 };
 	char		*line = buf, *nl;
 
+	journal_reset(k);
 	config_reset_values(k);
 	while (*line != '\0') {
 		r.line++;
@@ -392,6 +393,7 @@ config_after_read(struct kconfig *k, int warnings)
 			break;
 		}
 	}
+	journal_reset(k);
 	if (warnings || unsaved)
 		k->changed = true;
 }
@@ -436,6 +438,7 @@ kconfig_set_all_new(struct kconfig *k, enum kc_new_mode mode)
 	enum kc_type		  type;
 	int			  i, n;
 
+	journal_reset(k);
 	order = sym_kernel_order(k, &n);
 	for (i = 0; i < n; i++) {
 		sym = order[i];

@@ -171,20 +171,32 @@ graph_free(struct kconfig *k)
 }
 
 /*
- * A user value of sym changed: invalidate what can change with it. In
- * full mode (or for MODULES, which every tristate reads) that is every
- * symbol; in incremental mode the symbol, its choice, and every symbol
- * reading them, transitively.
+ * User values of syms[0..n) changed: invalidate what can change with them.
+ * In full mode (or for MODULES, which every tristate reads) that is every
+ * symbol; in incremental mode the symbols, their choices, and every symbol
+ * reading them, transitively (one walk from all of them: their closures
+ * overlap).
  */
 void
-graph_invalidate(struct kconfig *k, struct kc_symbol *sym)
+graph_invalidate_many(struct kconfig *k, struct kc_symbol **syms, size_t n)
 {
-	int	n, qi, idx, e, r, limit;
+	struct kc_symbol	*sym;
+	size_t			 i;
+	int			 nq, qi, idx, e, r, limit;
 
-	if (!k->incremental || sym == NULL || (sym->flags & SYM_CONST) ||
-	    sym == k->modules_sym || (int)sym->order >= k->nsyms) {
+	if (n == 0)
+		return;
+	if (!k->incremental) {
 		sym_clear_all_valid(k);
 		return;
+	}
+	for (i = 0; i < n; i++) {
+		sym = syms[i];
+		if (sym == NULL || (sym->flags & SYM_CONST) ||
+		    sym == k->modules_sym || (int)sym->order >= k->nsyms) {
+			sym_clear_all_valid(k);
+			return;
+		}
 	}
 	if (k->g_off == NULL || k->g_nsyms != k->nsyms) {
 		graph_free(k);
@@ -194,32 +206,48 @@ graph_invalidate(struct kconfig *k, struct kc_symbol *sym)
 		memset(k->g_stamp, 0, (size_t)k->nsyms * sizeof *k->g_stamp);
 		k->g_mark = 1;
 	}
-	n = 0;
-	k->g_queue[n++] = (int)sym->order;
-	k->g_stamp[sym->order] = k->g_mark;
-	if (sym->choice != NULL && !(sym->choice->flags & SYM_CONST) &&
-	    k->g_stamp[sym->choice->order] != k->g_mark) {
-		k->g_stamp[sym->choice->order] = k->g_mark;
-		k->g_queue[n++] = (int)sym->choice->order;
-	}
 	limit = k->nsyms / GRAPH_FULL_SHARE;
-	for (qi = 0; qi < n; qi++) {
+	nq = 0;
+	for (i = 0; i < n; i++) {
+		sym = syms[i];
+		if (k->g_stamp[sym->order] != k->g_mark) {
+			k->g_stamp[sym->order] = k->g_mark;
+			k->g_queue[nq++] = (int)sym->order;
+		}
+		if (sym->choice != NULL && !(sym->choice->flags & SYM_CONST) &&
+		    k->g_stamp[sym->choice->order] != k->g_mark) {
+			k->g_stamp[sym->choice->order] = k->g_mark;
+			k->g_queue[nq++] = (int)sym->choice->order;
+		}
+		if (nq > limit) {
+			sym_clear_all_valid(k);
+			return;
+		}
+	}
+	for (qi = 0; qi < nq; qi++) {
 		idx = k->g_queue[qi];
 		for (e = k->g_off[idx]; e < k->g_off[idx + 1]; e++) {
 			r = k->g_to[e];
 			if (k->g_stamp[r] == k->g_mark)
 				continue;
 			k->g_stamp[r] = k->g_mark;
-			k->g_queue[n++] = r;
+			k->g_queue[nq++] = r;
 		}
-		if (n > limit) {
+		if (nq > limit) {
 			sym_clear_all_valid(k);
 			return;
 		}
 	}
-	for (qi = 0; qi < n; qi++)
+	for (qi = 0; qi < nq; qi++)
 		k->syms[k->g_queue[qi]]->valid_gen = 0;
 	k->changed = true;
+}
+
+/* A user value of sym changed (graph_invalidate_many of one). */
+void
+graph_invalidate(struct kconfig *k, struct kc_symbol *sym)
+{
+	graph_invalidate_many(k, &sym, 1);
 }
 
 void

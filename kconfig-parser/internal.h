@@ -159,6 +159,16 @@ struct kconfig {
 	int		 *g_off, *g_to, *g_fill, *g_queue;
 	uint32_t	 *g_stamp, g_mark;
 	int		  g_nsyms;
+
+	/* Checkpoints (journal.c): each symbol's user state before its
+	 * first change since kconfig_checkpoint(), and the generation of
+	 * the user values. */
+	bool		  j_on;
+	struct kc_undo	 *j_undo;
+	size_t		  j_n, j_alloc;
+	uint32_t	 *j_stamp, j_epoch;
+	int		  j_nsyms;
+	uint64_t	  user_gen, user_next, j_gen0;
 	int		  dep_warnings;
 	int		  errors;
 	struct strbuf	  errbuf;	/* errors for *cause */
@@ -227,7 +237,22 @@ const char	*prop_type_name(enum kc_prop_type);
 
 /* graph.c */
 void		 graph_invalidate(struct kconfig *, struct kc_symbol *);
+void		 graph_invalidate_many(struct kconfig *, struct kc_symbol **,
+		     size_t);
 void		 graph_free(struct kconfig *);
+
+/* journal.c */
+struct kc_undo {
+	struct kc_symbol	*sym;
+	int			 flags;
+	enum kc_tri		 tri;
+	const char		*str;
+	struct kc_symbol	*sel;
+};
+void		 journal_init(struct kconfig *);
+void		 journal_free(struct kconfig *);
+void		 journal_note(struct kconfig *, struct kc_symbol *);
+void		 journal_reset(struct kconfig *);
 
 /* menu.c */
 void		 menu_finalize(struct kconfig *, struct kc_menu *);

@@ -93,6 +93,7 @@ kconfig_new(const struct kconfig_options *opt)
 	kconfig_init_const(&k->sym_mod, "m", KC_MOD);
 	kconfig_init_const(&k->sym_no, "n", KC_NO);
 	k->gen = 1;
+	journal_init(k);
 	k->root.flags = MENU_ROOT;
 	k->root.file = "";
 
@@ -125,6 +126,7 @@ kconfig_free(struct kconfig *k)
 	intern_free(&k->strings);
 	arena_free(&k->arena);
 	graph_free(k);
+	journal_free(k);
 	free(k);
 }
 

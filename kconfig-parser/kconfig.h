@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct kconfig;
 struct kc_symbol;
@@ -270,4 +271,17 @@ bool		 kconfig_incremental(const struct kconfig *);
  * owned by k.
  */
 const int	*kconfig_readers(struct kconfig *, int index, int *n);
+/*
+ * Checkpoints: kconfig_checkpoint() (false if one is already open) starts
+ * noting the user values the set, unset and restore calls change;
+ * kconfig_rollback() puts them back, recomputing only what reads them, at
+ * a cost proportional to the changes; kconfig_checkpoint_end() keeps
+ * them. A config read ends a checkpoint.
+ */
+bool		 kconfig_checkpoint(struct kconfig *);
+void		 kconfig_rollback(struct kconfig *);
+void		 kconfig_checkpoint_end(struct kconfig *);
+/* A number naming the current user values: it changes with any of them,
+ * and a rollback gives back the checkpoint's. */
+uint64_t	 kconfig_user_generation(const struct kconfig *);
 #endif

@@ -369,6 +369,7 @@ sym_calc_value(struct kconfig *k, struct kc_symbol *sym)
 	if (sym == &k->sym_yes || sym == &k->sym_mod || sym == &k->sym_no)
 		return;
 	if (sym_is_choice_value(sym) && (sym->flags & SYM_NEED_SET_CHOICE)) {
+		journal_note(k, sym);
 		sym->flags &= ~SYM_NEED_SET_CHOICE;
 		sym_calc_value(k, sym->choice);
 	}
@@ -478,11 +479,13 @@ sym_set_all_choice_values(struct kconfig *k, struct kc_symbol *cs)
 {
 	int i;
 
-	(void)k;
 	for (i = 0; i < cs->nvalues; i++) {
-		if (!sym_has_value(cs->values[i]))
+		if (!sym_has_value(cs->values[i])) {
+			journal_note(k, cs->values[i]);
 			cs->values[i]->user_tri = KC_NO;
+		}
 	}
+	journal_note(k, cs);
 	cs->flags |= SYM_DEF_USER;
 	cs->flags &= ~SYM_NEED_SET_CHOICE;
 	cs->valid_gen = 0;
@@ -531,16 +534,20 @@ sym_set_tristate_value(struct kconfig *k, struct kc_symbol *sym,
 	old = sym->curr_tri;
 	if (old != val && !sym_tristate_within_range(k, sym, val))
 		return false;
+	journal_note(k, sym);
 	sym->flags |= SYM_DEF_USER;
 	/* Choosing a value also settles its choice and its siblings. */
 	if (sym_is_choice_value(sym) && val == KC_YES) {
 		struct kc_symbol *cs = sym->choice;
 
+		journal_note(k, cs);
 		cs->user_sel = sym;
 		cs->flags |= SYM_DEF_USER;
 		for (i = 0; i < cs->nvalues; i++) {
-			if (cs->values[i]->visible != KC_NO)
+			if (cs->values[i]->visible != KC_NO) {
+				journal_note(k, cs->values[i]);
 				cs->values[i]->flags |= SYM_DEF_USER;
+			}
 		}
 	}
 	sym->user_tri = val;
@@ -651,6 +658,7 @@ sym_set_string_value(struct kconfig *k, struct kc_symbol *sym,
 	}
 	if (!sym_string_within_range(k, sym, val))
 		return false;
+	journal_note(k, sym);
 	sym->flags |= SYM_DEF_USER;
 	if (sym->type == KC_HEX && (val[0] != '0' ||
 	    (val[1] != 'x' && val[1] != 'X'))) {

@@ -4,8 +4,9 @@
  * against conf's full invalidation, on the real Linux 6.1 tree and
  * Debian's amd64 config: two parses, one in each mode, take the same
  * pseudo-random sequence of user changes (set y/m/n, unset, restore of
- * saved values) and must agree on every symbol's value, string and
- * visibility after each. Needs the tree (KCTUI_TREE, else
+ * saved values, a checkpoint rolled back in the incremental one against
+ * a save and restore in the full one) and must agree on every symbol's
+ * value, string and visibility after each. Needs the tree (KCTUI_TREE, else
  * ~/.cache/kctui/linux-6.1, as tests/run.sh prepares it).
  */
 #include <sys/stat.h>
@@ -136,7 +137,10 @@ main(void)
 	char			**envp, *cause = NULL;
 	extern char		**environ;
 	struct kconfig		*full, *inc;
-	struct kc_values	*saved_f = NULL, *saved_i = NULL;
+	struct kc_values	*saved_f = NULL, *saved_i = NULL, *cp_f = NULL;
+	uint64_t		 cp_gen = 0;
+	bool			 cp_nested = true, cp_gen_ok = true;
+	int			 ncp = 0;
 	struct kc_symbol	*sf, *si;
 	struct stat		 sb;
 	uint32_t		 seed = 20261203;
@@ -191,6 +195,31 @@ main(void)
 			saved_f = kconfig_values_save(full);
 			saved_i = kconfig_values_save(inc);
 		}
+		/* A checkpoint over steps 20..30 of each 50 in the
+		 * incremental context; the full one saves and restores. */
+		if (step % 50 == 20) {
+			kconfig_values_free(cp_f);
+			cp_f = kconfig_values_save(full);
+			cp_nested = cp_nested && kconfig_checkpoint(inc) &&
+			    !kconfig_checkpoint(inc);
+			cp_gen = kconfig_user_generation(inc);
+		}
+		if (step % 50 == 30 && cp_f != NULL) {
+			kconfig_values_restore(full, cp_f);
+			kconfig_rollback(inc);
+			cp_gen_ok = cp_gen_ok &&
+			    kconfig_user_generation(inc) == cp_gen;
+			ncp++;
+			bad = differ(full, inc);
+			if (bad >= 0) {
+				snprintf(detail, sizeof detail, "rollback at "
+				    "step %d: CONFIG_%s differs", step,
+				    kc_sym_name(kconfig_symbol(full, bad)) ?
+				    kc_sym_name(kconfig_symbol(full, bad)) :
+				    "?");
+				break;
+			}
+		}
 		t0 = now();
 		if (step % 50 == 40 && saved_f != NULL) {
 			kconfig_values_restore(full, saved_f);
@@ -227,6 +256,10 @@ main(void)
 	check("sets-agree", agree_set, "a set was refused in one mode only");
 	check("values-agree", bad < 0, bad >= 0 ? detail : "");
 	check("sets-happened", nsets > STEPS / 4, "too few settable symbols");
+	check("checkpoint-one-at-a-time", cp_nested && ncp >= STEPS / 50,
+	    "a second checkpoint was accepted, or none was taken");
+	check("rollback-generation", cp_gen_ok,
+	    "the user generation after a rollback is not the checkpoint's");
 	/* The write of both: byte-identical .config text. */
 	{
 		char *a = kconfig_write_string(full), *b = kconfig_write_string(inc);
@@ -240,6 +273,7 @@ main(void)
 	    "incremental sets %.3f s\n", STEPS, nsets, tf, ti);
 	kconfig_values_free(saved_f);
 	kconfig_values_free(saved_i);
+	kconfig_values_free(cp_f);
 	kconfig_free(full);
 	kconfig_free(inc);
 	env_free(envp);
