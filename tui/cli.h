@@ -56,6 +56,9 @@ struct kconfig *cli_open_config(struct cli *);
 /* Load c->bundles, index the tree and attribute. -1 (reason printed)
  * on failure; 0 with everything NULL when no bundle was given. */
 int	 cli_open_evidence(struct cli *, struct cli_evidence *);
+/* Both at once (the evidence on a second thread); -1 if either fails. */
+int	 cli_open_both(struct cli *, struct kconfig **, struct cli_evidence *,
+	     double *t_config, double *t_evidence);
 void	 cli_close_evidence(struct cli_evidence *);
 /* Warnings from evidence readers and the engine: "kctui: text". */
 void	 cli_warn_prefixed(void *, const char *text);

@@ -106,14 +106,9 @@ trim_run_open(struct cli *c, struct trim_run *r, enum trim_policy policy,
 	r->dpath = cmd_decisions_path(c, dopt);
 	if ((r->d = cmd_load_decisions(r->dpath)) == NULL)
 		return -1;
-	t0 = cmd_now();
-	if ((r->k = cli_open_config(c)) == NULL)
+	if (cli_open_both(c, &r->k, &r->ce, &r->t_config,
+	    &r->t_evidence) != 0)
 		return -1;
-	r->t_config = cmd_now() - t0;
-	t0 = cmd_now();
-	if (cli_open_evidence(c, &r->ce) != 0)
-		return -1;
-	r->t_evidence = cmd_now() - t0;
 	r->in.ev = r->ce.ev;
 	r->in.kb = r->ce.kb;
 	r->in.a = r->ce.a;
