@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +336,16 @@ main(int argc, char **argv)
 	int		 ch, status, i, nvars;
 	long		 cpus;
 
+	/*
+	 * Large blocks (the tree's indexes, xz dictionaries, per-run
+	 * tables) come from the heap and stay there: glibc would mmap and
+	 * munmap each, and every munmap while the loading threads run is a
+	 * TLB shootdown across CPUs, expensive under virtualisation (a
+	 * third of a suggest's time went there). A short-lived command
+	 * gives the memory back at exit anyway.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 256 << 20);
+	mallopt(M_TRIM_THRESHOLD, 512 << 20);
 	memset(&c, 0, sizeof c);
 	c.cwd = getcwd(NULL, 0);	/* before -C, for paths given */
 	cpus = sysconf(_SC_NPROCESSORS_ONLN);
