@@ -387,6 +387,7 @@ config_after_read(struct kconfig *k, int warnings)
 				break;
 			sym->flags &= ~SYM_DEF_USER;
 			sym->valid_gen = 0;
+			k->g_unwalked = true;
 			unsaved++;
 			break;
 		default:

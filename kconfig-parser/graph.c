@@ -182,7 +182,7 @@ graph_invalidate_many(struct kconfig *k, struct kc_symbol **syms, size_t n)
 {
 	struct kc_symbol	*sym;
 	size_t			 i;
-	int			 nq, qi, idx, e, r, limit;
+	int			 nq, ns, qi, idx, e, r, limit;
 
 	if (n == 0)
 		return;
@@ -224,8 +224,21 @@ graph_invalidate_many(struct kconfig *k, struct kc_symbol **syms, size_t n)
 			return;
 		}
 	}
+	/*
+	 * A reader that is invalid already needs no walk past it: it has
+	 * been invalid since before any valid reader of it was computed
+	 * (each invalidation of a valid symbol walks on to its readers), so
+	 * a valid reader computed without reading it (an && or || that
+	 * decided early) and does not depend on it. Only the sources are
+	 * always walked from; and nothing stops early while a symbol was
+	 * invalidated without that walk (k->g_unwalked).
+	 */
+	ns = nq;
 	for (qi = 0; qi < nq; qi++) {
 		idx = k->g_queue[qi];
+		if (qi >= ns && !k->g_unwalked &&
+		    !sym_is_valid(k, k->syms[idx]))
+			continue;
 		for (e = k->g_off[idx]; e < k->g_off[idx + 1]; e++) {
 			r = k->g_to[e];
 			if (k->g_stamp[r] == k->g_mark)

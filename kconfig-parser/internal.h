@@ -159,6 +159,10 @@ struct kconfig {
 	int		 *g_off, *g_to, *g_fill, *g_queue;
 	uint32_t	 *g_stamp, g_mark;
 	int		  g_nsyms;
+	/* A symbol was invalidated without its readers (a choice settling
+	 * its values, a config read): the walk may not stop early until
+	 * the next full clear. */
+	bool		  g_unwalked;
 
 	/* Checkpoints (journal.c): each symbol's user state before its
 	 * first change since kconfig_checkpoint(), and the generation of

@@ -489,6 +489,7 @@ sym_set_all_choice_values(struct kconfig *k, struct kc_symbol *cs)
 	cs->flags |= SYM_DEF_USER;
 	cs->flags &= ~SYM_NEED_SET_CHOICE;
 	cs->valid_gen = 0;
+	k->g_unwalked = true;	/* readers not invalidated: graph.c */
 }
 
 /* Invalidate every value and recompute MODULES first, as everything
@@ -498,6 +499,7 @@ sym_clear_all_valid(struct kconfig *k)
 {
 	if (++k->gen == 0)
 		k->gen = 1;
+	k->g_unwalked = false;
 	k->changed = true;
 	sym_calc_value(k, k->modules_sym);
 }
