@@ -164,6 +164,10 @@ struct ev_ctx {
 	int			 cdriver_set;
 	int			 cmodule_set;
 	uint64_t		 crefcnt;	/* its refcnt, 0 if none */
+
+	int			 tee;		/* decoded text also goes
+						   here (text cache), or -1 */
+	int			 tee_failed;
 };
 
 /* Parser flags. */
@@ -553,6 +557,7 @@ ev_ctx_init(struct ev_ctx *c, struct evidence *ev, int b,
 	c->line = line;
 	c->finish = finish;
 	c->flags = flags;
+	c->tee = -1;
 	strbuf_init(&c->tmp);
 	strbuf_init(&c->cname);
 	strbuf_init(&c->cdriver);
@@ -1644,6 +1649,24 @@ src_read(struct ev_src *s, char *buf, size_t len, char **cause)
 	return n;
 }
 
+/* Write all of buf to fd; -1 on error. */
+static int
+write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t	n;
+
+	while (len > 0) {
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------ loading */
 
 /* What evidence_load reads. */
@@ -1861,6 +1884,9 @@ ev_read_fd(struct ev_ctx *c, int fd, enum ev_srctype type, const char *path,
 				break;
 			}
 		}
+		if (c->tee >= 0 && !c->tee_failed &&
+		    write_all(c->tee, buf + have, (size_t)n) != 0)
+			c->tee_failed = 1;
 		have += (size_t)n;
 		used = ev_feed(c, buf, have, 0);
 		memmove(buf, buf + used, have - used);
@@ -1959,9 +1985,11 @@ evidence_set_cache_dir(struct evidence *ev, const char *dir)
 	ev->cache_dir = dir != NULL ? xstrdup(dir) : NULL;
 }
 
-/* The cache file of an open trace and its key; NULL if none. */
+/* The cache file (kind "trace" or "text") of an open file and its key;
+ * NULL if none. */
 static char *
-tcache_path(const struct evidence *ev, int fd, const char *path, char **keyp)
+tcache_path(const struct evidence *ev, int fd, const char *path,
+    const char *kind, char **keyp)
 {
 	struct stat	 st;
 	char		*key, *real;
@@ -1979,7 +2007,7 @@ tcache_path(const struct evidence *ev, int fd, const char *path, char **keyp)
 	for (p = key; *p != '\0'; p++)
 		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
 	*keyp = key;
-	return xasprintf("%s/trace-%016llx.cache", ev->cache_dir,
+	return xasprintf("%s/%s-%016llx.cache", ev->cache_dir, kind,
 	    (unsigned long long)h);
 }
 
@@ -2072,6 +2100,116 @@ tcache_write(struct evidence *ev, const char *cpath, const char *key,
 	strbuf_free(&sb);
 }
 
+/* ------------------------------------------------------------ text cache */
+
+/*
+ * The other compressed files of a bundle are small on disk but not to
+ * decode: kallsyms.xz is 0.7 MB of xz and 4.5 MB of text, and its xz
+ * decoding was a quarter of a suggest's evidence time. Their decoded text
+ * is kept in the cache directory, keyed like the trace cache, and read as
+ * plain text next time (through the same parser, so the result and any
+ * warning are the same). Only files read without warnings are kept.
+ */
+#define XCACHE_MAGIC	"KCTEXT 1"
+
+/* The cached text at cpath, open just past its header, if its key is
+ * key; -1 if there is none. */
+static int
+xcache_open(const char *cpath, const char *key)
+{
+	struct strbuf	 hdr;
+	size_t		 want;
+	ssize_t		 n;
+	char		*buf;
+	int		 fd;
+
+	if ((fd = open(cpath, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	strbuf_init(&hdr);
+	strbuf_addf(&hdr, XCACHE_MAGIC "\nkey %s\n", key);
+	want = hdr.len;
+	buf = xmalloc(want);
+	n = pread(fd, buf, want, 0);
+	if (n != (ssize_t)want || memcmp(buf, hdr.s, want) != 0 ||
+	    lseek(fd, (off_t)want, SEEK_SET) != (off_t)want) {
+		close(fd);
+		fd = -1;
+	}
+	free(buf);
+	strbuf_free(&hdr);
+	return fd;
+}
+
+/* A temporary file for the text of cpath, its header written; -1 if the
+ * cache can't be written. */
+static int
+xcache_create(struct evidence *ev, const char *cpath, const char *key,
+    char **tmpp)
+{
+	struct strbuf	 hdr;
+	char		*tmp;
+	int		 fd;
+
+	*tmpp = NULL;
+	if (mkdir(ev->cache_dir, 0700) != 0 && errno != EEXIST)
+		return -1;
+	tmp = xasprintf("%s.%ld.tmp", cpath, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		free(tmp);
+		return -1;
+	}
+	strbuf_init(&hdr);
+	strbuf_addf(&hdr, XCACHE_MAGIC "\nkey %s\n", key);
+	if (write_all(fd, hdr.s, hdr.len) != 0) {
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		fd = -1;
+	} else
+		*tmpp = tmp;
+	strbuf_free(&hdr);
+	return fd;
+}
+
+/*
+ * Read the compressed file open as fd into c: from its cached text if
+ * there is one, else decoding it and keeping the text when it was read
+ * without warnings.
+ */
+static void
+xcache_read(struct evidence *ev, struct ev_ctx *c, int fd,
+    enum ev_srctype type, const char *path, const struct ev_warn *w)
+{
+	char	*cpath, *key = NULL, *tmp = NULL;
+	int	 cfd, warned = c->bundle != NULL ? c->bundle->warnings : 0;
+
+	if ((cpath = tcache_path(ev, fd, path, "text", &key)) == NULL) {
+		ev_read_fd(c, fd, type, path, w);
+		return;
+	}
+	if ((cfd = xcache_open(cpath, key)) >= 0) {
+		ev_read_fd(c, cfd, SRC_PLAIN, path, w);
+		close(cfd);
+	} else {
+		c->tee = xcache_create(ev, cpath, key, &tmp);
+		ev_read_fd(c, fd, type, path, w);
+		if (c->tee >= 0) {
+			if (close(c->tee) != 0)
+				c->tee_failed = 1;
+			if (c->tee_failed || c->malformed != 0 ||
+			    (c->bundle != NULL &&
+			    c->bundle->warnings != warned) ||
+			    rename(tmp, cpath) != 0)
+				unlink(tmp);
+			c->tee = -1;
+		}
+		free(tmp);
+	}
+	free(cpath);
+	free(key);
+}
+
 /* Load a bundle directory. */
 int
 evidence_load(struct evidence *ev, const char *dir,
@@ -2108,7 +2246,7 @@ evidence_load(struct evidence *ev, const char *dir,
 		if (fd < 0)
 			continue;
 		if (ev_files[i].line == trace_line &&
-		    (cpath = tcache_path(ev, fd, path, &key)) != NULL) {
+		    (cpath = tcache_path(ev, fd, path, "trace", &key)) != NULL) {
 			uint64_t	*old, clost = 0;
 			size_t		 nold = evidence_count(ev, EV_TRACE), j;
 			int		 warned = bundle->warnings;
@@ -2132,7 +2270,10 @@ evidence_load(struct evidence *ev, const char *dir,
 		}
 		ev_ctx_init(&c, ev, b, ev_files[i].line, ev_files[i].finish,
 		    ev_files[i].flags);
-		ev_read_fd(&c, fd, type, path, &w);
+		if (type != SRC_PLAIN)
+			xcache_read(ev, &c, fd, type, path, &w);
+		else
+			ev_read_fd(&c, fd, type, path, &w);
 		ev_ctx_done(&c);
 		if (ev_files[i].line == stats_line) {
 			have_stats = 1;

@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1018,6 +1019,135 @@ test_trace_cache(void)
 		evidence_free(ev[k]);
 }
 
+/* Files with the name prefix pre in directory dir. */
+static unsigned
+count_prefixed(const char *dir, const char *pre)
+{
+	DIR		*d;
+	struct dirent	*de;
+	unsigned	 n = 0;
+
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+		n += strncmp(de->d_name, pre, strlen(pre)) == 0;
+	closedir(d);
+	return n;
+}
+
+/* The text cache of compressed files other than traces: a second load
+ * reads the kept text (same result, the cache file really used), a
+ * changed file is decoded again, a damaged cache is not trusted, and a
+ * file with bad lines is not kept. */
+static void
+test_text_cache(void)
+{
+#ifdef TE_LZMA
+	static const char ks[] = "ffffffff81000000 T vfs_read\n"
+	    "ffffffffc0100000 t virtnet_poll\t[virtio_net]\n"
+	    "ffffffffc0200000 t ext4_fill_super.isra.0\t[ext4]\n";
+	struct evidence	*ev;
+	const char	*dir = bundle_dir("textcache");
+	char		 cdir[4096], path[4096], cpath[4096 + 256];
+	char		*cause = NULL;
+	DIR		*d;
+	struct dirent	*de;
+	int		 k, fd;
+
+	snprintf(cdir, sizeof cdir, "%s/tcache", tmpdir);
+	snprintf(path, sizeof path, "%s/kallsyms.xz", dir);
+	write_xz(path, ks, sizeof ks - 1, 0);
+	for (k = 0; k < 2; k++) {
+		ev = evidence_new();
+		evidence_set_cache_dir(ev, cdir);
+		if (evidence_load(ev, dir, NULL, NULL, &cause) != 0) {
+			free(cause);
+			cause = NULL;
+		}
+		check_num(k == 0 ? "text-cache/written" : "text-cache/one-file",
+		    count_prefixed(cdir, "text-"), 1);
+		check_str(k == 0 ? "text-cache/decoded" : "text-cache/cached",
+		    evidence_symbol_module(ev, "ext4_fill_super"), "ext4");
+		check_str(k == 0 ? "text-cache/core" : "text-cache/cached-core",
+		    evidence_symbol_module(ev, "vfs_read"), "");
+		evidence_free(ev);
+	}
+	/* the second load read the cache: give the cached text another
+	 * symbol (same key) and see it come through */
+	cpath[0] = '\0';
+	if ((d = opendir(cdir)) != NULL) {
+		while ((de = readdir(d)) != NULL)
+			if (strncmp(de->d_name, "text-", 5) == 0)
+				snprintf(cpath, sizeof cpath, "%s/%s", cdir,
+				    de->d_name);
+		closedir(d);
+	}
+	if ((fd = open(cpath, O_WRONLY | O_APPEND)) >= 0) {
+		static const char more[] =
+		    "ffffffffc0300000 t from_cache\t[cm]\n";
+
+		if (write(fd, more, sizeof more - 1) != sizeof more - 1)
+			printf("# short write\n");
+		close(fd);
+	}
+	ev = evidence_new();
+	evidence_set_cache_dir(ev, cdir);
+	if (evidence_load(ev, dir, NULL, NULL, &cause) != 0) {
+		free(cause);
+		cause = NULL;
+	}
+	check_str("text-cache/read-from-cache",
+	    evidence_symbol_module(ev, "from_cache"), "cm");
+	evidence_free(ev);
+	/* a damaged header: decoded again (and the cache rewritten) */
+	put(cdir, cpath + strlen(cdir) + 1, "KCTEXT 1\nkey wrong\n");
+	ev = evidence_new();
+	evidence_set_cache_dir(ev, cdir);
+	if (evidence_load(ev, dir, NULL, NULL, &cause) != 0) {
+		free(cause);
+		cause = NULL;
+	}
+	check_str("text-cache/bad-key-decoded",
+	    evidence_symbol_module(ev, "virtnet_poll"), "virtio_net");
+	check("text-cache/bad-key-not-used",
+	    evidence_symbol_module(ev, "from_cache") == NULL, "stale text");
+	evidence_free(ev);
+	/* a changed file is decoded again */
+	usleep(10000);
+	write_xz(path, "ffffffff81000000 T changed_func\n", 32, 0);
+	ev = evidence_new();
+	evidence_set_cache_dir(ev, cdir);
+	if (evidence_load(ev, dir, NULL, NULL, &cause) != 0) {
+		free(cause);
+		cause = NULL;
+	}
+	check("text-cache/changed-file",
+	    evidence_symbol_module(ev, "changed_func") != NULL &&
+	    evidence_symbol_module(ev, "vfs_read") == NULL, "old text used");
+	evidence_free(ev);
+	/* bad lines: warned on every load, never kept */
+	dir = bundle_dir("textcache-bad");
+	snprintf(cdir, sizeof cdir, "%s/tcache-bad", tmpdir);
+	snprintf(path, sizeof path, "%s/kallsyms.xz", dir);
+	write_xz(path, "not a kallsyms line at all\n", 27, 0);
+	for (k = 0; k < 2; k++) {
+		ev = evidence_new();
+		evidence_set_cache_dir(ev, cdir);
+		reset_warnings();
+		if (evidence_load(ev, dir, collect, NULL, &cause) != 0) {
+			free(cause);
+			cause = NULL;
+		}
+		check(k == 0 ? "text-cache/bad-warns" : "text-cache/bad-warns-again",
+		    warnings[0] != '\0', "no warning");
+		evidence_free(ev);
+	}
+	check_num("text-cache/bad-not-kept", count_prefixed(cdir, "text-"), 0);
+#else
+	check("text-cache/support", 0, "built without liblzma");
+#endif
+}
+
 int
 main(void)
 {
@@ -1036,6 +1166,7 @@ main(void)
 	test_merge();
 	test_compressed();
 	test_trace_cache();
+	test_text_cache();
 	test_errors();
 	test_fixture();
 	remove_tree(tmpdir);
