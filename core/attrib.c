@@ -518,8 +518,17 @@ attrib_judge(struct attrib_sym *s)
 	s->verdict = V_NONE;
 	for (i = 0; i < s->nrefs; i++) {
 		switch (s->refs[i].item->kind) {
-		case EV_MODULE:
 		case EV_TRACE:
+			/* A function name defined in several places
+			 * ("init_once"): some definition of it ran, maybe
+			 * not this one. */
+			if (s->refs[i].ambiguous) {
+				s->verdict = V_PLAUSIBLE;
+				break;
+			}
+			s->verdict = V_USED;
+			return;
+		case EV_MODULE:
 		case EV_DRIVER:
 		case EV_MOUNT:
 			s->verdict = V_USED;

@@ -136,6 +136,9 @@ static const char *const driver_menus[] = {
 	"Networking support",
 };
 
+/* Rounds of the keep-set at most (trim_suggest()). */
+#define TRIM_MAX_ROUNDS 6
+
 enum keep_kind {
 	K_NONE, K_EVIDENCE, K_ESSENTIAL, K_DEPEND, K_SELECT, K_DECISION,
 	K_DISK
@@ -158,6 +161,11 @@ struct trim {
 	int			*keep_by;	/* symbol that needed it */
 	const char		**keep_ess;	/* essential's why */
 	char			**keep_why;	/* formatted lazily */
+	/* Keeping with every true side of an || and a selector even for a
+	 * symbol with a (hidden) prompt: for the seeds a first, cheaper
+	 * keep-set did not hold, and what they need (trim_keep()). */
+	unsigned char		*strict, *strict_seed;
+	enum kc_tri		*seed_val;	/* a seed's value to hold */
 	int			*cand_of;	/* symbol -> candidate, -1 */
 	struct trim_cand	*cands;
 	size_t			 ncands, acands;
@@ -383,10 +391,21 @@ static void
 keep_sym(struct trim *t, struct kc_symbol *s, enum keep_kind kind,
     int by, size_t *nq)
 {
-	int idx;
+	int		idx;
+	unsigned char	strict;
 
-	if (s == NULL || (idx = kc_sym_index(s)) < 0 || t->keep[idx] != K_NONE)
+	if (s == NULL || (idx = kc_sym_index(s)) < 0)
 		return;
+	strict = by >= 0 ? t->strict[by] : t->strict_seed[idx];
+	if (t->keep[idx] != K_NONE) {
+		/* Needed strictly now: what it needs is, too (once more in
+		 * the queue, which has room for every symbol twice). */
+		if (strict && !t->strict[idx]) {
+			t->strict[idx] = 1;
+			t->queue[(*nq)++] = idx;
+		}
+		return;
+	}
 	if (!trim_is_tristate(s) || kc_sym_tristate(t->k, s) == KC_NO)
 		return;
 	/* A trim decision is the user overriding the evidence: it does not
@@ -396,16 +415,74 @@ keep_sym(struct trim *t, struct kc_symbol *s, enum keep_kind kind,
 		return;
 	t->keep[idx] = (unsigned char)kind;
 	t->keep_by[idx] = by;
+	t->strict[idx] = strict;
+	if (by < 0)
+		t->seed_val[idx] = kc_sym_tristate(t->k, s);
 	t->queue[(*nq)++] = idx;
 }
 
+/* Whether a symbol has a prompt at all (shown now or not). */
+static bool
+keep_has_prompt(const struct kc_symbol *s)
+{
+	struct kc_prop_info	pi;
+	int			i;
+
+	for (i = 0; kc_sym_prop(s, i, &pi); i++) {
+		if (pi.kind == KC_PROP_PROMPT)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * What keeping the symbols of one side of an || would add: nothing for
+ * what is kept already, a little for a negation (it holds once the
+ * negated symbol is trimmed, or stays true), more for a new option, more
+ * for a module, and more again for an option without a prompt (only a
+ * selector of its own can hold it).
+ */
+static size_t
+keep_side_cost(const struct trim *t, const struct kc_expr *e)
+{
+	struct kc_symbol	*x;
+	size_t			 l, r;
+	int			 xi;
+
+	switch (kc_expr_op(e)) {
+	case KC_EXPR_AND:
+		return keep_side_cost(t, kc_expr_left(e)) +
+		    keep_side_cost(t, kc_expr_right(e));
+	case KC_EXPR_OR:
+		l = kc_expr_eval(t->k, kc_expr_left(e)) != KC_NO ?
+		    keep_side_cost(t, kc_expr_left(e)) : SIZE_MAX / 4;
+		r = kc_expr_eval(t->k, kc_expr_right(e)) != KC_NO ?
+		    keep_side_cost(t, kc_expr_right(e)) : SIZE_MAX / 4;
+		return l < r ? l : r;
+	case KC_EXPR_NOT:
+		return 1;
+	case KC_EXPR_SYMBOL:
+		x = kc_expr_sym(e);
+		xi = kc_sym_index(x);
+		if (xi < 0 || kc_sym_is_const(x) || t->keep[xi] != K_NONE ||
+		    kc_sym_tristate(t->k, x) == KC_NO)
+			return 0;
+		return 4 + (kc_sym_tristate(t->k, x) == KC_MOD ? 16 : 0) +
+		    (keep_has_prompt(x) ? 0 : 8);
+	default:
+		return 2;
+	}
+}
+
 /* Keep the symbols an expression needs to stay true: both sides of &&,
- * the true sides of ||; nothing under a negation (trimming only turns
- * things off, so a negated symbol never needs protecting). */
+ * one true side of || (strictly: every true side); nothing under a
+ * negation (trimming only turns things off, so a negated symbol never
+ * needs protecting). */
 static void
 keep_expr(struct trim *t, const struct kc_expr *e, int by, size_t *nq)
 {
-	struct kc_symbol *s;
+	struct kc_symbol	*s;
+	enum kc_tri		 l, r, v;
 
 	switch (kc_expr_op(e)) {
 	case KC_EXPR_AND:
@@ -413,9 +490,24 @@ keep_expr(struct trim *t, const struct kc_expr *e, int by, size_t *nq)
 		keep_expr(t, kc_expr_right(e), by, nq);
 		break;
 	case KC_EXPR_OR:
-		if (kc_expr_eval(t->k, kc_expr_left(e)) != KC_NO)
+		l = kc_expr_eval(t->k, kc_expr_left(e));
+		r = kc_expr_eval(t->k, kc_expr_right(e));
+		if (t->strict[by]) {
+			if (l != KC_NO)
+				keep_expr(t, kc_expr_left(e), by, nq);
+			if (r != KC_NO)
+				keep_expr(t, kc_expr_right(e), by, nq);
+			break;
+		}
+		/* One side holds the value: of those giving the whole
+		 * value, the cheaper to keep (the left on a tie). */
+		v = l > r ? l : r;
+		if (v == KC_NO)
+			break;
+		if (l == v && (r != v || keep_side_cost(t, kc_expr_left(e)) <=
+		    keep_side_cost(t, kc_expr_right(e))))
 			keep_expr(t, kc_expr_left(e), by, nq);
-		if (kc_expr_eval(t->k, kc_expr_right(e)) != KC_NO)
+		else
 			keep_expr(t, kc_expr_right(e), by, nq);
 		break;
 	case KC_EXPR_SYMBOL:
@@ -523,6 +615,12 @@ keep_selector(struct trim *t, struct kc_symbol *s, int idx, size_t *nq)
 
 	if (kc_sym_visible(t->k, s) != KC_NO)
 		return;		/* the user's value holds it */
+	/* Hidden now, but with a prompt: what hides it is often trimmed
+	 * too (CFG80211_WEXT "if !CFG80211_WEXT_EXPORT"), and then the
+	 * user's value holds it; if not, trim_settle() says so and the
+	 * next keep-set is strict here. */
+	if (!t->strict[idx] && keep_has_prompt(s))
+		return;
 	if (kc_sym_selected_value(t->k, s) == KC_NO)
 		return;
 	keep_sel_terms(t, kc_sym_selected_by(s), terms, &n, 64);
@@ -542,9 +640,39 @@ keep_selector(struct trim *t, struct kc_symbol *s, int idx, size_t *nq)
 		keep_expr(t, pick, idx, nq);
 }
 
+/*
+ * A kept symbol whose value comes from a default (no prompt, as NETPOLL's
+ * "def_bool NETCONSOLE", or no value of the user's) stays only while that
+ * default does: keep the first active default's value and condition.
+ */
+static void
+keep_default(struct trim *t, struct kc_symbol *s, int idx, size_t *nq)
+{
+	struct kc_prop_info	pi;
+	int			i;
+
+	if (kc_sym_visible(t->k, s) != KC_NO && kc_sym_has_user_value(s))
+		return;		/* the user's value holds it */
+	/* Hidden, with a prompt and a value of the user's: as in
+	 * keep_selector(), the user's value once shown. */
+	if (!t->strict[idx] && kc_sym_has_user_value(s) && keep_has_prompt(s))
+		return;
+	for (i = 0; kc_sym_prop(s, i, &pi); i++) {
+		if (pi.kind != KC_PROP_DEFAULT)
+			continue;
+		if (pi.cond != NULL && kc_expr_eval(t->k, pi.cond) == KC_NO)
+			continue;
+		if (pi.cond != NULL)
+			keep_expr(t, pi.cond, idx, nq);
+		if (pi.expr != NULL)
+			keep_expr(t, pi.expr, idx, nq);
+		return;
+	}
+}
+
 /* What a kept symbol needs: its dependencies (with the enclosing menus'
- * "visible if" and its prompt's condition, else it would lose its value)
- * and what it selects. */
+ * "visible if" and its prompt's condition, else it would lose its value),
+ * the default or selector its value comes from, and what it selects. */
 static void
 keep_needs(struct trim *t, int idx, size_t *nq)
 {
@@ -555,6 +683,7 @@ keep_needs(struct trim *t, int idx, size_t *nq)
 
 	keep_expr(t, kc_sym_depends(s), idx, nq);
 	keep_selector(t, s, idx, nq);
+	keep_default(t, s, idx, nq);
 	if ((m = kc_sym_menu(s)) != NULL) {
 		keep_expr(t, kc_menu_prompt_cond(m), idx, nq);
 		for (p = kc_menu_parent(m); p != NULL; p = kc_menu_parent(p))
@@ -678,6 +807,11 @@ trim_keep(struct trim *t)
 	const char		*reason;
 	const char		*name;
 
+	/* Afresh on each round (trim_suggest()); only strict_seed stays. */
+	memset(t->keep, 0, (size_t)t->nsyms);
+	memset(t->strict, 0, (size_t)t->nsyms);
+	memset(t->keep_ess, 0, (size_t)t->nsyms * sizeof *t->keep_ess);
+	t->st.keep = 0;
 	if (t->in->a != NULL) {
 		n = attrib_count(t->in->a);
 		for (i = 0; i < n; i++) {
@@ -958,6 +1092,18 @@ trim_collect(struct trim *t)
 static size_t trim_set_all(struct trim *, struct kconfig *, const size_t *,
     size_t, size_t *);
 
+/* Forget the candidates of a round (trim_suggest()). */
+static void
+trim_uncollect(struct trim *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncands; i++)
+		t->cand_of[kc_sym_index(t->cands[i].sym)] = -1;
+	t->ncands = 0;
+	t->st.kept_by_decision = 0;
+}
+
 /*
  * Drop the tentative candidates that can't be set to n even with every
  * other candidate gone: those a staying symbol selects (directly or
@@ -966,12 +1112,14 @@ static size_t trim_set_all(struct trim *, struct kconfig *, const size_t *,
  * (a candidate selected by another becomes settable once that one is n)
  * leaves exactly those.
  */
-static void
+static size_t
 trim_settle(struct trim *t)
 {
 	struct kc_values	*saved;
 	struct trim_cand	*c;
-	size_t			*all, *fail, nf, i, j;
+	struct kc_symbol	*s;
+	size_t			*all, *fail, nf, i, j, nlost = 0;
+	int			 x;
 
 	bool			 inc = kconfig_incremental(t->k);
 
@@ -983,6 +1131,21 @@ trim_settle(struct trim *t)
 	kconfig_set_incremental(t->k, !t->in->full_recalc);
 	saved = kconfig_values_save(t->k);
 	nf = trim_set_all(t, t->k, all, t->ncands, fail);
+	/* Every seed (evidence, essential, decision) must hold its value
+	 * with everything trimmed; one that does not is kept strictly by
+	 * the next round. A trim decision may take one down: that is the
+	 * user's call, shown as a consequence. */
+	for (x = 0; x < t->nsyms; x++) {
+		if (t->keep_by[x] != -1 || t->keep[x] == K_NONE ||
+		    t->keep[x] == K_DEPEND || t->keep[x] == K_SELECT ||
+		    t->strict_seed[x])
+			continue;
+		s = kconfig_symbol(t->k, x);
+		if (kc_sym_tristate(t->k, s) != t->seed_val[x]) {
+			t->strict_seed[x] = 1;
+			nlost++;
+		}
+	}
 	kconfig_values_restore(t->k, saved);
 	kconfig_values_free(saved);
 	kconfig_set_incremental(t->k, inc);
@@ -1000,6 +1163,7 @@ trim_settle(struct trim *t)
 		t->cand_of[kc_sym_index(c->sym)] = (int)j++;
 	}
 	t->ncands = j;
+	return nlost;
 }
 
 /* Reasons, savings and subsystems of the final candidates. */
@@ -1081,7 +1245,8 @@ struct trim *
 trim_suggest(struct kconfig *k, const struct trim_input *in, char **cause)
 {
 	struct trim	*t = xcalloc(1, sizeof *t);
-	int		 i;
+	size_t		 lost;
+	int		 i, round;
 
 	t->k = k;
 	t->in = in;
@@ -1094,8 +1259,12 @@ trim_suggest(struct kconfig *k, const struct trim_input *in, char **cause)
 	t->whys = xcalloc((size_t)t->nsyms * W_NKINDS + 1, sizeof *t->whys);
 	t->before = xcalloc((size_t)t->nsyms + 1, sizeof *t->before);
 	t->after = xcalloc((size_t)t->nsyms + 1, sizeof *t->after);
-	/* Each symbol enters the queue once. */
-	t->queue = xcalloc((size_t)t->nsyms + 1, sizeof *t->queue);
+	t->strict = xcalloc((size_t)t->nsyms + 1, 1);
+	t->strict_seed = xcalloc((size_t)t->nsyms + 1, 1);
+	t->seed_val = xcalloc((size_t)t->nsyms + 1, sizeof *t->seed_val);
+	/* Each symbol enters the queue once, and once more when it turns
+	 * strict. */
+	t->queue = xcalloc(2 * (size_t)t->nsyms + 1, sizeof *t->queue);
 	for (i = 0; i < t->nsyms; i++)
 		t->cand_of[i] = -1;
 
@@ -1108,9 +1277,23 @@ trim_suggest(struct kconfig *k, const struct trim_input *in, char **cause)
 	}
 	kconfig_recalc(k);
 	ko_load(t);
-	trim_keep(t);
-	trim_collect(t);
-	trim_settle(t);
+	/*
+	 * The keep-set, tried cheap first: one side of each ||, no selector
+	 * for a hidden option with a prompt. The seeds it fails to hold are
+	 * kept strictly the next round; each round only adds strict seeds,
+	 * and the last makes them all strict (the safe, larger keep-set).
+	 */
+	for (round = 1;; round++) {
+		trim_keep(t);
+		trim_collect(t);
+		if ((lost = trim_settle(t)) == 0 || round == TRIM_MAX_ROUNDS)
+			break;
+		t->st.strict_seeds += lost;
+		trim_uncollect(t);
+		if (round == TRIM_MAX_ROUNDS - 1)
+			memset(t->strict_seed, 1, (size_t)t->nsyms);
+	}
+	t->st.keep_rounds = round;
 	trim_describe(t);
 	if (!in->no_removes && trim_removes(t, cause) != 0) {
 		trim_free(t);
@@ -1148,6 +1331,9 @@ trim_free(struct trim *t)
 	free(t->before);
 	free(t->after);
 	free(t->queue);
+	free(t->strict);
+	free(t->strict_seed);
+	free(t->seed_val);
 	free(t->base_val);
 	free(t->base_vis);
 	free(t->base_cur);

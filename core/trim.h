@@ -111,6 +111,8 @@ const char	*trim_keep_reason(const struct trim *, const struct kc_symbol *);
 /* Counts for reports. */
 struct trim_stats {
 	size_t	keep;		/* symbols in the keep-set (y/m) */
+	int	keep_rounds;	/* keep-sets tried (trim_suggest()) */
+	size_t	strict_seeds;	/* seeds the cheaper keep-sets lost */
 	size_t	kept_by_decision;	/* candidates a keep decision removed */
 	size_t	trimmed_by_decision;
 	bool	aggressive;	/* aggressive policy in force (has a trace) */

@@ -152,6 +152,10 @@ trim_run_times(struct cli *c, struct trim_run *r)
 	    "max %.2f ms, total %.0f ms)\n", r->t_config * 1e3,
 	    r->t_evidence * 1e3, r->t_suggest * 1e3, trim_nsubsys(r->t),
 	    st.removes_median_ms, st.removes_max_ms, st.removes_total_ms);
+	fprintf(stderr, "kctui: keep-set: %zu options, %d round%s (%zu "
+	    "seed%s kept strictly)\n", st.keep, st.keep_rounds,
+	    st.keep_rounds == 1 ? "" : "s", st.strict_seeds,
+	    st.strict_seeds == 1 ? "" : "s");
 }
 
 static const char *

@@ -55,6 +55,8 @@ if ! kt evidence -e "$BUNDLE" --format tsv; then
 	exit 1
 fi
 awk -F'\t' '$3 ~ /(^|;)module:/ {print $1}' "$work/out" | sort -u > "$work/modsyms"
+# Symbols whose code the evidence saw running or loaded (verdict used).
+awk -F'\t' '$2 == "used" {print $1}' "$work/out" | sort -u > "$work/usedsyms"
 
 # The configs, normalised as every tool would read them.
 for n in amd64 cloud; do
@@ -103,6 +105,18 @@ for n in $configs; do
 			pass "real/trim-modules-kept-$name$sfx" "($(wc -l < "$work/modsyms") symbols of loaded modules)"
 		else
 			fail "real/trim-modules-kept-$name$sfx" "changed:$bad"
+		fi
+
+		# ... and so does every symbol with `used` evidence.
+		bad=
+		while read -r s; do
+			[ "$(val "$work/$n.norm" "$s")" = "$(val "$work/$name.out" "$s")" ] ||
+				bad="$bad $s($(val "$work/$n.norm" "$s")->$(val "$work/$name.out" "$s"))"
+		done < "$work/usedsyms"
+		if [ -z "$bad" ] && [ -s "$work/usedsyms" ]; then
+			pass "real/trim-used-kept-$name$sfx" "($(wc -l < "$work/usedsyms") symbols with used evidence keep their values)"
+		else
+			fail "real/trim-used-kept-$name$sfx" "changed:${bad:- no used symbols}"
 		fi
 
 		# The report names every option removed.

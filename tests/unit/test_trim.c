@@ -288,6 +288,88 @@ test_choice_moves(void)
 	kconfig_free(k);
 }
 
+/* The keep-set: one side of an ||, the cheaper; the default a value
+ * comes from; the bet on a hidden prompt checked, and kept strictly in a
+ * second round when it loses. Seeds are keep decisions here. */
+static const char keep_fixture[] =
+    "config MODULES\n\tbool \"modules\"\n\tmodules\n"
+    "menu \"Drivers\"\n"
+    "config A\n\ttristate \"a\"\n"
+    "config B\n\tbool \"b\"\n"
+    "config WANT_Y\n\tbool \"want y\"\n\tdepends on A || B\n"
+    "config C\n\ttristate\n"
+    "config SEL\n\ttristate \"sel\"\n\tselect C\n"
+    "config D\n\ttristate \"d\"\n"
+    "config WANT_M\n\ttristate \"want m\"\n\tdepends on C || D\n"
+    "config CONSOLE\n\ttristate \"console\"\n"
+    "config POLL\n\tdef_bool CONSOLE\n"
+    "config H\n\tbool \"h\"\n"
+    "config S\n\tbool \"s\" if !H\n"
+    "config X\n\ttristate \"x\"\n\tselect S\n"
+    "config HX\n\tbool\n"
+    "config HS\n\ttristate \"hs\"\n\tselect HX\n"
+    "config S2\n\tbool \"s2\" if !HX\n\tdefault y if HX\n"
+    "endmenu\n";
+
+static const char keep_config[] =
+    "CONFIG_MODULES=y\nCONFIG_A=m\nCONFIG_B=y\nCONFIG_WANT_Y=y\n"
+    "CONFIG_SEL=m\nCONFIG_D=m\nCONFIG_WANT_M=m\nCONFIG_CONSOLE=m\n"
+    "CONFIG_H=y\nCONFIG_S=y\nCONFIG_X=m\nCONFIG_HS=m\nCONFIG_S2=y\n";
+
+static void
+test_keep_set(void)
+{
+	struct kconfig		*k = load(keep_fixture, keep_config);
+	struct trim_input	 in;
+	struct trim_stats	 st;
+	struct trim		*t;
+	struct decisions	*d = decisions_new();
+	char			*cause = NULL;
+	const char		*r;
+
+	decisions_set(d, "WANT_Y", DECISION_KEEP, NULL);
+	decisions_set(d, "WANT_M", DECISION_KEEP, NULL);
+	decisions_set(d, "POLL", DECISION_KEEP, NULL);
+	decisions_set(d, "H", DECISION_KEEP, NULL);
+	decisions_set(d, "S", DECISION_KEEP, NULL);
+	decisions_set(d, "S2", DECISION_KEEP, NULL);
+	memset(&in, 0, sizeof in);
+	in.policy = TRIM_POLICY_MODULES;
+	in.d = d;
+	t = trim_suggest(k, &in, &cause);
+	check("keep-suggest", t != NULL, cause ? cause : "NULL");
+	if (t == NULL) {
+		decisions_free(d);
+		kconfig_free(k);
+		return;
+	}
+	/* WANT_Y=y: only B gives the || y; A (m) can go. */
+	check("keep-or-side-with-the-value", is_cand(t, "A") &&
+	    trim_keep_reason(t, kconfig_find(k, "B")) != NULL,
+	    "A a candidate, B kept");
+	/* WANT_M: C has no prompt (its selector SEL would stay too), D
+	 * does: D is cheaper. */
+	check("keep-or-cheaper-side", is_cand(t, "SEL") && !is_cand(t, "D"),
+	    "SEL a candidate, D kept");
+	/* POLL's value is CONSOLE's, through its default. */
+	r = trim_keep_reason(t, kconfig_find(k, "CONSOLE"));
+	check("keep-default", !is_cand(t, "CONSOLE") && r != NULL &&
+	    strstr(r, "POLL") != NULL, r ? r : "CONSOLE not kept");
+	/* S2 is hidden while HX is selected by HS; trimming HS shows S2,
+	 * and the user's y holds: HS can go, in one round. */
+	check("keep-hidden-prompt-bet-won", is_cand(t, "HS"),
+	    "HS not a candidate");
+	/* S is hidden by H, which stays: without X (its selector) it
+	 * would go. The first round loses it, the second keeps X. */
+	trim_get_stats(t, &st);
+	check("keep-hidden-prompt-bet-lost", !is_cand(t, "X") &&
+	    st.keep_rounds == 2 && st.strict_seeds == 1,
+	    "X a candidate, or not in a second round");
+	trim_free(t);
+	decisions_free(d);
+	kconfig_free(k);
+}
+
 /* Decisions file: load, warnings with file:line, save, load again. */
 static void
 test_decisions(void)
@@ -352,6 +434,7 @@ main(void)
 	test_candidates();
 	test_consequences();
 	test_choice_moves();
+	test_keep_set();
 	test_decisions();
 	rmdir(tmpdir);
 	return failures != 0;
