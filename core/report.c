@@ -239,6 +239,23 @@ report_markdown(struct report_model *m, size_t *len)
 			    "no single cause");
 		}
 	}
+	if (in->has_beyond) {
+		strbuf_adds(&sb, "\n## Kept beyond a module list\n\n");
+		strbuf_addf(&sb, "A trim on the loaded modules alone (what `make "
+		    "localmodconfig` does) would also remove these %zu "
+		    "option%s. kctui keeps them for evidence a module list "
+		    "does not show (traced functions, devices, code linked "
+		    "into a loaded module, the boot essentials) and for what "
+		    "that evidence needs to keep its value:\n\n", in->nbeyond,
+		    in->nbeyond == 1 ? "" : "s");
+		for (i = 0; i < in->nbeyond; i++)
+			strbuf_addf(&sb, "- `CONFIG_%s` (%s): %s\n",
+			    kc_sym_name(in->beyond[i]), report_tri(
+			    kc_sym_tristate(in->k, in->beyond[i])),
+			    in->beyond_why[i]);
+		if (in->nbeyond == 0)
+			strbuf_adds(&sb, "- (none)\n");
+	}
 	if (in->decisions_file != NULL) {
 		struct decisions *ds = decisions_load(in->decisions_file, NULL);
 
@@ -394,6 +411,19 @@ report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
 		free(name);
 	}
 	ok = ok && yseq(e, false);
+	if (in->has_beyond) {
+		ok = ok && ys(e, "kept_beyond_module_list") && yseq(e, true);
+		for (i = 0; ok && i < in->nbeyond; i++) {
+			name = xasprintf("CONFIG_%s",
+			    kc_sym_name(in->beyond[i]));
+			ok = ymap(e, true) && ykv(e, "option", name) &&
+			    ykv(e, "value", report_tri(kc_sym_tristate(in->k,
+			    in->beyond[i]))) &&
+			    ykv(e, "why", in->beyond_why[i]) && ymap(e, false);
+			free(name);
+		}
+		ok = ok && yseq(e, false);
+	}
 	ok = ok && ymap(e, false);
 	yaml_document_end_event_initialize(&ev, 1);
 	ok = ok && yaml_emitter_emit(e, &ev);

@@ -7,9 +7,11 @@
 #ifndef KC_REPORT_H
 #define KC_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct kconfig;
+struct kc_symbol;
 struct trim;
 struct trim_change;
 
@@ -26,6 +28,13 @@ struct report_input {
 	int				 nbundles;
 	size_t				 ym_before, ym_after;
 	const char			*decisions_file;
+	/* What a trim on the loaded modules alone would also remove
+	 * (trim_beyond_modules()), with why each stays; has_beyond false
+	 * when not computed (not every candidate accepted). */
+	bool				 has_beyond;
+	struct kc_symbol *const		*beyond;
+	char *const			*beyond_why;
+	size_t				 nbeyond;
 };
 
 /* Write the report to path (atomically); YAML when it ends in .yaml or .yml. */

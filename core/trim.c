@@ -737,6 +737,103 @@ keep_disks(struct trim *t, size_t *nq)
 	free(line);
 }
 
+/* Whether an object is in a module now: every symbol it depends on is
+ * on, one of them m (an object of y options only is built in, even when
+ * named like a module: kernel/entry/kvm.o). */
+static bool
+keep_obj_modular(const struct trim *t, const struct kbuild_obj *o)
+{
+	struct kc_symbol	*s;
+	enum kc_tri		 v;
+	bool			 m = false;
+	int			 i;
+
+	for (i = 0; i < o->nconds; i++) {
+		s = kconfig_find(t->k, o->conds[i]);
+		if (s == NULL || (v = kc_sym_tristate(t->k, s)) == KC_NO)
+			return false;
+		m |= v == KC_MOD;
+	}
+	return m;
+}
+
+/* Whether an object file is the module itself ("drivers/ata/libahci.o"
+ * for libahci; '-' and '_' alike, as module names go). */
+static bool
+keep_obj_is_module(const struct kbuild_obj *o, const char *module)
+{
+	const char	*base = strrchr(o->path, '/');
+	size_t		 i, n = strlen(module);
+
+	base = base != NULL ? base + 1 : o->path;
+	for (i = 0; i < n; i++) {
+		if (base[i] != module[i] && !((base[i] == '-' ||
+		    base[i] == '_') && (module[i] == '-' || module[i] == '_')))
+			return false;
+	}
+	return strcmp(base + n, ".o") == 0;
+}
+
+/* Whether an object depends on sym. */
+static bool
+keep_obj_has(const struct kbuild_obj *o, const char *sym)
+{
+	int i;
+
+	for (i = 0; i < o->nconds; i++) {
+		if (strcmp(o->conds[i], sym) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The seeds of a module list alone, as `make localmodconfig` reads it:
+ * for each loaded module, every option that builds it (obj-$(CONFIG_X) +=
+ * mod.o, however many lines: libahci.o has one per AHCI driver) and what
+ * every object in it depends on (obj-$(CONFIG_KVM) += kvm.o for the parts
+ * of kvm, and the directories above); not the options that add optional
+ * parts (kvm-$(CONFIG_HYPERV) += kvm_onhyperv.o).
+ */
+static void
+keep_module_list(struct trim *t, size_t *nq)
+{
+	const struct kbuild_obj *const	*objs;
+	const struct kbuild_obj		*first;
+	const struct ev_item		*it;
+	size_t				 i, n, j;
+	int				 c;
+	bool				 all;
+
+	if (t->in->ev == NULL || t->in->kb == NULL)
+		return;
+	for (i = 0; i < evidence_count(t->in->ev, EV_MODULE); i++) {
+		it = evidence_item(t->in->ev, EV_MODULE, i);
+		n = kbuild_module(t->in->kb, it->name, &objs);
+		first = NULL;
+		for (j = 0; j < n; j++) {
+			if (!keep_obj_modular(t, objs[j]))
+				continue;
+			if (first == NULL)
+				first = objs[j];
+			if (keep_obj_is_module(objs[j], it->name) &&
+			    objs[j]->nconds > 0)
+				keep_sym(t, kconfig_find(t->k, objs[j]->conds[
+				    objs[j]->nconds - 1]), K_EVIDENCE, -1, nq);
+		}
+		for (c = 0; first != NULL && c < first->nconds; c++) {
+			for (j = 0, all = true; j < n && all; j++) {
+				if (keep_obj_modular(t, objs[j]))
+					all = keep_obj_has(objs[j],
+					    first->conds[c]);
+			}
+			if (all)
+				keep_sym(t, kconfig_find(t->k,
+				    first->conds[c]), K_EVIDENCE, -1, nq);
+		}
+	}
+}
+
 /* Whether some bundle saw a filesystem type mounted. */
 static bool
 trim_mounted(const struct trim *t, const char *fstype)
@@ -812,6 +909,10 @@ trim_keep(struct trim *t)
 	memset(t->strict, 0, (size_t)t->nsyms);
 	memset(t->keep_ess, 0, (size_t)t->nsyms * sizeof *t->keep_ess);
 	t->st.keep = 0;
+	if (t->in->module_list) {
+		keep_module_list(t, &nq);
+		goto decisions;
+	}
 	if (t->in->a != NULL) {
 		n = attrib_count(t->in->a);
 		for (i = 0; i < n; i++) {
@@ -835,6 +936,7 @@ trim_keep(struct trim *t)
 			t->keep_ess[kc_sym_index(s)] = essentials[i].why;
 	}
 	keep_disks(t, &nq);
+decisions:
 	n = decisions_count(t->in->d);
 	for (i = 0; i < n; i++) {
 		name = decisions_at(t->in->d, i, &d, &reason);
@@ -1872,4 +1974,199 @@ trim_find_subsys(const struct trim *t, const char *name, char **cause)
 	*cause = xasprintf("unknown subsystem \"%s\" (no trim candidates "
 	    "in a menu of that name; see kctui suggest)", name);
 	return -1;
+}
+
+/* ------------------------------------------------- beyond a module list */
+
+/* Whether a symbol counts among a .config's y/m options. */
+static bool
+trim_is_ym(struct kconfig *k, struct kc_symbol *s)
+{
+	return trim_is_tristate(s) && kc_sym_name(s) != NULL &&
+	    kc_sym_tristate(k, s) != KC_NO && kc_sym_is_written(k, s);
+}
+
+/* The first symbol of an expression (not under a negation) marked in
+ * set, or NULL. */
+static struct kc_symbol *
+trim_expr_marked(const struct kc_expr *e, const unsigned char *set)
+{
+	struct kc_symbol	*x;
+	int			 xi;
+
+	if (e == NULL)
+		return NULL;
+	switch (kc_expr_op(e)) {
+	case KC_EXPR_AND:
+	case KC_EXPR_OR:
+		if ((x = trim_expr_marked(kc_expr_left(e), set)) != NULL)
+			return x;
+		return trim_expr_marked(kc_expr_right(e), set);
+	case KC_EXPR_SYMBOL:
+		x = kc_expr_sym(e);
+		xi = kc_sym_index(x);
+		return xi >= 0 && set[xi] ? x : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* The first symbol marked in set of the first active default of s. */
+static struct kc_symbol *
+trim_default_marked(struct trim *t, struct kc_symbol *s,
+    const unsigned char *set)
+{
+	struct kc_prop_info	pi;
+	int			i;
+
+	for (i = 0; kc_sym_prop(s, i, &pi); i++) {
+		if (pi.kind != KC_PROP_DEFAULT || (pi.cond != NULL &&
+		    kc_expr_eval(t->k, pi.cond) == KC_NO))
+			continue;
+		return trim_expr_marked(pi.expr, set);
+	}
+	return NULL;
+}
+
+/*
+ * Why a symbol stays: its keep reason and those of what needed it, down
+ * to the seed and its evidence ("needed by CONFIG_CFG80211_WEXT, needed
+ * by CONFIG_WEXT_CORE: evidence (used): trace:wext_netdev_notifier_call").
+ * One outside the keep-set stays with an option it depends on or is
+ * selected by that stays (its sub-options, under the modules policy):
+ * one of the difference (beyond) first.
+ */
+static char *
+trim_stay_why(struct trim *t, struct kc_symbol *s, const unsigned char *beyond,
+    const unsigned char *stay)
+{
+	const struct attrib_sym	*as;
+	struct kc_symbol	*x;
+	struct strbuf		 sb;
+	char			 buf[256];
+	size_t			 i, shown;
+	int			 idx = kc_sym_index(s), steps;
+
+	strbuf_init(&sb);
+	if (t->keep[idx] == K_NONE) {
+		/* Another option of the difference first: the default
+		 * the value comes from (NET_POLL_CONTROLLER's "def_bool
+		 * NETPOLL"), what it depends on, what selects it. */
+		x = trim_default_marked(t, s, beyond);
+		if (x == NULL)
+			x = trim_expr_marked(kc_sym_depends(s), beyond);
+		if (x == NULL)
+			x = trim_expr_marked(kc_sym_selected_by(s), beyond);
+		if (x == NULL)
+			x = trim_expr_marked(kc_sym_depends(s), stay);
+		if (x == NULL)
+			x = trim_expr_marked(kc_sym_selected_by(s), stay);
+		if (x == NULL || x == s) {
+			strbuf_adds(&sb, "not a trim candidate, and what it "
+			    "depends on stays");
+			return strbuf_detach(&sb);
+		}
+		strbuf_addf(&sb, "stays with CONFIG_%s, ", kc_sym_name(x));
+		idx = kc_sym_index(x);
+		if (t->keep[idx] == K_NONE) {
+			strbuf_adds(&sb, "which stays too");
+			return strbuf_detach(&sb);
+		}
+	}
+	for (steps = 0; steps < 32; steps++) {
+		s = kconfig_symbol(t->k, idx);
+		strbuf_adds(&sb, trim_keep_reason(t, s));
+		if (t->keep[idx] != K_DEPEND && t->keep[idx] != K_SELECT)
+			break;
+		idx = t->keep_by[idx];
+		if (idx < 0 || t->keep[idx] == K_NONE)
+			break;
+		/* "needed by CONFIG_B, needed by CONFIG_C: evidence" */
+		strbuf_adds(&sb, t->keep[idx] == K_DEPEND ||
+		    t->keep[idx] == K_SELECT ? ", " : ": ");
+	}
+	if (t->keep[idx] == K_EVIDENCE && t->in->a != NULL &&
+	    (as = attrib_find(t->in->a, kc_sym_name(s))) != NULL) {
+		for (i = shown = 0; i < as->nrefs && shown < 3; i++) {
+			attrib_ref_format(&as->refs[i], buf, sizeof buf);
+			strbuf_addf(&sb, "%s%s", shown++ ? ", " : ": ", buf);
+		}
+		if (as->nrefs > shown)
+			strbuf_addf(&sb, " and %zu more", as->nrefs - shown);
+	}
+	return strbuf_detach(&sb);
+}
+
+int
+trim_beyond_modules(struct trim *t, struct kconfig *k,
+    struct kc_symbol ***symsp, char ***whysp, size_t *np, char **cause)
+{
+	struct trim_input	 in2 = *t->in;
+	struct trim		*lm;
+	struct kc_values	*saved;
+	struct kc_symbol	*s, **syms = NULL;
+	unsigned char		*ours, *stay;
+	char			**whys = NULL;
+	size_t			*all, i, n = 0;
+	bool			 inc = kconfig_incremental(k);
+	int			 x;
+
+	*symsp = NULL;
+	*whysp = NULL;
+	*np = 0;
+	if (k != t->k) {
+		*cause = xstrdup("trim: configuration of another trim");
+		return -1;
+	}
+	in2.module_list = true;
+	in2.no_removes = true;
+	if ((lm = trim_suggest(k, &in2, cause)) == NULL)
+		return -1;
+	ours = xcalloc((size_t)t->nsyms + 1, 1);
+	stay = xcalloc((size_t)t->nsyms + 1, 1);
+	all = xcalloc((t->ncands > lm->ncands ? t->ncands : lm->ncands) + 1,
+	    sizeof *all);
+	kconfig_set_incremental(k, !t->in->full_recalc);
+	saved = kconfig_values_save(k);
+	/* Everything accepted here ... */
+	for (i = 0; i < t->ncands; i++)
+		all[i] = i;
+	trim_set_all(t, k, all, t->ncands, NULL);
+	for (x = 0; x < t->nsyms; x++)
+		ours[x] = trim_is_ym(k, kconfig_symbol(k, x));
+	kconfig_values_restore(k, saved);
+	/* ... and on the module list alone. */
+	for (i = 0; i < lm->ncands; i++)
+		all[i] = i;
+	trim_set_all(lm, k, all, lm->ncands, NULL);
+	for (x = 0; x < t->nsyms; x++) {
+		stay[x] = ours[x];
+		if (ours[x] && !trim_is_ym(k, kconfig_symbol(k, x)))
+			n++;
+		else
+			ours[x] = 0;
+	}
+	kconfig_values_restore(k, saved);
+	kconfig_values_free(saved);
+	kconfig_set_incremental(k, inc);
+	kconfig_recalc(k);
+	trim_free(lm);
+	free(all);
+	if (n != 0) {
+		syms = xcalloc(n, sizeof *syms);
+		whys = xcalloc(n, sizeof *whys);
+	}
+	for (x = 0, i = 0; x < t->nsyms && i < n; x++) {
+		if (!ours[x])
+			continue;
+		s = kconfig_symbol(k, x);
+		syms[i] = s;
+		whys[i++] = trim_stay_why(t, s, ours, stay);
+	}
+	free(ours);
+	free(stay);
+	*symsp = syms;
+	*whysp = whys;
+	*np = n;
+	return 0;
 }

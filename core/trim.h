@@ -74,6 +74,10 @@ struct trim_input {
 	 * symbol, instead of only the symbols that read a candidate (the
 	 * two must agree; tests check it). */
 	bool			 full_recalc;
+	/* Seeds from the loaded modules alone (the options that build
+	 * them), no other evidence nor boot essentials: the trim `make
+	 * localmodconfig` would make, for trim_beyond_modules(). */
+	bool			 module_list;
 };
 
 struct trim;
@@ -131,6 +135,18 @@ void		 trim_get_stats(const struct trim *, struct trim_stats *);
  * ambiguous, with the candidates named).
  */
 long		 trim_find_subsys(const struct trim *, const char *name,
+		     char **cause);
+
+/*
+ * What a trim on the loaded modules alone (trim_input.module_list, as
+ * `make localmodconfig`) would remove of what accepting every candidate
+ * here keeps: the bool/tristate symbols y or m after this trim and n
+ * after that one, in symbol order, each with why it stays (a chain of
+ * keep reasons down to the evidence). On k, restored before returning.
+ * *syms and *whys are malloc'd (caller frees both arrays and each why).
+ */
+int		 trim_beyond_modules(struct trim *, struct kconfig *,
+		     struct kc_symbol ***syms, char ***whys, size_t *n,
 		     char **cause);
 
 /* The boot essentials list (data with reasons), for docs and tests. */

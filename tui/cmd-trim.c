@@ -392,6 +392,9 @@ cmd_export(struct cli *c, int argc, char **argv)
 	char			*cause = NULL, *out = NULL, *report = NULL;
 	char			**accept = NULL;
 	size_t			*acc = NULL, nacc = 0, nch = 0, before;
+	struct kc_symbol	**bsyms = NULL;
+	char			**bwhys = NULL;
+	size_t			 nb = 0, i;
 	int			 opt, status = 1, naccept = 0;
 
 	memset(&r, 0, sizeof r);
@@ -448,6 +451,17 @@ cmd_export(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	before = report_count_ym(r.k);
+	/* The comparison with a module list alone, when everything is
+	 * accepted (then it is what the report's reader compares). */
+	memset(&ri, 0, sizeof ri);
+	if (report != NULL && nacc == trim_ncands(r.t)) {
+		if (trim_beyond_modules(r.t, r.k, &bsyms, &bwhys, &nb,
+		    &cause) != 0) {
+			fprintf(stderr, "kctui: %s\n", cause);
+			goto out;
+		}
+		ri.has_beyond = true;
+	}
 	if (trim_apply(r.t, r.k, acc, nacc, &cause) != 0) {
 		fprintf(stderr, "kctui: warning: %s\n", cause);
 		free(cause);
@@ -459,7 +473,9 @@ cmd_export(struct cli *c, int argc, char **argv)
 	}
 	if ((in_name = env_lookup(c->envp, "KCONFIG_CONFIG")) == NULL)
 		in_name = ".config";
-	memset(&ri, 0, sizeof ri);
+	ri.beyond = bsyms;
+	ri.beyond_why = bwhys;
+	ri.nbeyond = nb;
 	ri.t = r.t;
 	ri.k = r.k;
 	ri.accepted = acc;
@@ -488,6 +504,10 @@ cmd_export(struct cli *c, int argc, char **argv)
 	trim_run_times(c, &r);
 	status = 0;
 out:
+	for (i = 0; i < nb; i++)
+		free(bwhys[i]);
+	free(bwhys);
+	free(bsyms);
 	free(cause);
 	free(ch);
 	free(acc);
