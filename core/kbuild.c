@@ -182,6 +182,138 @@ smap_put(struct smap *m, const char *k, size_t len, void *v)
 	m->vals[i] = v;
 }
 
+/* ------------------------------------------------------------ dependencies */
+
+/*
+ * What a scan for kbuild_scan_cached looked at in the tree, so that a
+ * cache of its result can be checked: a file read ('R': its mtime, size
+ * and inode), a test of whether a path is a regular file ('F': the
+ * answer), a directory listed ('D': its mtime and inode) and a
+ * $(wildcard) ('G': the pattern from the tree top and the matches).
+ */
+struct kbdep {
+	const char	*path;		/* from the tree top */
+	char		 kind;		/* 'R', 'F', 'D' or 'G' */
+	bool		 ok;		/* F: a regular file */
+	int64_t		 mtime;		/* R, D: nanoseconds */
+	int64_t		 size;		/* R */
+	uint64_t	 ino;		/* R, D */
+	const char	*list;		/* G: the matches, each NUL-ended */
+	size_t		 listlen;
+};
+
+struct kbdeps {
+	struct arena	 a;
+	struct smap	 seen;		/* kind + path -> struct kbdep */
+	struct kbdep	**v;
+	size_t		 n, cap;
+	bool		 bad;		/* something not recordable: no cache */
+};
+
+/* A new, empty record of dependencies. */
+static struct kbdeps *
+deps_new(void)
+{
+	struct kbdeps	*r = xcalloc(1, sizeof *r);
+
+	arena_init(&r->a);
+	return r;
+}
+
+/* Free a record of dependencies. */
+static void
+deps_free(struct kbdeps *r)
+{
+	if (r == NULL)
+		return;
+	smap_free(&r->seen);
+	free(r->v);
+	arena_free(&r->a);
+	free(r);
+}
+
+/* A stat's mtime in nanoseconds. */
+static int64_t
+deps_mtime(const struct stat *sb)
+{
+	return (int64_t)sb->st_mtim.tv_sec * 1000000000 +
+	    (int64_t)sb->st_mtim.tv_nsec;
+}
+
+/*
+ * The dependency of kind on path, new (zeroed but for path and kind) or
+ * NULL if already recorded.
+ */
+static struct kbdep *
+deps_add(struct kbdeps *r, char kind, const char *path)
+{
+	struct kbdep	*d;
+	size_t		 l = strlen(path);
+	char		*key;
+
+	key = arena_alloc(&r->a, l + 2);
+	key[0] = kind;
+	memcpy(key + 1, path, l + 1);
+	if (smap_get(&r->seen, key, l + 1) != NULL)
+		return NULL;
+	d = arena_alloc(&r->a, sizeof *d);
+	d->path = key + 1;
+	d->kind = kind;
+	smap_put(&r->seen, key, l + 1, d);
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 4096;
+		r->v = xrealloc(r->v, r->cap * sizeof *r->v);
+	}
+	r->v[r->n++] = d;
+	return d;
+}
+
+/* Record whether path is a regular file. */
+static void
+deps_file(struct kbdeps *r, const char *path, bool ok)
+{
+	struct kbdep	*d;
+
+	if (r != NULL && (d = deps_add(r, 'F', path)) != NULL)
+		d->ok = ok;
+}
+
+/* Record a file read, or a directory listed (kind 'R' or 'D'). */
+static void
+deps_stat(struct kbdeps *r, char kind, const char *path,
+    const struct stat *sb)
+{
+	struct kbdep	*d;
+
+	if (r == NULL || (d = deps_add(r, kind, path)) == NULL)
+		return;
+	d->mtime = deps_mtime(sb);
+	d->size = kind == 'R' ? (int64_t)sb->st_size : 0;
+	d->ino = (uint64_t)sb->st_ino;
+}
+
+/* Record a $(wildcard) pattern and its matches (n of them). */
+static void
+deps_glob(struct kbdeps *r, const char *pattern, char **matches, size_t n)
+{
+	struct kbdep	*d;
+	size_t		 i, len = 0, l;
+	char		*s;
+
+	if (r == NULL || (d = deps_add(r, 'G', pattern)) == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		len += strlen(matches[i]) + 1;
+	s = arena_alloc(&r->a, len + 1);
+	d->list = s;
+	d->listlen = len;
+	for (i = 0; i < n; i++) {
+		l = strlen(matches[i]) + 1;
+		memcpy(s, matches[i], l);
+		s += l;
+	}
+}
+
 /* ------------------------------------------------------------ the index */
 
 /* An object with its place in the per-path chain. */
@@ -189,6 +321,8 @@ struct kobj {
 	struct kbuild_obj	 pub;
 	struct kobj		*next;	/* same path, another module */
 	int			 group;
+	char			 src;	/* first of its path: its source is
+					   .c ('c'), .S ('S') or none (0) */
 };
 
 /* A list of objects (of a module, or of a symbol). */
@@ -232,6 +366,8 @@ struct kbuild {
 	const char		**garch;	/* per group: SRCARCH */
 	int			  ngroups;
 
+	struct kbdeps		 *rec;		/* kbuild_scan_cached: what the
+						   scan looks at, or NULL */
 	struct kbuild_stats	  st;
 };
 
@@ -521,9 +657,13 @@ static bool
 tree_file(const struct kbuild *kb, const char *path)
 {
 	struct stat	sb;
+	bool		ok;
 
-	return kb->treefd >= 0 && path[0] != '\0' &&
-	    fstatat(kb->treefd, path, &sb, 0) == 0 && S_ISREG(sb.st_mode);
+	if (kb->treefd < 0 || path[0] == '\0')
+		return false;
+	ok = fstatat(kb->treefd, path, &sb, 0) == 0 && S_ISREG(sb.st_mode);
+	deps_file(kb->rec, path, ok);
+	return ok;
 }
 
 /* Read a file of the tree into a NUL-terminated buffer, or NULL. */
@@ -539,10 +679,27 @@ tree_read(const struct kbuild *kb, const char *path, size_t *lenp)
 	if (kb->treefd < 0 || path[0] == '\0')
 		return NULL;
 	fd = openat(kb->treefd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		if (kb->rec != NULL) {
+			if (fstatat(kb->treefd, path, &sb, 0) == 0 &&
+			    S_ISREG(sb.st_mode))
+				kb->rec->bad = true;	/* unreadable */
+			else
+				deps_file(kb->rec, path, false);
+		}
 		return NULL;
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    sb.st_size > KB_MAX_FILE) {
+	}
+	if (fstat(fd, &sb) != 0) {
+		if (kb->rec != NULL)
+			kb->rec->bad = true;
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(sb.st_mode))
+		deps_file(kb->rec, path, false);
+	else
+		deps_stat(kb->rec, 'R', path, &sb);
+	if (!S_ISREG(sb.st_mode) || sb.st_size > KB_MAX_FILE) {
 		close(fd);
 		return NULL;
 	}
@@ -1263,6 +1420,7 @@ fn_wildcard(struct parse *p, const char *s, size_t len, struct cwv *out)
 			continue;
 		pat = xasprintf("%s/%s", p->kb->srctree, rel);
 		if (glob(pat, GLOB_NOSORT, NULL, &g) == 0) {
+			deps_glob(p->kb->rec, rel, g.gl_pathv, g.gl_pathc);
 			for (j = 0; j < g.gl_pathc; j++) {
 				if (strlen(g.gl_pathv[j]) > tl + 1)
 					emit(p, out, g.gl_pathv[j] + tl + 1,
@@ -1270,7 +1428,8 @@ fn_wildcard(struct parse *p, const char *s, size_t len, struct cwv *out)
 					    &t.v[i]);
 			}
 			globfree(&g);
-		}
+		} else
+			deps_glob(p->kb->rec, rel, NULL, 0);
 		free(pat);
 	}
 }
@@ -2306,19 +2465,20 @@ olist_get(struct kbuild *kb, struct smap *m, const char *key, int group)
 }
 
 /*
- * Record the object path (from the tree top, ".o") built into module
- * under conds. An object listed under other conds (obj-$(CONFIG_A) +=
- * x.o, obj-$(CONFIG_B) += x.o) gets one record each; kbuild_source gives
- * the first.
+ * Record the object path (from the tree top, ".o", len l) of group built
+ * into module under conds (interned, like module). An object listed under
+ * other conds (obj-$(CONFIG_A) += x.o, obj-$(CONFIG_B) += x.o) gets one
+ * record each; kbuild_source gives the first. The first record of a path
+ * looks for its source, unless src is known (a cache: 'c', 'S' or 0; -1
+ * to look). This is how both a scan and a cache load fill the index.
  */
 static void
-add_object(struct parse *p, const struct kdir *d, const char *path,
-    const char *module, const char **conds, int nconds, bool always)
+obj_insert(struct kbuild *kb, int group, const char *path, size_t l,
+    const char *module, const char **conds, int nconds, bool always,
+    int src)
 {
-	struct kbuild	*kb = p->kb;
 	struct kobj	*o, *head;
-	const char	*ip, *src;
-	size_t		 l = strlen(path);
+	const char	*ip, *sp;
 	char		*t;
 	int		 i;
 
@@ -2339,7 +2499,7 @@ add_object(struct parse *p, const struct kdir *d, const char *path,
 	    sizeof *o->pub.conds);
 	for (i = 0; i < nconds; i++)
 		o->pub.conds[i] = conds[i];
-	o->group = d->group;
+	o->group = group;
 	o->next = head;
 	smap_put(&kb->objpaths, ip, l, o);
 	if (kb->nobjv == kb->capobjv) {
@@ -2350,38 +2510,49 @@ add_object(struct parse *p, const struct kdir *d, const char *path,
 	kb->st.objects++;
 
 	if (head == NULL && l > 2) {
-		t = arena_alloc(&p->a, l + 1);
+		t = xmalloc(l + 1);
 		memcpy(t, path, l - 2);
-		src = NULL;
-		if (kb->treefd < 0) {
-			strcpy(t + l - 2, ".c");
-			src = t;
-		} else {
+		if (src < 0 && kb->treefd < 0)
+			src = 'c';
+		else if (src < 0) {
 			strcpy(t + l - 2, ".c");
 			if (tree_file(kb, t))
-				src = t;
+				src = 'c';
 			else {
 				strcpy(t + l - 2, ".S");
-				if (tree_file(kb, t))
-					src = t;
+				src = tree_file(kb, t) ? 'S' : 0;
 			}
 		}
-		if (src != NULL) {
-			src = intern_str(&kb->in, src, l);
-			if (smap_get(&kb->sources, src, l) == NULL)
-				smap_put(&kb->sources, src, l, o);
+		o->src = (char)src;
+		if (src == 'c' || src == 'S') {
+			t[l - 2] = '.';
+			t[l - 1] = (char)src;
+			t[l] = '\0';
+			sp = intern_str(&kb->in, t, l);
+			if (smap_get(&kb->sources, sp, l) == NULL)
+				smap_put(&kb->sources, sp, l, o);
 		}
+		free(t);
 	}
 	if (module != NULL) {
 		struct olist	*ml = olist_get(kb, &kb->modules, module,
-		    d->group);
+		    group);
 
-		if (ml->group == d->group)
+		if (ml->group == group)
 			olist_add(ml, &o->pub);
 	}
 	if (nconds > 0)
 		olist_add(olist_get(kb, &kb->syms, conds[nconds - 1], 0),
 		    &o->pub);
+}
+
+/* Record the object path of directory d (see obj_insert). */
+static void
+add_object(struct parse *p, const struct kdir *d, const char *path,
+    const char *module, const char **conds, int nconds, bool always)
+{
+	obj_insert(p->kb, d->group, path, strlen(path), module, conds,
+	    nconds, always, -1);
 }
 
 /*
@@ -2700,22 +2871,26 @@ kbuild_new_empty(void)
 	return kb;
 }
 
-struct kbuild *
-kbuild_scan(const char *srctree, const char *srcarch, char **cause)
+/* Whether srcarch is usable; if not, why in *cause. */
+static bool
+scan_check_arch(const char *srcarch, char **cause)
 {
-	struct kbuild	*kb;
-	struct dirent	*de;
-	DIR		*dir;
-	char		**arches = NULL, *t;
-	size_t		  narches = 0, i, l;
-	int		  fd;
-
 	if (srcarch == NULL || srcarch[0] == '\0' ||
 	    strchr(srcarch, '/') != NULL) {
 		*cause = xasprintf("bad SRCARCH \"%s\"", srcarch ? srcarch :
 		    "");
-		return NULL;
+		return false;
 	}
+	return true;
+}
+
+/* An empty index on the tree srctree (opened), or NULL with *cause. */
+static struct kbuild *
+scan_open(const char *srctree, char **cause)
+{
+	struct kbuild	*kb;
+	size_t		 l;
+
 	kb = kbuild_new_empty();
 	kb->srctree = xstrdup(srctree);
 	l = strlen(kb->srctree);
@@ -2727,6 +2902,31 @@ kbuild_scan(const char *srctree, const char *srcarch, char **cause)
 		kbuild_free(kb);
 		return NULL;
 	}
+	return kb;
+}
+
+/*
+ * kbuild_scan, recording what it looks at in rec if not NULL (rec is
+ * then kept in the index, for the caller to take back).
+ */
+static struct kbuild *
+scan_tree(const char *srctree, const char *srcarch, struct kbdeps *rec,
+    char **cause)
+{
+	struct kbuild	*kb;
+	struct dirent	*de;
+	struct stat	 sb;
+	DIR		*dir;
+	char		**arches = NULL, *t;
+	size_t		  narches = 0, i;
+	int		  fd;
+
+	if (!scan_check_arch(srcarch, cause) ||
+	    (kb = scan_open(srctree, cause)) == NULL) {
+		deps_free(rec);
+		return NULL;
+	}
+	kb->rec = rec;
 	t = xasprintf("arch/%s/Makefile", srcarch);
 	if (!tree_file(kb, "Makefile") || !tree_file(kb, t)) {
 		*cause = xasprintf("%s: not a kernel tree for %s (no Makefile"
@@ -2741,6 +2941,10 @@ kbuild_scan(const char *srctree, const char *srcarch, char **cause)
 
 	if ((fd = openat(kb->treefd, "arch", O_RDONLY | O_DIRECTORY |
 	    O_CLOEXEC)) >= 0 && (dir = fdopendir(fd)) != NULL) {
+		if (fstat(fd, &sb) == 0)
+			deps_stat(kb->rec, 'D', "arch", &sb);
+		else if (kb->rec != NULL)
+			kb->rec->bad = true;
 		while ((de = readdir(dir)) != NULL) {
 			if (de->d_name[0] == '.' ||
 			    strcmp(de->d_name, srcarch) == 0)
@@ -2754,8 +2958,12 @@ kbuild_scan(const char *srctree, const char *srcarch, char **cause)
 			free(t);
 		}
 		closedir(dir);
-	} else if (fd >= 0)
-		close(fd);
+	} else {
+		if (fd >= 0)
+			close(fd);
+		if (kb->rec != NULL)
+			kb->rec->bad = true;
+	}
 	if (narches > 1)
 		qsort(arches, narches, sizeof *arches, str_cmp);
 	for (i = 0; i < narches; i++) {
@@ -2764,6 +2972,599 @@ kbuild_scan(const char *srctree, const char *srcarch, char **cause)
 	}
 	free(arches);
 	kb->st.modules = (int)kb->modules.count;
+	return kb;
+}
+
+struct kbuild *
+kbuild_scan(const char *srctree, const char *srcarch, char **cause)
+{
+	return scan_tree(srctree, srcarch, NULL, cause);
+}
+
+/* ------------------------------------------------------------ cache */
+
+/*
+ * The cache file of kbuild_scan_cached (native byte order; numbers are
+ * u32 but for the u64/i64 of the header and of 'R'/'D' records; a string
+ * is a u32 length counting its NUL, then its bytes and the NUL):
+ *
+ *   "KCKBUILD 1\n"  u64 body length  u64 checksum of the body
+ *   body:
+ *     str srcarch, str realpath(srctree), str srctree (as given)
+ *     makefiles objects modules skipped_lines
+ *     ngroups, str SRCARCH of each group
+ *     nstrings, str each (object paths, modules, conds)
+ *     ndeps, each: u8 kind, str path, then
+ *       'F' u8 regular file   'R' i64 mtime ns, i64 size, u64 inode
+ *       'D' i64 mtime ns, u64 inode   'G' nmatches, str each
+ *     nobjs, each (in scan order): path, module + 1 (0: none), group,
+ *       u8 always, u8 source ('c', 'S', 0), nconds, conds (string ids)
+ *
+ * The cache is valid if the header, srcarch and both srctree strings
+ * match and every dependency still holds: it is loaded by replaying the
+ * objects through obj_insert, as the scan recorded them.
+ */
+#define KBCACHE_MAGIC	"KCKBUILD 1\n"
+#define KBCACHE_MAGICLEN (sizeof KBCACHE_MAGIC - 1)
+#define KBCACHE_HEAD	(KBCACHE_MAGICLEN + 16)
+#define KBCACHE_MAX	(1u << 30)
+
+/* A checksum of a buffer (64-bit words, multiply-mix, FNV-1a tail). */
+static uint64_t
+kbcache_sum(const char *p, size_t n)
+{
+	uint64_t	h = 0x9e3779b97f4a7c15ull ^ n, w;
+	size_t		i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++) {
+		h ^= (unsigned char)p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* Append a u32. */
+static void
+kbcache_put32(struct strbuf *sb, uint32_t v)
+{
+	strbuf_add(sb, (const char *)&v, sizeof v);
+}
+
+/* Append a u64. */
+static void
+kbcache_put64(struct strbuf *sb, uint64_t v)
+{
+	strbuf_add(sb, (const char *)&v, sizeof v);
+}
+
+/* Append a string (length with its NUL, then the bytes and the NUL). */
+static void
+kbcache_putstr(struct strbuf *sb, const char *s)
+{
+	size_t	l = strlen(s) + 1;
+
+	kbcache_put32(sb, (uint32_t)l);
+	strbuf_add(sb, s, l);
+}
+
+/* The id of string s in the table (added to strs if new). */
+static uint32_t
+kbcache_strid(struct smap *ids, struct strbuf *strs, uint32_t *n,
+    const char *s)
+{
+	size_t	l = strlen(s);
+	void	*v;
+
+	if ((v = smap_get(ids, s, l)) != NULL)
+		return (uint32_t)((uintptr_t)v - 1);
+	smap_put(ids, s, l, (void *)(uintptr_t)(*n + 1));
+	kbcache_putstr(strs, s);
+	return (*n)++;
+}
+
+/* Order dependencies by path, then kind. */
+static int
+kbcache_dep_cmp(const void *x, const void *y)
+{
+	const struct kbdep	*a = *(struct kbdep *const *)x;
+	const struct kbdep	*b = *(struct kbdep *const *)y;
+	int			 c = strcmp(a->path, b->path);
+
+	return c != 0 ? c : a->kind - b->kind;
+}
+
+/* Write all of buf to fd; -1 on error. */
+static int
+kbcache_write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t	n;
+
+	while (len > 0) {
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Create the directories leading to path (mkdir -p of its dirname). */
+static void
+kbcache_mkdirs(const char *path)
+{
+	char	*copy = xstrdup(path), *p;
+
+	for (p = copy + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		(void)mkdir(copy, 0777);
+		*p = '/';
+	}
+	free(copy);
+}
+
+/*
+ * Save the index kb just scanned (with its dependencies in kb->rec) to
+ * path: a temporary file in the same directory, then rename. Failures
+ * are ignored: the next run scans again.
+ */
+static void
+kbcache_save(const struct kbuild *kb, const char *path, const char *srcarch,
+    const char *real)
+{
+	const struct kbdeps	*r = kb->rec;
+	const struct kbdep	*d;
+	const struct kobj	*o;
+	struct strbuf		 body, strs, objs;
+	struct smap		 ids;
+	uint32_t		 nstr = 0;
+	uint64_t		 len, sum;
+	size_t			 i, off, l;
+	char			*tmp;
+	int			 fd, c, g;
+
+	memset(&ids, 0, sizeof ids);
+	strbuf_init(&body);
+	strbuf_init(&strs);
+	strbuf_init(&objs);
+	kbcache_putstr(&body, srcarch);
+	kbcache_putstr(&body, real);
+	kbcache_putstr(&body, kb->srctree);
+	kbcache_put32(&body, (uint32_t)kb->st.makefiles);
+	kbcache_put32(&body, (uint32_t)kb->st.objects);
+	kbcache_put32(&body, (uint32_t)kb->st.modules);
+	kbcache_put32(&body, (uint32_t)kb->st.skipped_lines);
+	kbcache_put32(&body, (uint32_t)kb->ngroups);
+	for (g = 0; g < kb->ngroups; g++)
+		kbcache_putstr(&body, kb->garch[g] ? kb->garch[g] : "");
+
+	kbcache_put32(&objs, (uint32_t)kb->nobjv);
+	for (i = 0; i < kb->nobjv; i++) {
+		o = kb->objv[i];
+		kbcache_put32(&objs, kbcache_strid(&ids, &strs, &nstr,
+		    o->pub.path));
+		kbcache_put32(&objs, o->pub.module == NULL ? 0 :
+		    kbcache_strid(&ids, &strs, &nstr, o->pub.module) + 1);
+		kbcache_put32(&objs, (uint32_t)o->group);
+		strbuf_addc(&objs, o->pub.always ? 1 : 0);
+		strbuf_addc(&objs, o->src);
+		kbcache_put32(&objs, (uint32_t)o->pub.nconds);
+		for (c = 0; c < o->pub.nconds; c++)
+			kbcache_put32(&objs, kbcache_strid(&ids, &strs, &nstr,
+			    o->pub.conds[c]));
+	}
+	kbcache_put32(&body, nstr);
+	strbuf_add(&body, strs.s, strs.len);
+
+	if (r->n > 1)
+		qsort(r->v, r->n, sizeof *r->v, kbcache_dep_cmp);
+	kbcache_put32(&body, (uint32_t)r->n);
+	for (i = 0; i < r->n; i++) {
+		d = r->v[i];
+		strbuf_addc(&body, d->kind);
+		kbcache_putstr(&body, d->path);
+		switch (d->kind) {
+		case 'F':
+			strbuf_addc(&body, d->ok ? 1 : 0);
+			break;
+		case 'R':
+			kbcache_put64(&body, (uint64_t)d->mtime);
+			kbcache_put64(&body, (uint64_t)d->size);
+			kbcache_put64(&body, d->ino);
+			break;
+		case 'D':
+			kbcache_put64(&body, (uint64_t)d->mtime);
+			kbcache_put64(&body, d->ino);
+			break;
+		case 'G':
+			for (off = 0, c = 0; off < d->listlen; c++)
+				off += strlen(d->list + off) + 1;
+			kbcache_put32(&body, (uint32_t)c);
+			for (off = 0; off < d->listlen; off += l) {
+				l = strlen(d->list + off) + 1;
+				kbcache_putstr(&body, d->list + off);
+			}
+			break;
+		}
+	}
+	strbuf_add(&body, objs.s, objs.len);
+	strbuf_free(&strs);
+	strbuf_free(&objs);
+	smap_free(&ids);
+
+	len = body.len;
+	sum = kbcache_sum(body.s, body.len);
+	if (len <= KBCACHE_MAX) {
+		kbcache_mkdirs(path);
+		tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd != -1) {
+			if (kbcache_write_all(fd, KBCACHE_MAGIC,
+			    KBCACHE_MAGICLEN) != 0 ||
+			    kbcache_write_all(fd, (const char *)&len,
+			    sizeof len) != 0 ||
+			    kbcache_write_all(fd, (const char *)&sum,
+			    sizeof sum) != 0 ||
+			    kbcache_write_all(fd, body.s, body.len) != 0) {
+				close(fd);
+				unlink(tmp);
+			} else if (close(fd) != 0 || rename(tmp, path) != 0)
+				unlink(tmp);
+		}
+		free(tmp);
+	}
+	strbuf_free(&body);
+}
+
+/* Reading a cache file: a cursor that fails (bad) past the end. */
+struct kbcache_rd {
+	const char	*p, *end;
+	bool		 bad;
+};
+
+/* Take n bytes; NULL (and bad) if there are not so many. */
+static const char *
+kbcache_take(struct kbcache_rd *rd, size_t n)
+{
+	const char	*s = rd->p;
+
+	if (rd->bad || (size_t)(rd->end - rd->p) < n) {
+		rd->bad = true;
+		return NULL;
+	}
+	rd->p += n;
+	return s;
+}
+
+/* A byte, or 0 (bad) at the end. */
+static unsigned char
+kbcache_get8(struct kbcache_rd *rd)
+{
+	const char	*s = kbcache_take(rd, 1);
+
+	return s != NULL ? (unsigned char)*s : 0;
+}
+
+/* A u32, or 0 (bad) at the end. */
+static uint32_t
+kbcache_get32(struct kbcache_rd *rd)
+{
+	const char	*s = kbcache_take(rd, 4);
+	uint32_t	 v = 0;
+
+	if (s != NULL)
+		memcpy(&v, s, 4);
+	return v;
+}
+
+/* A u64, or 0 (bad) at the end. */
+static uint64_t
+kbcache_get64(struct kbcache_rd *rd)
+{
+	const char	*s = kbcache_take(rd, 8);
+	uint64_t	 v = 0;
+
+	if (s != NULL)
+		memcpy(&v, s, 8);
+	return v;
+}
+
+/* A count of items of at least size bytes each that can still follow. */
+static uint32_t
+kbcache_count(struct kbcache_rd *rd, size_t size)
+{
+	uint32_t	n = kbcache_get32(rd);
+
+	if (!rd->bad && n > (size_t)(rd->end - rd->p) / size)
+		rd->bad = true;
+	return rd->bad ? 0 : n;
+}
+
+/* A string (in the buffer, NUL-ended, no NUL inside), or "" (bad). */
+static const char *
+kbcache_getstr(struct kbcache_rd *rd, size_t *lenp)
+{
+	uint32_t	 l = kbcache_get32(rd);
+	const char	*s;
+
+	if (l == 0 || (s = kbcache_take(rd, l)) == NULL || s[l - 1] != '\0' ||
+	    memchr(s, '\0', l - 1) != NULL) {
+		rd->bad = true;
+		if (lenp != NULL)
+			*lenp = 0;
+		return "";
+	}
+	if (lenp != NULL)
+		*lenp = l - 1;
+	return s;
+}
+
+/* Whether the matches of $(wildcard) pattern are still the n recorded. */
+static bool
+kbcache_glob_same(struct kbcache_rd *rd, const struct kbuild *kb,
+    const char *pattern)
+{
+	glob_t		 g;
+	const char	*m;
+	char		*pat;
+	uint32_t	 n, i;
+	size_t		 have = 0;
+	bool		 same;
+
+	n = kbcache_count(rd, 5);
+	pat = xasprintf("%s/%s", kb->srctree, pattern);
+	if (glob(pat, GLOB_NOSORT, NULL, &g) == 0)
+		have = g.gl_pathc;
+	else
+		memset(&g, 0, sizeof g);
+	free(pat);
+	same = have == n;
+	for (i = 0; i < n && !rd->bad; i++) {
+		m = kbcache_getstr(rd, NULL);
+		if (same && strcmp(m, g.gl_pathv[i]) != 0)
+			same = false;
+	}
+	if (have > 0)
+		globfree(&g);
+	return same && !rd->bad;
+}
+
+/* Whether every recorded dependency still holds. */
+static bool
+kbcache_deps_hold(struct kbcache_rd *rd, const struct kbuild *kb)
+{
+	struct stat	 sb;
+	const char	*path;
+	uint32_t	 n, i;
+	uint64_t	 mtime, size, ino;
+	bool		 there, ok;
+	int		 kind;
+
+	n = kbcache_count(rd, 6);
+	for (i = 0; i < n && !rd->bad; i++) {
+		kind = kbcache_get8(rd);
+		path = kbcache_getstr(rd, NULL);
+		if (rd->bad || path[0] == '\0')
+			return false;
+		there = kind != 'G' && fstatat(kb->treefd, path, &sb, 0) == 0;
+		switch (kind) {
+		case 'F':
+			ok = kbcache_get8(rd) != 0;
+			if (ok != (there && S_ISREG(sb.st_mode)))
+				return false;
+			break;
+		case 'R':
+			mtime = kbcache_get64(rd);
+			size = kbcache_get64(rd);
+			ino = kbcache_get64(rd);
+			if (!there || !S_ISREG(sb.st_mode) ||
+			    (uint64_t)deps_mtime(&sb) != mtime ||
+			    (uint64_t)sb.st_size != size ||
+			    (uint64_t)sb.st_ino != ino)
+				return false;
+			break;
+		case 'D':
+			mtime = kbcache_get64(rd);
+			ino = kbcache_get64(rd);
+			if (!there || !S_ISDIR(sb.st_mode) ||
+			    (uint64_t)deps_mtime(&sb) != mtime ||
+			    (uint64_t)sb.st_ino != ino)
+				return false;
+			break;
+		case 'G':
+			if (!kbcache_glob_same(rd, kb, path))
+				return false;
+			break;
+		default:
+			return false;
+		}
+	}
+	return !rd->bad;
+}
+
+/* Read the whole cache file at path (at most KBCACHE_MAX bytes). */
+static char *
+kbcache_read(const char *path, size_t *sizep)
+{
+	struct stat	 sb;
+	char		*buf;
+	size_t		 got = 0;
+	ssize_t		 r;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    sb.st_size < (off_t)KBCACHE_HEAD ||
+	    (uint64_t)sb.st_size > KBCACHE_MAX + KBCACHE_HEAD) {
+		close(fd);
+		return NULL;
+	}
+	buf = xmalloc((size_t)sb.st_size);
+	while (got < (size_t)sb.st_size) {
+		r = read(fd, buf + got, (size_t)sb.st_size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (got != (size_t)sb.st_size) {
+		free(buf);
+		return NULL;
+	}
+	*sizep = got;
+	return buf;
+}
+
+/*
+ * The index from the cache at path if it is intact, for this srctree,
+ * srcarch and real path, and every dependency holds; otherwise NULL.
+ */
+static struct kbuild *
+kbcache_load(const char *path, const char *srctree, const char *srcarch,
+    const char *real)
+{
+	struct kbcache_rd	 rd;
+	struct kbuild		*kb = NULL;
+	struct kbuild_stats	 st;
+	const char		**strv = NULL, **conds = NULL, *s, *module;
+	char			*buf, *cause = NULL;
+	size_t			 size, l;
+	uint32_t		 nstr, nobj, ngroups, i, j, id, group, nc;
+	uint32_t		 capc = 0;
+	uint64_t		 len, sum;
+	int			 always, src;
+
+	if ((buf = kbcache_read(path, &size)) == NULL)
+		return NULL;
+	memcpy(&len, buf + KBCACHE_MAGICLEN, 8);
+	memcpy(&sum, buf + KBCACHE_MAGICLEN + 8, 8);
+	if (memcmp(buf, KBCACHE_MAGIC, KBCACHE_MAGICLEN) != 0 ||
+	    len != size - KBCACHE_HEAD ||
+	    kbcache_sum(buf + KBCACHE_HEAD, (size_t)len) != sum)
+		goto bad;
+	rd.p = buf + KBCACHE_HEAD;
+	rd.end = buf + size;
+	rd.bad = false;
+	if (strcmp(kbcache_getstr(&rd, NULL), srcarch) != 0 ||
+	    strcmp(kbcache_getstr(&rd, NULL), real) != 0 || rd.bad)
+		goto bad;
+	if ((kb = scan_open(srctree, &cause)) == NULL)
+		goto bad;
+	if (strcmp(kbcache_getstr(&rd, NULL), kb->srctree) != 0)
+		goto bad;
+	memset(&st, 0, sizeof st);
+	st.makefiles = (int)kbcache_get32(&rd);
+	st.objects = (int)kbcache_get32(&rd);
+	st.modules = (int)kbcache_get32(&rd);
+	st.skipped_lines = (int)kbcache_get32(&rd);
+	st.from_cache = true;
+
+	ngroups = kbcache_count(&rd, 5);
+	if (rd.bad || ngroups == 0 || ngroups > INT32_MAX)
+		goto bad;
+	kb->gvars = xcalloc(ngroups, sizeof *kb->gvars);
+	kb->garch = xcalloc(ngroups, sizeof *kb->garch);
+	for (i = 0; i < ngroups; i++) {
+		s = kbcache_getstr(&rd, &l);
+		kb->gvars[i] = xcalloc(1, sizeof **kb->gvars);
+		kb->garch[i] = intern_str(&kb->in, s, l);
+		kb->ngroups++;
+	}
+	nstr = kbcache_count(&rd, 5);
+	if (rd.bad)
+		goto bad;
+	strv = xcalloc(nstr + 1, sizeof *strv);
+	for (i = 0; i < nstr && !rd.bad; i++) {
+		s = kbcache_getstr(&rd, &l);
+		strv[i] = intern_str(&kb->in, s, l);
+	}
+	if (rd.bad || !kbcache_deps_hold(&rd, kb))
+		goto bad;
+
+	nobj = kbcache_count(&rd, 18);
+	if (rd.bad || nobj != (uint32_t)st.objects)
+		goto bad;
+	for (i = 0; i < nobj; i++) {
+		if ((id = kbcache_get32(&rd)) >= nstr)
+			goto bad;
+		s = strv[id];
+		if ((id = kbcache_get32(&rd)) > nstr)
+			goto bad;
+		module = id > 0 ? strv[id - 1] : NULL;
+		group = kbcache_get32(&rd);
+		always = kbcache_get8(&rd);
+		src = kbcache_get8(&rd);
+		nc = kbcache_count(&rd, 4);
+		if (rd.bad || group >= ngroups || always > 1 ||
+		    (src != 0 && src != 'c' && src != 'S'))
+			goto bad;
+		if (nc > capc) {
+			capc = nc;
+			conds = xrealloc(conds, capc * sizeof *conds);
+		}
+		for (j = 0; j < nc; j++) {
+			if ((id = kbcache_get32(&rd)) >= nstr)
+				goto bad;
+			conds[j] = strv[id];
+		}
+		obj_insert(kb, (int)group, s, strlen(s), module, conds,
+		    (int)nc, always != 0, src);
+		if (kb->nobjv != (size_t)i + 1)
+			goto bad;	/* a duplicate: not what a scan wrote */
+	}
+	if (rd.bad || rd.p != rd.end || kb->modules.count !=
+	    (size_t)st.modules)
+		goto bad;
+	kb->st = st;
+	free(conds);
+	free(strv);
+	free(buf);
+	return kb;
+
+bad:
+	free(cause);
+	free(conds);
+	free(strv);
+	kbuild_free(kb);
+	free(buf);
+	return NULL;
+}
+
+struct kbuild *
+kbuild_scan_cached(const char *srctree, const char *srcarch,
+    const char *cache_path, char **cause)
+{
+	struct kbuild	*kb;
+	char		*real;
+
+	if (cache_path == NULL)
+		return kbuild_scan(srctree, srcarch, cause);
+	if (!scan_check_arch(srcarch, cause))
+		return NULL;
+	if ((real = realpath(srctree, NULL)) == NULL)
+		return kbuild_scan(srctree, srcarch, cause);
+	if ((kb = kbcache_load(cache_path, srctree, srcarch, real)) != NULL) {
+		free(real);
+		return kb;
+	}
+	kb = scan_tree(srctree, srcarch, deps_new(), cause);
+	if (kb != NULL) {
+		if (!kb->rec->bad)
+			kbcache_save(kb, cache_path, srcarch, real);
+		deps_free(kb->rec);
+		kb->rec = NULL;
+	}
+	free(real);
 	return kb;
 }
 
@@ -2835,6 +3636,7 @@ kbuild_free(struct kbuild *kb)
 	arena_free(&kb->arena);
 	if (kb->treefd >= 0)
 		close(kb->treefd);
+	deps_free(kb->rec);
 	free(kb->srctree);
 	free(kb);
 }

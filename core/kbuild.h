@@ -33,6 +33,16 @@ struct kbuild;
  */
 struct kbuild	*kbuild_scan(const char *srctree, const char *srcarch,
 		     char **cause);
+/*
+ * kbuild_scan with a cache file at cache_path (NULL: no cache): if it is
+ * intact, for the same tree and SRCARCH, and nothing the scan read or
+ * looked for in the tree has changed since, the index is loaded from it
+ * (the same objects in the same order, the same stats but from_cache);
+ * otherwise the tree is scanned and the cache rewritten. Problems with
+ * the cache are never errors: it is only rebuilt (or not written).
+ */
+struct kbuild	*kbuild_scan_cached(const char *srctree, const char *srcarch,
+		     const char *cache_path, char **cause);
 void		 kbuild_free(struct kbuild *);
 
 /* The object built from a source file ("fs/ext4/inode.c" -> its .o). */
@@ -54,6 +64,7 @@ struct kbuild_stats {
 	int	objects;
 	int	modules;
 	int	skipped_lines;	/* make constructs not understood */
+	bool	from_cache;	/* loaded by kbuild_scan_cached */
 };
 void		 kbuild_get_stats(const struct kbuild *, struct kbuild_stats *);
 
