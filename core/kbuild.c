@@ -3067,14 +3067,33 @@ kbcache_strid(struct smap *ids, struct strbuf *strs, uint32_t *n,
 	return (*n)++;
 }
 
-/* Order dependencies by path, then kind. */
+/* The length of path's directory part ("a/b/c.o" -> 3, "c.o" -> 0). */
+static size_t
+kbcache_dirlen(const char *path)
+{
+	const char	*slash = strrchr(path, '/');
+
+	return slash != NULL ? (size_t)(slash - path) : 0;
+}
+
+/*
+ * Order dependencies by directory, then name, then kind: those of one
+ * directory together, so that checking them opens it once.
+ */
 static int
 kbcache_dep_cmp(const void *x, const void *y)
 {
 	const struct kbdep	*a = *(struct kbdep *const *)x;
 	const struct kbdep	*b = *(struct kbdep *const *)y;
-	int			 c = strcmp(a->path, b->path);
+	size_t			 la = kbcache_dirlen(a->path);
+	size_t			 lb = kbcache_dirlen(b->path);
+	int			 c;
 
+	c = memcmp(a->path, b->path, la < lb ? la : lb);
+	if (c == 0 && la != lb)
+		c = la < lb ? -1 : 1;
+	if (c == 0)
+		c = strcmp(a->path + la, b->path + lb);
 	return c != 0 ? c : a->kind - b->kind;
 }
 
@@ -3336,9 +3355,46 @@ kbcache_glob_same(struct kbcache_rd *rd, const struct kbuild *kb,
 	return same && !rd->bad;
 }
 
-/* Whether every recorded dependency still holds. */
+/*
+ * Checking dependencies: the directory of the last path stat'ed, open, so
+ * that the paths of one directory are looked up from it.
+ */
+struct kbcache_dir {
+	const char	*path;		/* in the cache buffer, or NULL */
+	size_t		 len;
+	int		 fd;		/* -1 if it could not be opened */
+};
+
+/* stat path (from the tree top) as fstatat would; 0 or -1. */
+static int
+kbcache_stat(struct kbcache_dir *cd, const struct kbuild *kb,
+    const char *path, struct stat *sb)
+{
+	size_t	 l = kbcache_dirlen(path);
+	char	*dir;
+
+	if (l == 0)
+		return fstatat(kb->treefd, path, sb, 0);
+	if (cd->path == NULL || cd->len != l || memcmp(cd->path, path, l)
+	    != 0) {
+		if (cd->fd >= 0)
+			close(cd->fd);
+		dir = xstrndup(path, l);
+		cd->fd = openat(kb->treefd, dir, O_PATH | O_DIRECTORY |
+		    O_CLOEXEC);
+		free(dir);
+		cd->path = path;
+		cd->len = l;
+	}
+	if (cd->fd < 0)
+		return -1;
+	return fstatat(cd->fd, path + l + 1, sb, 0);
+}
+
+/* kbcache_deps_hold, with directory cd. */
 static bool
-kbcache_deps_hold(struct kbcache_rd *rd, const struct kbuild *kb)
+kbcache_deps_check(struct kbcache_rd *rd, const struct kbuild *kb,
+    struct kbcache_dir *cd)
 {
 	struct stat	 sb;
 	const char	*path;
@@ -3351,9 +3407,9 @@ kbcache_deps_hold(struct kbcache_rd *rd, const struct kbuild *kb)
 	for (i = 0; i < n && !rd->bad; i++) {
 		kind = kbcache_get8(rd);
 		path = kbcache_getstr(rd, NULL);
-		if (rd->bad || path[0] == '\0')
+		if (rd->bad || path[0] == '\0' || path[strlen(path) - 1] == '/')
 			return false;
-		there = kind != 'G' && fstatat(kb->treefd, path, &sb, 0) == 0;
+		there = kind != 'G' && kbcache_stat(cd, kb, path, &sb) == 0;
 		switch (kind) {
 		case 'F':
 			ok = kbcache_get8(rd) != 0;
@@ -3387,6 +3443,19 @@ kbcache_deps_hold(struct kbcache_rd *rd, const struct kbuild *kb)
 		}
 	}
 	return !rd->bad;
+}
+
+/* Whether every recorded dependency still holds. */
+static bool
+kbcache_deps_hold(struct kbcache_rd *rd, const struct kbuild *kb)
+{
+	struct kbcache_dir	 cd = { NULL, 0, -1 };
+	bool			 ok;
+
+	ok = kbcache_deps_check(rd, kb, &cd);
+	if (cd.fd >= 0)
+		close(cd.fd);
+	return ok;
 }
 
 /* Read the whole cache file at path (at most KBCACHE_MAX bytes). */

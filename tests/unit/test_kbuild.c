@@ -11,8 +11,10 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -732,6 +734,412 @@ test_real_tree(const char *tree)
 	kbuild_free(kb);
 }
 
+/* ------------------------------------------------------------ the cache */
+
+/* Whether objects x and y (of two indexes) are the same. */
+static int
+same_obj(const struct kbuild_obj *x, const struct kbuild_obj *y)
+{
+	int	i;
+
+	if (x == NULL || y == NULL)
+		return x == y;
+	if (strcmp(x->path, y->path) != 0 || x->always != y->always ||
+	    x->nconds != y->nconds || (x->module == NULL) !=
+	    (y->module == NULL) || (x->module != NULL &&
+	    strcmp(x->module, y->module) != 0))
+		return 0;
+	for (i = 0; i < x->nconds; i++) {
+		if (strcmp(x->conds[i], y->conds[i]) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether two object lists are the same. */
+static int
+same_list(const struct kbuild_obj *const *x, size_t nx,
+    const struct kbuild_obj *const *y, size_t ny)
+{
+	size_t	i;
+
+	if (nx != ny)
+		return 0;
+	for (i = 0; i < nx; i++) {
+		if (!same_obj(x[i], y[i]))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Whether indexes a and b are the same: objects in order, stats (but
+ * from_cache) and the answers of every lookup on their objects. What
+ * differs first goes to why.
+ */
+static int
+same_index(const struct kbuild *a, const struct kbuild *b, char *why,
+    size_t whysize)
+{
+	const struct kbuild_obj *const	*va, *const *vb;
+	const struct kbuild_obj		*o;
+	struct kbuild_stats		 sa, sb;
+	char				 src[PATH_MAX];
+	size_t				 i, na, nb, l;
+
+	kbuild_get_stats(a, &sa);
+	kbuild_get_stats(b, &sb);
+	if (sa.makefiles != sb.makefiles || sa.objects != sb.objects ||
+	    sa.modules != sb.modules || sa.skipped_lines != sb.skipped_lines) {
+		snprintf(why, whysize, "stats %d/%d/%d/%d vs %d/%d/%d/%d",
+		    sa.makefiles, sa.objects, sa.modules, sa.skipped_lines,
+		    sb.makefiles, sb.objects, sb.modules, sb.skipped_lines);
+		return 0;
+	}
+	if (kbuild_nobjs(a) != kbuild_nobjs(b)) {
+		snprintf(why, whysize, "%zu vs %zu objects", kbuild_nobjs(a),
+		    kbuild_nobjs(b));
+		return 0;
+	}
+	for (i = 0; i < kbuild_nobjs(a); i++) {
+		o = kbuild_obj_at(a, i);
+		if (!same_obj(o, kbuild_obj_at(b, i))) {
+			snprintf(why, whysize, "object %zu: %s", i, desc(o));
+			return 0;
+		}
+		l = strlen(o->path);
+		snprintf(src, sizeof src, "%.*s.c", (int)(l - 2), o->path);
+		if (!same_obj(kbuild_source(a, src), kbuild_source(b, src)))
+			goto lookup;
+		src[strlen(src) - 1] = 'S';
+		if (!same_obj(kbuild_source(a, src), kbuild_source(b, src)))
+			goto lookup;
+		if (o->module != NULL) {
+			na = kbuild_module(a, o->module, &va);
+			nb = kbuild_module(b, o->module, &vb);
+			if (!same_list(va, na, vb, nb))
+				goto lookup;
+		}
+		if (o->nconds > 0) {
+			na = kbuild_symbol_objs(a, o->conds[o->nconds - 1],
+			    &va);
+			nb = kbuild_symbol_objs(b, o->conds[o->nconds - 1],
+			    &vb);
+			if (!same_list(va, na, vb, nb))
+				goto lookup;
+		}
+	}
+	return 1;
+lookup:
+	snprintf(why, whysize, "lookups differ for %s", desc(o));
+	return 0;
+}
+
+/* Whether kb was loaded from the cache. */
+static int
+from_cache(const struct kbuild *kb)
+{
+	struct kbuild_stats	st;
+
+	kbuild_get_stats(kb, &st);
+	return st.from_cache;
+}
+
+/*
+ * kbuild_scan_cached of tree with cache: it must equal a plain scan and
+ * come from the cache or not (want_cached). name labels the check.
+ */
+static void
+check_cached(const char *name, const char *tree, const char *arch,
+    const char *cache, int want_cached)
+{
+	struct kbuild	*kc, *ks;
+	char		*cause = NULL, why[1400] = "";
+	int		 ok;
+
+	kc = kbuild_scan_cached(tree, arch, cache, &cause);
+	ks = kbuild_scan(tree, arch, &cause);
+	ok = kc != NULL && ks != NULL && same_index(kc, ks, why, sizeof why);
+	if (ok && want_cached >= 0 && from_cache(kc) != want_cached) {
+		snprintf(why, sizeof why, "from_cache is %d", from_cache(kc));
+		ok = 0;
+	}
+	check(name, ok, "%s", kc == NULL || ks == NULL ? (cause ? cause :
+	    "no index") : why);
+	free(cause);
+	kbuild_free(kc);
+	kbuild_free(ks);
+}
+
+/* Set the mtime of tmpdir/rel to sec seconds (and ns nanoseconds). */
+static void
+set_mtime(const char *rel, long sec, long ns)
+{
+	char		path[PATH_MAX];
+	struct timespec	ts[2];
+
+	snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
+	ts[0].tv_sec = ts[1].tv_sec = sec;
+	ts[0].tv_nsec = ts[1].tv_nsec = ns;
+	utimensat(AT_FDCWD, path, ts, 0);
+}
+
+/* The cache file's bytes (malloc'd), its size in *np; NULL if absent. */
+static char *
+slurp(const char *path, size_t *np)
+{
+	FILE	*f = fopen(path, "rb");
+	char	*buf = NULL;
+	long	 n;
+
+	*np = 0;
+	if (f == NULL)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 &&
+	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n)) != NULL &&
+	    fread(buf, 1, (size_t)n, f) == (size_t)n)
+		*np = (size_t)n;
+	else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Write n bytes of buf to path. */
+static void
+spit(const char *path, const char *buf, size_t n)
+{
+	FILE	*f = fopen(path, "wb");
+
+	if (f == NULL)
+		return;
+	if (n > 0)
+		fwrite(buf, 1, n, f);
+	fclose(f);
+}
+
+/* The cache's checksum (as kbuild.c computes it), to forge bodies. */
+static uint64_t
+cache_sum(const char *p, size_t n)
+{
+	uint64_t	h = 0x9e3779b97f4a7c15ull ^ n, w;
+	size_t		i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++) {
+		h ^= (unsigned char)p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+#define CACHE_HEAD	27	/* "KCKBUILD 1\n", length, checksum */
+
+/*
+ * A damaged cache (truncated, bytes flipped, flipped with the checksum
+ * made right again so the loader's own checks are exercised): never a
+ * crash, the result equal to a scan.
+ */
+static void
+test_cache_corrupt(const char *tree, const char *cache)
+{
+	struct kbuild	*kc, *ks;
+	char		*good, *bad, *cause = NULL, why[1400];
+	size_t		 n, i, cuts[] = { 0, 1, 10, 11, 19, 26, 27, 28, 40 };
+	uint64_t	 sum;
+	int		 ok_trunc = 1, ok_flip = 1, ok_forged = 1, ok;
+
+	check_cached("cache-corrupt-setup", tree, "x86", cache, -1);
+	if ((good = slurp(cache, &n)) == NULL || n <= CACHE_HEAD) {
+		check("cache-corrupt-file", 0, "no cache file %s", cache);
+		free(good);
+		return;
+	}
+	bad = malloc(n);
+	ks = kbuild_scan(tree, "x86", &cause);
+	for (i = 0; ks != NULL && i < sizeof cuts / sizeof *cuts + 3; i++) {
+		size_t	cut = i < sizeof cuts / sizeof *cuts ? cuts[i] :
+		    i == sizeof cuts / sizeof *cuts ? n / 2 :
+		    i == sizeof cuts / sizeof *cuts + 1 ? n - 1 : n - 9;
+
+		if (cut >= n)
+			continue;
+		spit(cache, good, cut);
+		kc = kbuild_scan_cached(tree, "x86", cache, &cause);
+		ok = kc != NULL && !from_cache(kc) && same_index(kc, ks, why,
+		    sizeof why);
+		if (!ok && ok_trunc) {
+			printf("# truncated at %zu: %s\n", cut, kc ? why :
+			    "no index");
+			ok_trunc = 0;
+		}
+		kbuild_free(kc);
+	}
+	check("cache-truncated", ks != NULL && ok_trunc, "see above");
+	for (i = 0; ks != NULL && i < n; i++) {
+		memcpy(bad, good, n);
+		bad[i] ^= (char)(1 << (i % 8));
+		spit(cache, bad, n);
+		kc = kbuild_scan_cached(tree, "x86", cache, &cause);
+		ok = kc != NULL && !from_cache(kc) && same_index(kc, ks, why,
+		    sizeof why);
+		if (!ok && ok_flip) {
+			printf("# byte %zu flipped: %s\n", i, kc ? why :
+			    "no index");
+			ok_flip = 0;
+		}
+		kbuild_free(kc);
+	}
+	check("cache-flipped", ks != NULL && ok_flip, "see above");
+	/* Right checksum, wrong content: only "no crash, an index". */
+	for (i = CACHE_HEAD; ks != NULL && i < n; i++) {
+		memcpy(bad, good, n);
+		bad[i] ^= (char)(1 << (i % 8));
+		sum = cache_sum(bad + CACHE_HEAD, n - CACHE_HEAD);
+		memcpy(bad + CACHE_HEAD - 8, &sum, 8);
+		spit(cache, bad, n);
+		kc = kbuild_scan_cached(tree, "x86", cache, &cause);
+		if (kc == NULL && ok_forged) {
+			printf("# byte %zu forged: no index\n", i);
+			ok_forged = 0;
+		}
+		kbuild_free(kc);
+	}
+	check("cache-forged", ks != NULL && ok_forged, "see above");
+	spit(cache, good, n);
+	check_cached("cache-corrupt-restored", tree, "x86", cache, 1);
+	kbuild_free(ks);
+	free(cause);
+	free(good);
+	free(bad);
+}
+
+/*
+ * kbuild_scan_cached on a small tree of its own: used when nothing
+ * changed, not used (and the result right) after each kind of change the
+ * scan depends on.
+ */
+static void
+test_cache_mini(void)
+{
+	struct kbuild	*kb;
+	char		 tree[PATH_MAX], cache[PATH_MAX], path[PATH_MAX];
+	char		*cause = NULL;
+
+	snprintf(tree, sizeof tree, "%s/c", tmpdir);
+	snprintf(cache, sizeof cache, "%s/cache/sub/kbuild-1.cache", tmpdir);
+	mkfile("c/Makefile", "export BITS := 64\n");
+	mkfile("c/Kbuild", "obj-y += sub/ $(dir $(wildcard w/*/Makefile))\n");
+	mkfile("c/arch/x86/Makefile", "");
+	mkfile("c/sub/Makefile", "obj-$(CONFIG_FOO) += foo.o\n");
+	mkfile("c/sub/foo.c", "");
+	mkfile("c/w/a/Makefile", "obj-y += a.o\n");
+
+	kb = kbuild_scan_cached(tree, "x86", NULL, &cause);
+	check("cache-null-path", kb != NULL && !from_cache(kb) &&
+	    access(cache, F_OK) != 0, "%s", cause ? cause : "");
+	kbuild_free(kb);
+	free(cause);
+	cause = NULL;
+	kb = kbuild_scan_cached(tree, "bad/arch", cache, &cause);
+	check("cache-bad-arch", kb == NULL && cause != NULL, "no error");
+	free(cause);
+
+	check_cached("cache-mini-first", tree, "x86", cache, 0);
+	check("cache-mini-written", access(cache, F_OK) == 0, "%s", cache);
+	check_cached("cache-mini-second", tree, "x86", cache, 1);
+
+	/* Content and size. */
+	mkfile("c/sub/Makefile", "obj-$(CONFIG_FOO) += foo.o bar.o\n");
+	check_cached("cache-mini-size", tree, "x86", cache, 0);
+	check_cached("cache-mini-size-again", tree, "x86", cache, 1);
+	/* Same size, other content and mtime. */
+	set_mtime("c/sub/Makefile", 1000000000, 0);
+	check_cached("cache-mini-touch", tree, "x86", cache, 0);
+	mkfile("c/sub/Makefile", "obj-$(CONFIG_BAZ) += foo.o bar.o\n");
+	set_mtime("c/sub/Makefile", 1000000000, 1);
+	check_cached("cache-mini-same-size", tree, "x86", cache, 0);
+	check_cached("cache-mini-same-size-again", tree, "x86", cache, 1);
+	/* A source file looked for (bar.c, then bar.S) appears. */
+	mkfile("c/sub/bar.S", "");
+	check_cached("cache-mini-new-source", tree, "x86", cache, 0);
+	kb = kbuild_scan_cached(tree, "x86", cache, &cause);
+	check("cache-mini-new-source-found", kb != NULL && from_cache(kb) &&
+	    kbuild_source(kb, "sub/bar.S") != NULL, "bar.S not found");
+	kbuild_free(kb);
+	/* A Kbuild file preferred to the Makefile appears. */
+	mkfile("c/sub/Kbuild", "obj-m += kb.o\n");
+	check_cached("cache-mini-new-kbuild", tree, "x86", cache, 0);
+	/* $(wildcard) matches more. */
+	mkfile("c/w/b/Makefile", "obj-m += b.o\n");
+	check_cached("cache-mini-wildcard", tree, "x86", cache, 0);
+	kb = kbuild_scan_cached(tree, "x86", cache, &cause);
+	check("cache-mini-wildcard-found", kb != NULL && from_cache(kb) &&
+	    module_obj(kb, "b", "w/b/b.o") != NULL, "w/b/b.o not found");
+	kbuild_free(kb);
+	/* Another architecture (the arch directory lists more). */
+	mkfile("c/arch/arm/Makefile", "");
+	mkfile("c/arch/arm/Kbuild", "obj-y += mach/\n");
+	check_cached("cache-mini-new-arch", tree, "x86", cache, 0);
+	/* A file read disappears. */
+	snprintf(path, sizeof path, "%s/c/sub/Kbuild", tmpdir);
+	unlink(path);
+	check_cached("cache-mini-removed", tree, "x86", cache, 0);
+	/* Another SRCARCH, or the tree by another name. */
+	check_cached("cache-mini-other-arch", tree, "arm", cache, 0);
+	check_cached("cache-mini-arch-back", tree, "x86", cache, 0);
+	strncat(tree, "/", sizeof tree - strlen(tree) - 1);
+	check_cached("cache-mini-slash", tree, "x86", cache, 1);
+
+	test_cache_corrupt(tree, cache);
+}
+
+/* The real tree through the cache: the same index, and faster. */
+static void
+test_cache_real(const char *tree)
+{
+	struct kbuild	*kb;
+	struct timespec	 t0;
+	char		 dir[] = "/tmp/kctui-kbcache-XXXXXX", cache[64], cmd[80];
+	char		*cause = NULL;
+	double		 scan = 1e9, load = 1e9, t;
+	int		 i;
+
+	if (mkdtemp(dir) == NULL) {
+		check("real-cache-mkdtemp", 0, "%s", strerror(errno));
+		return;
+	}
+	snprintf(cache, sizeof cache, "%s/kbuild-x.cache", dir);
+	check_cached("real-cache-first", tree, "x86", cache, 0);
+	check_cached("real-cache-second", tree, "x86", cache, 1);
+	for (i = 0; i < 3; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		kb = kbuild_scan(tree, "x86", &cause);
+		if ((t = since(&t0)) < scan)
+			scan = t;
+		kbuild_free(kb);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		kb = kbuild_scan_cached(tree, "x86", cache, &cause);
+		if ((t = since(&t0)) < load)
+			load = t;
+		kbuild_free(kb);
+	}
+	free(cause);
+	printf("# kbuild cache: scan %.1f ms, load from the cache %.1f ms "
+	    "(best of 3)\n", scan * 1e3, load * 1e3);
+	check("real-cache-faster", load * 2 < scan, "load %.3f s, scan %.3f s",
+	    load, scan);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
 int
 main(void)
 {
@@ -744,12 +1152,15 @@ main(void)
 	test_variables();
 	if (mkdtemp(tmpdir) != NULL) {
 		test_mini_tree();
+		test_cache_mini();
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
 		if (system(cmd) != 0)
 			fprintf(stderr, "could not remove %s\n", tmpdir);
 	} else
 		check("mkdtemp", 0, "%s", strerror(errno));
-	if ((tree = find_tree()) != NULL)
+	if ((tree = find_tree()) != NULL) {
 		test_real_tree(tree);
+		test_cache_real(tree);
+	}
 	return failures != 0;
 }
