@@ -80,6 +80,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kbuild.h"
@@ -142,6 +143,23 @@ smap_get(const struct smap *m, const char *k, size_t len)
 		return NULL;
 	i = smap_slot(m, k, len, hash_str(k, len));
 	return m->keys[i] != NULL ? m->vals[i] : NULL;
+}
+
+/* Make the empty map m big enough for n keys without growing. */
+static void
+smap_reserve(struct smap *m, size_t n)
+{
+	size_t	size = 64;
+
+	if (m->size != 0)
+		return;
+	while ((n + 1) * 2 > size)
+		size *= 2;
+	m->size = size;
+	m->keys = xcalloc(size, sizeof *m->keys);
+	m->lens = xcalloc(size, sizeof *m->lens);
+	m->hashes = xcalloc(size, sizeof *m->hashes);
+	m->vals = xcalloc(size, sizeof *m->vals);
 }
 
 /* Set key k (kept by pointer, len bytes) to v. */
@@ -3129,23 +3147,173 @@ kbcache_mkdirs(const char *path)
 	free(copy);
 }
 
+#define KBCACHE_FEW	4	/* tests of fewer files of a directory are
+				   kept one by one */
+#define KBCACHE_RACY	2	/* seconds: a directory changed so recently
+				   could change again with the same mtime */
+
+/*
+ * Whether the 'F' dependencies v[0..n) (of one directory, dir) can stand
+ * as the directory's mtime and inode: the directory lists them as they
+ * were found (the tree has not changed since), none is a symbolic link
+ * (its target could change elsewhere) or of unknown type, and the
+ * directory was not changed too recently for its mtime to show the next
+ * change. Those that can't are kept (keep[i]). Returns -1 if the tree
+ * changed (no cache then), 0 if nothing can be folded, 1 if the 'D'
+ * dependency in *dd (filled) covers the rest.
+ */
+static int
+kbcache_fold_dir(const struct kbuild *kb, const char *dir,
+    struct kbdep *const *v, size_t n, bool *keep, struct kbdep *dd)
+{
+	struct smap	 names;
+	struct arena	 a;
+	struct timespec	 now;
+	struct dirent	*de;
+	struct stat	 sb;
+	const char	*name;
+	void		*t;
+	DIR		*dp;
+	size_t		 i, folded = 0;
+	int		 fd, type, rc = 0;
+
+	fd = openat(kb->treefd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (fstat(fd, &sb) != 0 || sb.st_mtim.tv_sec + KBCACHE_RACY >=
+	    now.tv_sec || (dp = fdopendir(fd)) == NULL) {
+		close(fd);
+		return 0;
+	}
+	memset(&names, 0, sizeof names);
+	arena_init(&a);
+	while ((de = readdir(dp)) != NULL) {
+		name = arena_strdup(&a, de->d_name);
+		smap_put(&names, name, strlen(name),
+		    (void *)(uintptr_t)(de->d_type + 1));
+	}
+	closedir(dp);
+	for (i = 0; i < n; i++) {
+		name = v[i]->path + kbcache_dirlen(v[i]->path);
+		if (*name == '/')
+			name++;
+		t = smap_get(&names, name, strlen(name));
+		type = t != NULL ? (int)((uintptr_t)t - 1) : -1;
+		if (type == DT_LNK || type == DT_UNKNOWN) {
+			keep[i] = true;
+			continue;
+		}
+		if ((type == DT_REG) != v[i]->ok) {
+			rc = -1;	/* changed since the scan looked */
+			break;
+		}
+		keep[i] = false;
+		folded++;
+	}
+	smap_free(&names);
+	arena_free(&a);
+	if (rc < 0 || folded == 0)
+		return rc;
+	memset(dd, 0, sizeof *dd);
+	dd->kind = 'D';
+	dd->mtime = deps_mtime(&sb);
+	dd->ino = (uint64_t)sb.st_ino;
+	return 1;
+}
+
+/*
+ * The dependencies of r to write, sorted (see kbcache_dep_cmp), with the
+ * tests of whether files are there folded into their directory's mtime
+ * where kbcache_fold_dir allows: a few thousand stats to check instead of
+ * one for each object's source. NULL if the tree changed during the scan.
+ */
+static struct kbdep **
+kbcache_fold(const struct kbuild *kb, struct kbdeps *r, size_t *np)
+{
+	struct kbdep	**out, *dd;
+	bool		 *keep;
+	size_t		  i, j, k, nf, l, n = 0;
+	char		 *dir;
+	int		  rc;
+
+	if (r->n > 1)
+		qsort(r->v, r->n, sizeof *r->v, kbcache_dep_cmp);
+	out = xcalloc(r->n + 1, 2 * sizeof *out);
+	keep = xcalloc(r->n + 1, sizeof *keep);
+	for (i = 0; i < r->n; i = j) {
+		l = kbcache_dirlen(r->v[i]->path);
+		for (j = i + 1; j < r->n; j++) {
+			if (kbcache_dirlen(r->v[j]->path) != l ||
+			    memcmp(r->v[j]->path, r->v[i]->path, l) != 0)
+				break;
+		}
+		/* The F dependencies of the group, moved first. */
+		for (k = i, nf = 0; k < j; k++) {
+			keep[k] = true;
+			if (r->v[k]->kind == 'F')
+				nf++;
+		}
+		if (nf >= KBCACHE_FEW) {
+			struct kbdep	**fv = xcalloc(nf, sizeof *fv);
+			bool		 *fk = xcalloc(nf, sizeof *fk);
+			size_t		  m = 0;
+
+			for (k = i; k < j; k++) {
+				if (r->v[k]->kind == 'F')
+					fv[m++] = r->v[k];
+			}
+			dir = l > 0 ? xstrndup(r->v[i]->path, l) :
+			    xstrdup(".");
+			dd = arena_alloc(&r->a, sizeof *dd);
+			rc = kbcache_fold_dir(kb, dir, fv, nf, fk, dd);
+			if (rc < 0) {
+				free(dir);
+				free(fv);
+				free(fk);
+				free(out);
+				free(keep);
+				return NULL;
+			}
+			if (rc > 0) {
+				dd->path = arena_strdup(&r->a, dir);
+				out[n++] = dd;
+				for (k = i, m = 0; k < j; k++) {
+					if (r->v[k]->kind == 'F')
+						keep[k] = fk[m++];
+				}
+			}
+			free(dir);
+			free(fv);
+			free(fk);
+		}
+		for (k = i; k < j; k++) {
+			if (keep[k])
+				out[n++] = r->v[k];
+		}
+	}
+	free(keep);
+	*np = n;
+	return out;
+}
+
 /*
  * Save the index kb just scanned (with its dependencies in kb->rec) to
  * path: a temporary file in the same directory, then rename. Failures
  * are ignored: the next run scans again.
  */
 static void
-kbcache_save(const struct kbuild *kb, const char *path, const char *srcarch,
+kbcache_save(struct kbuild *kb, const char *path, const char *srcarch,
     const char *real)
 {
-	const struct kbdeps	*r = kb->rec;
+	struct kbdep		**dv;
 	const struct kbdep	*d;
 	const struct kobj	*o;
 	struct strbuf		 body, strs, objs;
 	struct smap		 ids;
 	uint32_t		 nstr = 0;
 	uint64_t		 len, sum;
-	size_t			 i, off, l;
+	size_t			 i, off, l, ndv;
 	char			*tmp;
 	int			 fd, c, g;
 
@@ -3182,11 +3350,13 @@ kbcache_save(const struct kbuild *kb, const char *path, const char *srcarch,
 	kbcache_put32(&body, nstr);
 	strbuf_add(&body, strs.s, strs.len);
 
-	if (r->n > 1)
-		qsort(r->v, r->n, sizeof *r->v, kbcache_dep_cmp);
-	kbcache_put32(&body, (uint32_t)r->n);
-	for (i = 0; i < r->n; i++) {
-		d = r->v[i];
+	if ((dv = kbcache_fold(kb, kb->rec, &ndv)) == NULL) {
+		strbuf_free(&body);
+		return;
+	}
+	kbcache_put32(&body, (uint32_t)ndv);
+	for (i = 0; i < ndv; i++) {
+		d = dv[i];
 		strbuf_addc(&body, d->kind);
 		kbcache_putstr(&body, d->path);
 		switch (d->kind) {
@@ -3213,6 +3383,7 @@ kbcache_save(const struct kbuild *kb, const char *path, const char *srcarch,
 			break;
 		}
 	}
+	free(dv);
 	strbuf_add(&body, objs.s, objs.len);
 	strbuf_free(&strs);
 	strbuf_free(&objs);
@@ -3355,46 +3526,9 @@ kbcache_glob_same(struct kbcache_rd *rd, const struct kbuild *kb,
 	return same && !rd->bad;
 }
 
-/*
- * Checking dependencies: the directory of the last path stat'ed, open, so
- * that the paths of one directory are looked up from it.
- */
-struct kbcache_dir {
-	const char	*path;		/* in the cache buffer, or NULL */
-	size_t		 len;
-	int		 fd;		/* -1 if it could not be opened */
-};
-
-/* stat path (from the tree top) as fstatat would; 0 or -1. */
-static int
-kbcache_stat(struct kbcache_dir *cd, const struct kbuild *kb,
-    const char *path, struct stat *sb)
-{
-	size_t	 l = kbcache_dirlen(path);
-	char	*dir;
-
-	if (l == 0)
-		return fstatat(kb->treefd, path, sb, 0);
-	if (cd->path == NULL || cd->len != l || memcmp(cd->path, path, l)
-	    != 0) {
-		if (cd->fd >= 0)
-			close(cd->fd);
-		dir = xstrndup(path, l);
-		cd->fd = openat(kb->treefd, dir, O_PATH | O_DIRECTORY |
-		    O_CLOEXEC);
-		free(dir);
-		cd->path = path;
-		cd->len = l;
-	}
-	if (cd->fd < 0)
-		return -1;
-	return fstatat(cd->fd, path + l + 1, sb, 0);
-}
-
-/* kbcache_deps_hold, with directory cd. */
+/* Whether every recorded dependency still holds. */
 static bool
-kbcache_deps_check(struct kbcache_rd *rd, const struct kbuild *kb,
-    struct kbcache_dir *cd)
+kbcache_deps_hold(struct kbcache_rd *rd, const struct kbuild *kb)
 {
 	struct stat	 sb;
 	const char	*path;
@@ -3409,7 +3543,7 @@ kbcache_deps_check(struct kbcache_rd *rd, const struct kbuild *kb,
 		path = kbcache_getstr(rd, NULL);
 		if (rd->bad || path[0] == '\0' || path[strlen(path) - 1] == '/')
 			return false;
-		there = kind != 'G' && kbcache_stat(cd, kb, path, &sb) == 0;
+		there = kind != 'G' && fstatat(kb->treefd, path, &sb, 0) == 0;
 		switch (kind) {
 		case 'F':
 			ok = kbcache_get8(rd) != 0;
@@ -3445,18 +3579,6 @@ kbcache_deps_check(struct kbcache_rd *rd, const struct kbuild *kb,
 	return !rd->bad;
 }
 
-/* Whether every recorded dependency still holds. */
-static bool
-kbcache_deps_hold(struct kbcache_rd *rd, const struct kbuild *kb)
-{
-	struct kbcache_dir	 cd = { NULL, 0, -1 };
-	bool			 ok;
-
-	ok = kbcache_deps_check(rd, kb, &cd);
-	if (cd.fd >= 0)
-		close(cd.fd);
-	return ok;
-}
 
 /* Read the whole cache file at path (at most KBCACHE_MAX bytes). */
 static char *
@@ -3563,6 +3685,11 @@ kbcache_load(const char *path, const char *srctree, const char *srcarch,
 	nobj = kbcache_count(&rd, 18);
 	if (rd.bad || nobj != (uint32_t)st.objects)
 		goto bad;
+	smap_reserve(&kb->objpaths, nobj);
+	smap_reserve(&kb->sources, nobj);
+	smap_reserve(&kb->modules, (size_t)st.modules);
+	kb->capobjv = nobj > 0 ? nobj : 1;
+	kb->objv = xrealloc(kb->objv, kb->capobjv * sizeof *kb->objv);
 	for (i = 0; i < nobj; i++) {
 		if ((id = kbcache_get32(&rd)) >= nstr)
 			goto bad;
