@@ -1030,7 +1030,8 @@ test_cache_mini(void)
 {
 	struct kbuild	*kb;
 	char		 tree[PATH_MAX], cache[PATH_MAX], path[PATH_MAX];
-	char		*cause = NULL;
+	char		*cause = NULL, *buf;
+	size_t		 n;
 
 	snprintf(tree, sizeof tree, "%s/c", tmpdir);
 	snprintf(cache, sizeof cache, "%s/cache/sub/kbuild-1.cache", tmpdir);
@@ -1096,6 +1097,48 @@ test_cache_mini(void)
 	check_cached("cache-mini-arch-back", tree, "x86", cache, 0);
 	strncat(tree, "/", sizeof tree - strlen(tree) - 1);
 	check_cached("cache-mini-slash", tree, "x86", cache, 1);
+
+	/*
+	 * Tests of files folded into their directory's mtime (not changed
+	 * for a while), but for a symbolic link: its target can appear
+	 * without the directory changing.
+	 */
+	mkfile("c/sub/Makefile", "obj-y += p1.o p2.o p3.o p4.o\n");
+	mkfile("c/sub/p1.c", "");
+	mkfile("c/elsewhere/x", "");
+	snprintf(path, sizeof path, "%s/c/sub/p4.c", tmpdir);
+	check("cache-fold-symlink-made", symlink("../elsewhere/p4.c", path)
+	    == 0, "%s", strerror(errno));
+	set_mtime("c/sub", 1000000000, 0);
+	check_cached("cache-fold-first", tree, "x86", cache, 0);
+	buf = slurp(cache, &n);
+	check("cache-fold-folded", buf != NULL && memmem(buf, n, "sub/p3.c",
+	    8) == NULL && memmem(buf, n, "sub/p4.c", 8) != NULL,
+	    "sub/p3.c not folded, or the link sub/p4.c folded");
+	free(buf);
+	check_cached("cache-fold-second", tree, "x86", cache, 1);
+	mkfile("c/elsewhere/p4.c", "");
+	check_cached("cache-fold-symlink", tree, "x86", cache, 0);
+	kb = kbuild_scan_cached(tree, "x86", cache, &cause);
+	check("cache-fold-symlink-found", kb != NULL && from_cache(kb) &&
+	    kbuild_source(kb, "sub/p4.c") != NULL, "sub/p4.c not found");
+	kbuild_free(kb);
+	set_mtime("c/sub", 1000000000, 5);
+	check_cached("cache-fold-touched", tree, "x86", cache, 0);
+	check_cached("cache-fold-touched-again", tree, "x86", cache, 1);
+	mkfile("c/sub/p3.S", "");
+	check_cached("cache-fold-new-file", tree, "x86", cache, 0);
+	kb = kbuild_scan_cached(tree, "x86", cache, &cause);
+	check("cache-fold-new-file-found", kb != NULL && from_cache(kb) &&
+	    kbuild_source(kb, "sub/p3.S") != NULL, "sub/p3.S not found");
+	kbuild_free(kb);
+	set_mtime("c/sub", 1000000000, 7);
+	unlink(cache);
+	check_cached("cache-fold-old-again", tree, "x86", cache, 0);
+	check_cached("cache-fold-old-again-cached", tree, "x86", cache, 1);
+	snprintf(path, sizeof path, "%s/c/sub/p1.c", tmpdir);
+	unlink(path);
+	check_cached("cache-fold-removed", tree, "x86", cache, 0);
 
 	test_cache_corrupt(tree, cache);
 }
