@@ -136,6 +136,26 @@ cli_srcindex_cache(struct cli *c)
 	return shell;
 }
 
+/* The Kbuild index cache file for this tree: ".../kbuild-<hash>.cache"
+ * for the $(shell) cache ".../shell-<hash>.cache"; NULL without one. */
+static char *
+cli_kbuild_cache(struct cli *c)
+{
+	char	*shell, *p, *path, cwd[PATH_MAX];
+
+	if (c->no_cache || getcwd(cwd, sizeof cwd) == NULL)
+		return NULL;
+	if ((shell = env_cache_path(c->envp, cwd)) == NULL)
+		return NULL;
+	if ((p = strstr(shell, "/shell-")) == NULL) {
+		free(shell);
+		return NULL;
+	}
+	path = xasprintf("%.*s/kbuild-%s", (int)(p - shell), shell, p + 7);
+	free(shell);
+	return path;
+}
+
 /* "6.1" of "6.1.0-57-amd64" or "6.1.158": the length of major.minor. */
 static size_t
 cli_version_prefix(const char *v)
@@ -201,6 +221,7 @@ cli_warn_buffered(void *arg, const char *text)
 struct cli_index_job {
 	const char	*srcarch;
 	char		*cache;
+	char		*kb_cache;	/* NULL: no cache */
 	int		 jobs;
 	struct kbuild	*kb;
 	struct srcindex	*si;
@@ -212,7 +233,8 @@ cli_kbuild_main(void *arg)
 {
 	struct cli_index_job *j = arg;
 
-	j->kb = kbuild_scan(".", j->srcarch, &j->kb_cause);
+	j->kb = kbuild_scan_cached(".", j->srcarch, j->kb_cache,
+	    &j->kb_cause);
 	return NULL;
 }
 
@@ -255,6 +277,7 @@ cli_load_evidence(struct cli *c, struct cli_evidence *ce, struct strbuf *out)
 	if ((job.srcarch = env_lookup(c->envp, "SRCARCH")) == NULL)
 		job.srcarch = "x86";
 	job.cache = cli_srcindex_cache(c);
+	job.kb_cache = cli_kbuild_cache(c);
 	job.jobs = cpus > 0 ? (int)cpus : 1;
 	kb_thread = pthread_create(&th_kb, NULL, cli_kbuild_main, &job) == 0;
 	si_thread = pthread_create(&th_si, NULL, cli_srcindex_main,
@@ -275,6 +298,7 @@ cli_load_evidence(struct cli *c, struct cli_evidence *ce, struct strbuf *out)
 	else
 		cli_srcindex_main(&job);
 	free(job.cache);
+	free(job.kb_cache);
 	ce->kb = job.kb;
 	ce->si = job.si;
 	/* The first failure in the sequential order: bundles, Kbuild,
