@@ -67,6 +67,13 @@
  * kbuild_parse_text reads a text as directory dir's Makefile; a directory
  * it names is recorded with its conds, so a later kbuild_parse_text of
  * that directory starts from them. It returns 0, or -1 for bad arguments.
+ *
+ * kbuild_scan_cached records, during the scan, everything it looks at in
+ * the tree (struct kbdeps: files read, files looked for, the arch
+ * directory listed, $(wildcard)s) and saves the objects in scan order with
+ * those dependencies; a later call checks them (a few thousand stats) and
+ * replays the objects through obj_insert, the scan's own insertion, so
+ * every lookup answers as after a scan (see "cache" below).
  */
 #include <sys/stat.h>
 
