@@ -206,12 +206,16 @@ expr_calc_value(struct kconfig *k, struct kc_expr *e)
 	case E_SYMBOL:
 		sym_calc_value(k, e->left.sym);
 		return e->left.sym->curr_tri;
+	/* Values are computed on demand (sym_calc_value), so a side that
+	 * can't change the result need not be evaluated: n && x, y || x. */
 	case E_AND:
-		v1 = expr_calc_value(k, e->left.expr);
+		if ((v1 = expr_calc_value(k, e->left.expr)) == KC_NO)
+			return KC_NO;
 		v2 = expr_calc_value(k, e->right.expr);
 		return EXPR_AND(v1, v2);
 	case E_OR:
-		v1 = expr_calc_value(k, e->left.expr);
+		if ((v1 = expr_calc_value(k, e->left.expr)) == KC_YES)
+			return KC_YES;
 		v2 = expr_calc_value(k, e->right.expr);
 		return EXPR_OR(v1, v2);
 	case E_NOT:
