@@ -335,7 +335,7 @@ static enum attrib_result
 attrib_by_name(struct attrib *a, enum src_kind kind, const char *name,
     const char *module, const struct ev_item *item)
 {
-	const char *const		 *files;
+	const uint32_t			 *files;
 	const struct kbuild_obj		**objs, *o;
 	size_t				  nfiles, n = 0, i, j;
 	bool				  same = true, cond = false;
@@ -346,7 +346,8 @@ attrib_by_name(struct attrib *a, enum src_kind kind, const char *name,
 		return AR_NONE;
 	objs = xcalloc(nfiles, sizeof *objs);
 	for (i = 0; i < nfiles; i++) {
-		if ((o = attrib_source_obj(a, files[i])) == NULL)
+		if ((o = attrib_source_obj(a, srcindex_path(a->si,
+		    files[i]))) == NULL)
 			continue;
 		if (module != NULL && *module != '\0' &&
 		    (o->module == NULL || !attrib_same_module(o->module,

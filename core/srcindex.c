@@ -29,15 +29,22 @@
  * and host programs (tools/lib/rbtree.c would otherwise "define"
  * rb_insert_color next to lib/rbtree.c).
  *
- * The cache file (native byte order; the magic and version guard it):
+ * The index lives in one blob, the cache file's layout, whether mapped
+ * from the cache or packed after a scan, so a warm start does no work but
+ * a check: a name is found by hashing it into the kind's slot table that
+ * the blob carries (native byte order; the magic and version guard it):
  *
- *   header   magic[8] version nfiles identity(u64) strsize nnames[KINDS]
- *            nrefs checksum(u64 over everything after the header)
+ *   header   magic[8] identity(u64) checksum(u64 over everything after the
+ *            header) version nfiles strsize nrefs nnames[KINDS]
+ *            nslots[KINDS]
  *   u32      path_off[nfiles]
- *   u32      per kind, per name: name_off, count
+ *   u32      per kind, per name: name_off, count, first ref
+ *   u32      per kind, nslots (a power of two): name index + 1, 0 empty;
+ *            a name's slot is hash_str(name), probed linearly
  *   u32      refs[nrefs]: file ids, the names' lists one after the other
  *   char     strings[strsize], NUL-terminated
  */
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -64,7 +71,8 @@
 #endif
 
 #define SRCINDEX_MAGIC		"KCSRCIX\n"
-#define SRCINDEX_VERSION	5	/* bump when the scanner changes */
+#define SRCINDEX_VERSION	6	/* bump when the scanner or the blob
+					   changes */
 
 /* One name's entry in a kind's hash table. */
 struct srcname {
@@ -82,14 +90,32 @@ struct srctable {
 	size_t		 count;
 };
 
-struct srcindex {
-	struct arena	 arena;		/* paths and names when built */
-	char		*blob;		/* the cache file when loaded */
-	const char     **paths;
-	size_t		 npaths;
+/* What a scan builds, before it is packed into a blob. */
+struct srcbuild {
+	struct arena	*arena;		/* the names */
 	struct srctable	 tables[SRC_NKINDS];
-	const char     **refs;		/* per name: its files */
+	uint32_t	*ids;		/* per name (its off): file ids */
 	size_t		 nrefs;
+};
+
+/* One kind's names, in the blob. */
+struct srckind {
+	const uint32_t	*names;		/* name_off, count, first ref */
+	uint32_t	 nnames;
+	const uint32_t	*slots;		/* name index + 1, 0 empty */
+	uint32_t	 nslots;	/* a power of two, or 0 */
+};
+
+struct srcindex {
+	char		*blob;
+	size_t		 size;
+	int		 mapped;	/* an mmap of the cache file */
+	const char	*strs;
+	const uint32_t	*pathoff;
+	uint32_t	 npaths;
+	struct srckind	 kinds[SRC_NKINDS];
+	const uint32_t	*refids;
+	uint32_t	 nrefs;
 	int		 from_cache;
 };
 
@@ -292,6 +318,7 @@ srcwalk_run(struct srcwalk *w, const char *srctree, int *rootfd,
 
 /* ---------------------------------------------------------------- tables */
 
+#ifdef SRCINDEX_PCRE2	/* only the scanner builds tables */
 /* The entry of name (n bytes) in t, or NULL. */
 static struct srcname *
 srctable_find(const struct srctable *t, const char *name, size_t n,
@@ -312,7 +339,6 @@ srctable_find(const struct srctable *t, const char *name, size_t n,
 	return NULL;
 }
 
-#ifdef SRCINDEX_PCRE2	/* only the scanner adds names */
 /* Find name in t, adding it (its string copied to arena) if new. */
 static struct srcname *
 srctable_get(struct srctable *t, const char *name, size_t n,
@@ -352,47 +378,205 @@ srctable_get(struct srctable *t, const char *name, size_t n,
 }
 #endif
 
-/* Insert a name whose string already lives elsewhere (cache loading). */
-static struct srcname *
-srctable_put(struct srctable *t, const char *name)
-{
-	uint32_t	 h = hash_str(name, strlen(name));
-	size_t		 i = h & (t->size - 1);
+/* ------------------------------------------------------------------ blob */
 
-	while (t->slots[i].name != NULL) {
-		if (t->slots[i].hash == h && strcmp(t->slots[i].name, name) == 0)
-			return &t->slots[i];
-		i = (i + 1) & (t->size - 1);
-	}
-	t->slots[i].name = name;
-	t->slots[i].hash = h;
-	t->count++;
-	return &t->slots[i];
+struct srcblob_header {
+	char		magic[8];
+	uint64_t	identity;
+	uint64_t	checksum;
+	uint32_t	version;
+	uint32_t	nfiles;
+	uint32_t	strsize;
+	uint32_t	nrefs;
+	uint32_t	nnames[SRC_NKINDS];
+	uint32_t	nslots[SRC_NKINDS];
+};
+
+/* The slot table size for n names: a power of two, at most half full. */
+static uint32_t
+srcblob_nslots(size_t n)
+{
+	uint32_t size = 16;
+
+	if (n == 0)
+		return 0;
+	while (size < 2 * n + 1)
+		size *= 2;
+	return size;
 }
 
-/* Size t for n names (cache loading). */
-static void
-srctable_init(struct srctable *t, size_t n)
+/*
+ * Pack a scan's tables, its files' paths and the refs' file ids into a
+ * blob (the cache file's bytes): names in table order, each kind's slot
+ * table computed here once, so that loading needs none.
+ */
+static char *
+srcblob_pack(const struct srcbuild *b, const struct srcwalk *wk,
+    uint64_t identity, size_t *sizep)
 {
-	t->size = 1024;
-	while (t->size < n * 2 + 2)
-		t->size *= 2;
-	t->slots = xcalloc(t->size, sizeof *t->slots);
-	t->count = 0;
+	struct srcblob_header	 hdr;
+	struct strbuf		 strs;
+	const struct srctable	*t;
+	uint32_t		*words, *w, *names, *slots, j, h, mask;
+	size_t			 nwords, k, i, hsize = sizeof hdr, total;
+	size_t			 refoff = 0, ii;
+	char			*buf;
+
+	memset(&hdr, 0, sizeof hdr);
+	memcpy(hdr.magic, SRCINDEX_MAGIC, 8);
+	hdr.version = SRCINDEX_VERSION;
+	hdr.identity = identity;
+	hdr.nfiles = (uint32_t)wk->nfiles;
+	hdr.nrefs = (uint32_t)b->nrefs;
+	nwords = wk->nfiles + b->nrefs;
+	for (k = 0; k < SRC_NKINDS; k++) {
+		hdr.nnames[k] = (uint32_t)b->tables[k].count;
+		hdr.nslots[k] = srcblob_nslots(b->tables[k].count);
+		nwords += 3 * (size_t)hdr.nnames[k] + hdr.nslots[k];
+	}
+	words = xcalloc(nwords ? nwords : 1, sizeof *words);
+	w = words;
+	strbuf_init(&strs);
+	for (i = 0; i < wk->nfiles; i++) {
+		*w++ = (uint32_t)strs.len;
+		strbuf_add(&strs, wk->files[i].path,
+		    strlen(wk->files[i].path) + 1);
+	}
+	for (k = 0; k < SRC_NKINDS; k++) {
+		t = &b->tables[k];
+		for (i = 0; i < t->size; i++) {
+			if (t->slots[i].name == NULL)
+				continue;
+			*w++ = (uint32_t)strs.len;
+			*w++ = t->slots[i].count;
+			*w++ = (uint32_t)refoff;
+			refoff += t->slots[i].count;
+			strbuf_add(&strs, t->slots[i].name,
+			    strlen(t->slots[i].name) + 1);
+		}
+	}
+	for (k = 0; k < SRC_NKINDS; k++) {
+		slots = w;
+		mask = hdr.nslots[k] - 1;
+		names = words + wk->nfiles;
+		for (ii = 0; ii < k; ii++)
+			names += 3 * (size_t)hdr.nnames[ii];
+		for (j = 0; j < hdr.nnames[k]; j++) {
+			const char *nm = strs.s + names[3 * j];
+
+			h = hash_str(nm, strlen(nm)) & mask;
+			while (slots[h] != 0)
+				h = (h + 1) & mask;
+			slots[h] = j + 1;
+		}
+		w += hdr.nslots[k];
+	}
+	/* The refs in the same order as the names. */
+	for (k = 0; k < SRC_NKINDS; k++) {
+		t = &b->tables[k];
+		for (i = 0; i < t->size; i++) {
+			if (t->slots[i].name == NULL)
+				continue;
+			memcpy(w, b->ids + t->slots[i].off,
+			    t->slots[i].count * sizeof *w);
+			w += t->slots[i].count;
+		}
+	}
+	hdr.strsize = (uint32_t)strs.len;
+	total = hsize + nwords * sizeof *words + strs.len;
+	buf = xmalloc(total);
+	memcpy(buf + hsize, words, nwords * sizeof *words);
+	memcpy(buf + hsize + nwords * sizeof *words, strs.s, strs.len);
+	hdr.checksum = srcindex_checksum(buf + hsize, total - hsize);
+	memcpy(buf, &hdr, hsize);
+	free(words);
+	strbuf_free(&strs);
+	*sizep = total;
+	return buf;
+}
+
+/*
+ * Point si at a blob if it is intact and matches identity and nfiles:
+ * sizes, checksum, every offset, count and id in range, each slot table
+ * with exactly one slot per name and one empty at least (so a probe ends).
+ * 0 on success (si owns the blob), -1 (si untouched).
+ */
+static int
+srcblob_attach(struct srcindex *si, char *buf, size_t size, int mapped,
+    uint64_t identity, size_t nfiles)
+{
+	struct srcblob_header	 hdr;
+	const uint32_t		*words, *names, *slots, *refids, *nm;
+	const char		*strs;
+	size_t			 nwords, k, i, used, off, hsize = sizeof hdr;
+	struct srckind		 kinds[SRC_NKINDS];
+
+	if (size < hsize)
+		return -1;
+	memcpy(&hdr, buf, hsize);
+	if (memcmp(hdr.magic, SRCINDEX_MAGIC, 8) != 0 ||
+	    hdr.version != SRCINDEX_VERSION || hdr.identity != identity ||
+	    hdr.nfiles != nfiles || hdr.strsize == 0)
+		return -1;
+	nwords = (size_t)hdr.nfiles + hdr.nrefs;
+	for (k = 0; k < SRC_NKINDS; k++) {
+		if (hdr.nslots[k] != srcblob_nslots(hdr.nnames[k]))
+			return -1;
+		nwords += 3 * (size_t)hdr.nnames[k] + hdr.nslots[k];
+	}
+	if (size != hsize + nwords * 4 + hdr.strsize)
+		return -1;
+	if (srcindex_checksum(buf + hsize, size - hsize) != hdr.checksum)
+		return -1;
+	words = (const uint32_t *)(const void *)(buf + hsize);
+	strs = buf + hsize + nwords * 4;
+	if (strs[hdr.strsize - 1] != '\0')
+		return -1;
+	for (i = 0; i < hdr.nfiles; i++)
+		if (words[i] >= hdr.strsize)
+			return -1;
+	off = hdr.nfiles;
+	for (k = 0; k < SRC_NKINDS; k++) {
+		kinds[k].names = names = words + off;
+		kinds[k].nnames = hdr.nnames[k];
+		for (i = 0; i < hdr.nnames[k]; i++) {
+			nm = names + 3 * i;
+			if (nm[0] >= hdr.strsize || nm[2] > hdr.nrefs ||
+			    nm[1] > hdr.nrefs - nm[2])
+				return -1;
+		}
+		off += 3 * (size_t)hdr.nnames[k];
+	}
+	for (k = 0; k < SRC_NKINDS; k++) {
+		kinds[k].slots = slots = words + off;
+		kinds[k].nslots = hdr.nslots[k];
+		for (i = used = 0; i < hdr.nslots[k]; i++) {
+			if (slots[i] > hdr.nnames[k])
+				return -1;
+			used += slots[i] != 0;
+		}
+		if (used != hdr.nnames[k])
+			return -1;
+		off += hdr.nslots[k];
+	}
+	refids = words + off;
+	for (i = 0; i < hdr.nrefs; i++)
+		if (refids[i] >= hdr.nfiles)
+			return -1;
+
+	si->blob = buf;
+	si->size = size;
+	si->mapped = mapped;
+	si->strs = strs;
+	si->pathoff = words;
+	si->npaths = hdr.nfiles;
+	memcpy(si->kinds, kinds, sizeof kinds);
+	si->refids = refids;
+	si->nrefs = hdr.nrefs;
+	return 0;
 }
 
 /* ----------------------------------------------------------------- cache */
-
-struct srccache_header {
-	char		magic[8];
-	uint32_t	version;
-	uint32_t	nfiles;
-	uint64_t	identity;
-	uint32_t	strsize;
-	uint32_t	nnames[SRC_NKINDS];
-	uint32_t	nrefs;
-	uint64_t	checksum;
-};
 
 /* Write the whole buffer to fd. */
 static int
@@ -427,199 +611,52 @@ srccache_mkdirs(const char *path)
 	free(copy);
 }
 
-/*
- * Save the index to path (temporary file and rename). ids: the file id of
- * each ref. Failure is not fatal: the next run rebuilds.
- */
+/* Save a blob to path (temporary file and rename). Failure is not fatal:
+ * the next run rebuilds. */
 static void
-srccache_save(const struct srcindex *si, const uint32_t *ids, uint64_t identity,
-    const char *path)
+srccache_save(const char *blob, size_t size, const char *path)
 {
-	struct srccache_header	 hdr;
-	struct strbuf		 strs;
-	uint32_t		*words, *w;
-	size_t			 nwords, k, i, nnames = 0;
-	const struct srctable	*t;
-	char			*tmp, *buf;
-	size_t			 total, hsize = sizeof hdr;
-	int			 fd;
-
-	memset(&hdr, 0, sizeof hdr);
-	memcpy(hdr.magic, SRCINDEX_MAGIC, 8);
-	hdr.version = SRCINDEX_VERSION;
-	hdr.nfiles = (uint32_t)si->npaths;
-	hdr.identity = identity;
-	hdr.nrefs = (uint32_t)si->nrefs;
-	for (k = 0; k < SRC_NKINDS; k++) {
-		hdr.nnames[k] = (uint32_t)si->tables[k].count;
-		nnames += si->tables[k].count;
-	}
-	nwords = si->npaths + 2 * nnames + si->nrefs;
-	words = xmalloc((nwords ? nwords : 1) * sizeof *words);
-	w = words;
-	strbuf_init(&strs);
-	for (i = 0; i < si->npaths; i++) {
-		*w++ = (uint32_t)strs.len;
-		strbuf_add(&strs, si->paths[i], strlen(si->paths[i]) + 1);
-	}
-	for (k = 0; k < SRC_NKINDS; k++) {
-		t = &si->tables[k];
-		for (i = 0; i < t->size; i++) {
-			if (t->slots[i].name == NULL)
-				continue;
-			*w++ = (uint32_t)strs.len;
-			*w++ = t->slots[i].count;
-			strbuf_add(&strs, t->slots[i].name,
-			    strlen(t->slots[i].name) + 1);
-		}
-	}
-	/* The refs in the same order as the names just written. */
-	for (k = 0; k < SRC_NKINDS; k++) {
-		t = &si->tables[k];
-		for (i = 0; i < t->size; i++) {
-			if (t->slots[i].name == NULL)
-				continue;
-			memcpy(w, ids + t->slots[i].off,
-			    t->slots[i].count * sizeof *w);
-			w += t->slots[i].count;
-		}
-	}
-	hdr.strsize = (uint32_t)strs.len;
-	total = hsize + nwords * sizeof *words + strs.len;
-	buf = xmalloc(total);
-	memcpy(buf + hsize, words, nwords * sizeof *words);
-	memcpy(buf + hsize + nwords * sizeof *words, strs.s, strs.len);
-	hdr.checksum = srcindex_checksum(buf + hsize, total - hsize);
-	memcpy(buf, &hdr, hsize);
-	free(words);
-	strbuf_free(&strs);
+	char	*tmp;
+	int	 fd;
 
 	srccache_mkdirs(path);
 	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd != -1) {
-		if (srccache_write_all(fd, buf, total) != 0 || close(fd) != 0 ||
-		    rename(tmp, path) != 0)
+		if (srccache_write_all(fd, blob, size) != 0 ||
+		    close(fd) != 0 || rename(tmp, path) != 0)
 			unlink(tmp);
 	}
 	free(tmp);
-	free(buf);
 }
 
-/* Read a whole file into a fresh buffer; its size in *size. */
+/*
+ * Map the cache file at path, every page at once (MAP_POPULATE: one call
+ * instead of a fault per page). Writers replace the file by a rename, never
+ * in place, so the mapping stays whole while it is used.
+ */
 static char *
-srccache_read(const char *path, size_t *size)
+srccache_map(const char *path, size_t *size)
 {
 	struct stat	 st;
-	char		*buf;
-	size_t		 got = 0;
-	ssize_t		 r;
+	void		*p;
 	int		 fd;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return NULL;
-	if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof
-	    (struct srccache_header) || (uint64_t)st.st_size > UINT32_MAX) {
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <
+	    (off_t)sizeof (struct srcblob_header) ||
+	    (uint64_t)st.st_size > UINT32_MAX) {
 		close(fd);
 		return NULL;
 	}
-	buf = xmalloc((size_t)st.st_size);
-	while (got < (size_t)st.st_size) {
-		r = read(fd, buf + got, (size_t)st.st_size - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE |
+	    MAP_POPULATE, fd, 0);
 	close(fd);
-	if (got != (size_t)st.st_size) {
-		free(buf);
+	if (p == MAP_FAILED)
 		return NULL;
-	}
-	*size = got;
-	return buf;
-}
-
-/*
- * Load the cache at path into si if it is intact and matches identity and
- * nfiles; 0 on success, -1 (si untouched) if it must be rebuilt.
- */
-static int
-srccache_load(struct srcindex *si, const char *path, uint64_t identity,
-    size_t nfiles)
-{
-	struct srccache_header	 hdr;
-	const uint32_t		*words, *names[SRC_NKINDS], *refids;
-	const char		*strs;
-	struct srcname		*s;
-	char			*buf;
-	size_t			 size, nwords, nnames = 0, k, i, sum = 0, off;
-	size_t			 hsize = sizeof hdr;
-
-	if ((buf = srccache_read(path, &size)) == NULL)
-		return -1;
-	memcpy(&hdr, buf, hsize);
-	if (memcmp(hdr.magic, SRCINDEX_MAGIC, 8) != 0 ||
-	    hdr.version != SRCINDEX_VERSION || hdr.identity != identity ||
-	    hdr.nfiles != nfiles || hdr.strsize == 0)
-		goto bad;
-	for (k = 0; k < SRC_NKINDS; k++)
-		nnames += hdr.nnames[k];
-	nwords = (size_t)hdr.nfiles + 2 * nnames + hdr.nrefs;
-	if (size != hsize + nwords * 4 + hdr.strsize)
-		goto bad;
-	if (srcindex_checksum(buf + hsize, size - hsize) != hdr.checksum)
-		goto bad;
-	words = (const uint32_t *)(void *)(buf + hsize);
-	strs = buf + hsize + nwords * 4;
-	if (strs[hdr.strsize - 1] != '\0')
-		goto bad;
-	for (i = 0; i < hdr.nfiles; i++)
-		if (words[i] >= hdr.strsize)
-			goto bad;
-	off = hdr.nfiles;
-	for (k = 0; k < SRC_NKINDS; k++) {
-		names[k] = words + off;
-		for (i = 0; i < hdr.nnames[k]; i++) {
-			if (names[k][2 * i] >= hdr.strsize)
-				goto bad;
-			sum += names[k][2 * i + 1];
-		}
-		off += 2 * (size_t)hdr.nnames[k];
-	}
-	refids = words + off;
-	if (sum != hdr.nrefs)
-		goto bad;
-	for (i = 0; i < hdr.nrefs; i++)
-		if (refids[i] >= hdr.nfiles)
-			goto bad;
-
-	si->blob = buf;
-	si->npaths = hdr.nfiles;
-	si->paths = xmalloc((si->npaths ? si->npaths : 1) * sizeof *si->paths);
-	for (i = 0; i < si->npaths; i++)
-		si->paths[i] = strs + words[i];
-	si->nrefs = hdr.nrefs;
-	si->refs = xmalloc((si->nrefs ? si->nrefs : 1) * sizeof *si->refs);
-	for (i = 0; i < si->nrefs; i++)
-		si->refs[i] = si->paths[refids[i]];
-	off = 0;
-	for (k = 0; k < SRC_NKINDS; k++) {
-		srctable_init(&si->tables[k], hdr.nnames[k]);
-		for (i = 0; i < hdr.nnames[k]; i++) {
-			s = srctable_put(&si->tables[k],
-			    strs + names[k][2 * i]);
-			s->off = (uint32_t)off;
-			s->count = names[k][2 * i + 1];
-			off += s->count;
-		}
-	}
-	si->from_cache = 1;
-	return 0;
-bad:
-	free(buf);
-	return -1;
+	*size = (size_t)st.st_size;
+	return p;
 }
 
 /* ------------------------------------------------------------------ scan */
@@ -1238,8 +1275,7 @@ srcworker_free(struct srcworker *w)
  * id of each ref goes to *idsp (for the cache).
  */
 static void
-srcscan_merge(struct srcindex *si, struct srcscan *sc, struct srcworker *ws,
-    uint32_t **idsp)
+srcscan_merge(struct srcbuild *b, struct srcscan *sc, struct srcworker *ws)
 {
 	struct srclink		*links = NULL;
 	size_t			 nlinks = 0, caplinks = 0, i, j, k, off;
@@ -1253,8 +1289,8 @@ srcscan_merge(struct srcindex *si, struct srcscan *sc, struct srcworker *ws,
 		w = &ws[sc->frecs[i].worker];
 		for (j = sc->frecs[i].begin; j < sc->frecs[i].end; j++) {
 			r = &w->recs[j];
-			s = srctable_get(&si->tables[r->kind],
-			    w->names.s + r->name, r->len, &si->arena);
+			s = srctable_get(&b->tables[r->kind],
+			    w->names.s + r->name, r->len, b->arena);
 			if (s->head != UINT32_MAX &&
 			    links[s->head].file == (uint32_t)i)
 				continue;	/* again in the same file */
@@ -1269,12 +1305,11 @@ srcscan_merge(struct srcindex *si, struct srcscan *sc, struct srcworker *ws,
 			s->count++;
 		}
 	}
-	si->nrefs = nlinks;
-	si->refs = xmalloc((nlinks ? nlinks : 1) * sizeof *si->refs);
+	b->nrefs = nlinks;
 	ids = xmalloc((nlinks ? nlinks : 1) * sizeof *ids);
 	off = 0;
 	for (k = 0; k < SRC_NKINDS; k++) {
-		t = &si->tables[k];
+		t = &b->tables[k];
 		for (i = 0; i < t->size; i++) {
 			s = &t->slots[i];
 			if (s->name == NULL)
@@ -1285,19 +1320,18 @@ srcscan_merge(struct srcindex *si, struct srcscan *sc, struct srcworker *ws,
 			    l = links[l].next) {
 				c--;
 				ids[off + c] = links[l].file;
-				si->refs[off + c] = si->paths[links[l].file];
 			}
 			off += s->count;
 		}
 	}
 	free(links);
-	*idsp = ids;
+	b->ids = ids;
 }
 
 /* Scan every file with jobs threads into si; 0, or -1 with *cause. */
 static int
-srcindex_scan(struct srcindex *si, const struct srcwalk *wk, int rootfd,
-    int jobs, uint32_t **ids, char **cause)
+srcindex_scan(struct srcbuild *b, const struct srcwalk *wk, int rootfd,
+    int jobs, char **cause)
 {
 	struct srcscan		 sc;
 	struct srcworker	*ws;
@@ -1332,7 +1366,7 @@ srcindex_scan(struct srcindex *si, const struct srcwalk *wk, int rootfd,
 	for (i = 1; i < started; i++)
 		pthread_join(ws[i].thread, NULL);
 
-	srcscan_merge(si, &sc, ws, ids);
+	srcscan_merge(b, &sc, ws);
 
 	for (i = 0; i < jobs; i++)
 		srcworker_free(&ws[i]);
@@ -1347,14 +1381,13 @@ srcindex_scan(struct srcindex *si, const struct srcwalk *wk, int rootfd,
 
 /* Without pcre2 there is no scanner. */
 static int
-srcindex_scan(struct srcindex *si, const struct srcwalk *wk, int rootfd,
-    int jobs, uint32_t **ids, char **cause)
+srcindex_scan(struct srcbuild *b, const struct srcwalk *wk, int rootfd,
+    int jobs, char **cause)
 {
-	(void)si;
+	(void)b;
 	(void)wk;
 	(void)rootfd;
 	(void)jobs;
-	(void)ids;
 	*cause = xstrdup("srcindex: built without libpcre2-8");
 	return -1;
 }
@@ -1369,47 +1402,67 @@ srcindex_build(const char *srctree, const char *cache_path, int jobs,
     char **cause)
 {
 	struct srcindex	*si;
+	struct srcbuild	 b;
 	struct srcwalk	 wk;
+	struct arena	 arena;
 	uint64_t	 identity;
-	uint32_t	*ids = NULL;
-	size_t		 i;
-	int		 rootfd;
+	char		*blob;
+	size_t		 size, k;
+	int		 rootfd, rc;
 
 	si = xcalloc(1, sizeof *si);
-	arena_init(&si->arena);
+	arena_init(&arena);
 	memset(&wk, 0, sizeof wk);
-	wk.arena = &si->arena;
+	wk.arena = &arena;
 	strbuf_init(&wk.dir);
-	if (srcwalk_run(&wk, srctree, &rootfd, cause) != 0) {
-		strbuf_free(&wk.dir);
-		srcindex_free(si);
+	rc = srcwalk_run(&wk, srctree, &rootfd, cause);
+	strbuf_free(&wk.dir);
+	if (rc != 0) {
+		arena_free(&arena);
+		free(si);
 		return NULL;
 	}
-	strbuf_free(&wk.dir);
 	identity = srcwalk_identity(&wk);
 
 	if (cache_path != NULL &&
-	    srccache_load(si, cache_path, identity, wk.nfiles) == 0) {
-		free(wk.files);
-		close(rootfd);
-		return si;
+	    (blob = srccache_map(cache_path, &size)) != NULL) {
+		if (srcblob_attach(si, blob, size, 1, identity,
+		    wk.nfiles) == 0) {
+			si->from_cache = 1;
+			free(wk.files);
+			arena_free(&arena);
+			close(rootfd);
+			return si;
+		}
+		munmap(blob, size);
 	}
 
-	si->npaths = wk.nfiles;
-	si->paths = xmalloc((wk.nfiles ? wk.nfiles : 1) * sizeof *si->paths);
-	for (i = 0; i < wk.nfiles; i++)
-		si->paths[i] = wk.files[i].path;
-	if (srcindex_scan(si, &wk, rootfd, jobs, &ids, cause) != 0) {
-		free(wk.files);
-		close(rootfd);
-		srcindex_free(si);
+	memset(&b, 0, sizeof b);
+	b.arena = &arena;
+	rc = srcindex_scan(&b, &wk, rootfd, jobs, cause);
+	close(rootfd);
+	blob = NULL;
+	if (rc == 0) {
+		blob = srcblob_pack(&b, &wk, identity, &size);
+		if (srcblob_attach(si, blob, size, 0, identity,
+		    wk.nfiles) != 0) {
+			*cause = xstrdup("srcindex: the packed index does not "
+			    "check (a bug)");
+			free(blob);
+			rc = -1;
+		}
+	}
+	for (k = 0; k < SRC_NKINDS; k++)
+		free(b.tables[k].slots);
+	free(b.ids);
+	free(wk.files);
+	arena_free(&arena);
+	if (rc != 0) {
+		free(si);
 		return NULL;
 	}
-	free(wk.files);
-	close(rootfd);
 	if (cache_path != NULL)
-		srccache_save(si, ids, identity, cache_path);
-	free(ids);
+		srccache_save(si->blob, si->size, cache_path);
 	return si;
 }
 
@@ -1417,35 +1470,53 @@ srcindex_build(const char *srctree, const char *cache_path, int jobs,
 void
 srcindex_free(struct srcindex *si)
 {
-	int	k;
-
 	if (si == NULL)
 		return;
-	for (k = 0; k < SRC_NKINDS; k++)
-		free(si->tables[k].slots);
-	free(si->refs);
-	free(si->paths);
-	free(si->blob);
-	arena_free(&si->arena);
+	if (si->mapped)
+		munmap(si->blob, si->size);
+	else
+		free(si->blob);
 	free(si);
 }
 
-/* The files defining name as kind; their count (0: *files is NULL). */
+/* The files defining name as kind, as ids (srcindex_path()); the count
+ * (0: *ids is NULL). */
 size_t
 srcindex_lookup(const struct srcindex *si, enum src_kind kind,
-    const char *name, const char *const **files)
+    const char *name, const uint32_t **ids)
 {
-	const struct srcname	*s;
+	const struct srckind	*kd;
+	const uint32_t		*nm;
+	uint32_t		 i, v, mask;
 
-	*files = NULL;
+	*ids = NULL;
 	if (si == NULL || (int)kind < 0 || kind >= SRC_NKINDS)
 		return 0;
-	s = srctable_find(&si->tables[kind], name, strlen(name),
-	    hash_str(name, strlen(name)));
-	if (s == NULL)
+	kd = &si->kinds[kind];
+	if (kd->nslots == 0)
 		return 0;
-	*files = si->refs + s->off;
-	return s->count;
+	mask = kd->nslots - 1;
+	i = hash_str(name, strlen(name)) & mask;
+	while ((v = kd->slots[i]) != 0) {
+		nm = kd->names + 3 * (size_t)(v - 1);
+		if (strcmp(si->strs + nm[0], name) == 0) {
+			if (nm[1] == 0)
+				return 0;
+			*ids = si->refids + nm[2];
+			return nm[1];
+		}
+		i = (i + 1) & mask;
+	}
+	return 0;
+}
+
+/* The tree-relative path of a file id from srcindex_lookup(). */
+const char *
+srcindex_path(const struct srcindex *si, uint32_t id)
+{
+	if (si == NULL || id >= si->npaths)
+		return NULL;
+	return si->strs + si->pathoff[id];
 }
 
 /* Counts, and whether the index came from the cache. */
@@ -1457,6 +1528,6 @@ srcindex_get_stats(const struct srcindex *si, struct srcindex_stats *st)
 	memset(st, 0, sizeof *st);
 	st->files = (int)si->npaths;
 	for (k = 0; k < SRC_NKINDS; k++)
-		st->names[k] = (int)si->tables[k].count;
+		st->names[k] = (int)si->kinds[k].nnames;
 	st->from_cache = si->from_cache;
 }

@@ -9,6 +9,7 @@
 #define KC_SRCINDEX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum src_kind {
 	SRC_FUNC,	/* function definitions */
@@ -29,9 +30,11 @@ struct srcindex	*srcindex_build(const char *srctree, const char *cache_path,
 		     int jobs, char **cause);
 void		 srcindex_free(struct srcindex *);
 
-/* The files (tree-relative "fs/ext4/inode.c") defining name; the count. */
+/* The files defining name, as ids for srcindex_path(); the count. */
 size_t		 srcindex_lookup(const struct srcindex *, enum src_kind,
-		     const char *name, const char *const **files);
+		     const char *name, const uint32_t **ids);
+/* A file id's tree-relative path ("fs/ext4/inode.c"), NULL if none. */
+const char	*srcindex_path(const struct srcindex *, uint32_t id);
 
 struct srcindex_stats {
 	int	files;

@@ -94,7 +94,7 @@ static const char *
 files_of(const struct srcindex *si, enum src_kind kind, const char *name)
 {
 	static char		 buf[8192];
-	const char *const	*files;
+	const uint32_t		*files;
 	size_t			 n, i;
 
 	buf[0] = '\0';
@@ -102,7 +102,8 @@ files_of(const struct srcindex *si, enum src_kind kind, const char *name)
 	for (i = 0; i < n; i++) {
 		if (i > 0)
 			strncat(buf, " ", sizeof buf - strlen(buf) - 1);
-		strncat(buf, files[i], sizeof buf - strlen(buf) - 1);
+		strncat(buf, srcindex_path(si, files[i]),
+		    sizeof buf - strlen(buf) - 1);
 	}
 	return buf;
 }
@@ -126,14 +127,14 @@ static void
 expect_has(const struct srcindex *si, const char *test, enum src_kind kind,
     const char *name, const char *want)
 {
-	const char *const	*files;
+	const uint32_t		*files;
 	char			 label[512], detail[1024];
 	size_t			 n, i;
 	int			 ok = 0;
 
 	n = srcindex_lookup(si, kind, name, &files);
 	for (i = 0; i < n; i++)
-		if (strcmp(files[i], want) == 0)
+		if (strcmp(srcindex_path(si, files[i]), want) == 0)
 			ok = 1;
 	snprintf(label, sizeof label, "%s/%s", test, name);
 	snprintf(detail, sizeof detail, "%s: %zu files, none is %s (got \"%.200s\")",
@@ -330,7 +331,7 @@ synthetic_expect(const struct srcindex *si, const char *test)
 		"__must_hold", "name", "in_comment_prototype", "if",
 		"__attribute__", "foo_stats", "asm_fn_not", NULL
 	};
-	const char *const	*f;
+	const uint32_t		*f;
 	char			 label[256];
 	size_t			 i;
 
@@ -390,6 +391,86 @@ damage(const char *path, long off, size_t len)
 	} else if (pwrite(fd, junk, len, off) != (ssize_t)len)
 		printf("# pwrite: %s\n", strerror(errno));
 	close(fd);
+}
+
+/* The cache's checksum, as core/srcindex.c computes it (the tests forge
+ * caches that pass it, to reach the checks behind it). */
+static uint64_t
+forge_checksum(const unsigned char *p, size_t n)
+{
+	uint64_t	h = 0x9e3779b97f4a7c15ull ^ n, w;
+	size_t		i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/*
+ * Rewrite the cache with one forgery and a checksum that matches: what
+ * 0: a ref's file id out of range; 1: every empty slot of the functions'
+ * table taken (a probe would never end); 2: a name's count past the refs.
+ * The layout is the one documented at the top of core/srcindex.c.
+ */
+static void
+forge(const char *path, int what)
+{
+	enum { HDR = 72 };
+	unsigned char	*b;
+	uint32_t	 nfiles, nrefs, nnames[4], nslots[4], v, *w;
+	uint64_t	 sum;
+	size_t		 size, words, slots, refs, i, k;
+	FILE		*f;
+	long		 len;
+
+	if ((f = fopen(path, "rb")) == NULL)
+		return;
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	b = malloc((size_t)len);
+	size = fread(b, 1, (size_t)len, f);
+	fclose(f);
+	if (size < HDR) {
+		free(b);
+		return;
+	}
+	memcpy(&nfiles, b + 28, 4);
+	memcpy(&nrefs, b + 36, 4);
+	memcpy(nnames, b + 40, 16);
+	memcpy(nslots, b + 56, 16);
+	w = (uint32_t *)(void *)(b + HDR);
+	words = nfiles;
+	for (k = 0; k < 4; k++)
+		words += 3 * (size_t)nnames[k];
+	slots = words;			/* the functions' slot table */
+	for (k = 0; k < 4; k++)
+		words += nslots[k];
+	refs = words;
+	if (what == 0 && nrefs > 0)
+		w[refs] = 0xffffffffu;
+	else if (what == 1) {
+		for (i = 0; i < nslots[0]; i++)
+			if (w[slots + i] == 0)
+				w[slots + i] = 1;
+	} else if (what == 2 && nnames[0] > 0) {
+		v = nrefs + 1;
+		memcpy(&w[nfiles + 1], &v, 4);
+	}
+	sum = forge_checksum(b + HDR, size - HDR);
+	memcpy(b + 16, &sum, 8);
+	if ((f = fopen(path, "wb")) != NULL) {
+		fwrite(b, 1, size, f);
+		fclose(f);
+	}
+	free(b);
 }
 
 /* Is the index from the cache? */
@@ -509,6 +590,23 @@ test_synthetic(void)
 	    strcmp(files_of(si, SRC_FUNC, "probe"),
 	    "fs/bar/bar.c fs/foo/foo.c") == 0, "not rebuilt");
 	srcindex_free(si);
+	/* Caches forged past the checksum: each field checked on load. */
+	for (int i = 0; i < 3; i++) {
+		static const char *const what[] = {
+			"cache/forged-ref", "cache/forged-full-slots",
+			"cache/forged-count"
+		};
+
+		forge(cache, i);
+		si = build(tree, cache, 2);
+		check(what[i], si != NULL && !from_cache(si) &&
+		    strcmp(files_of(si, SRC_FUNC, "probe"),
+		    "fs/bar/bar.c fs/foo/foo.c") == 0, "forged cache used");
+		srcindex_free(si);
+	}
+	si = build(tree, cache, 2);
+	check("cache/after-forged", si != NULL && from_cache(si), "not rebuilt");
+	srcindex_free(si);
 
 	/* A missing tree is an error. */
 	snprintf(tree, sizeof tree, "%s/no-such-tree", tmpdir);
@@ -598,7 +696,7 @@ test_real(const char *tree)
 {
 	struct srcindex		*cold, *warm;
 	struct srcindex_stats	 cs, ws;
-	const char *const	*f;
+	const uint32_t		*f;
 	char			 cache[4096], detail[8192];
 	double			 t0, t1, t2;
 	size_t			 n, i;
