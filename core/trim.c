@@ -153,6 +153,13 @@ struct ko_map {
 	size_t			  size, count;
 };
 
+/* A menu's path, and its subsystem once one was made (-1 before). */
+struct trim_pathent {
+	struct kc_menu	*menu;		/* the nearest menu; NULL: top level */
+	char		*path;
+	long		 subsys;
+};
+
 struct trim {
 	struct kconfig		*k;
 	const struct trim_input	*in;
@@ -171,6 +178,10 @@ struct trim {
 	size_t			 ncands, acands;
 	struct trim_subsys	*subs;
 	struct kc_menu		**sub_menu;
+	/* Menu paths by nearest menu (trim_menu_path()): each candidate
+	 * asks, most share one. */
+	struct trim_pathent	*paths;
+	size_t			 npaths, apaths;
 	size_t			 nsubs, asubs;
 	char			**whys;		/* W_NKINDS per symbol */
 	enum kc_tri		*before, *after;
@@ -1022,22 +1033,64 @@ trim_path(struct kc_menu *m, struct kc_menu **nearest)
 	return strbuf_detach(&sb);
 }
 
+/* The nearest menu above an entry (as trim_path() finds it), or NULL. */
+static struct kc_menu *
+trim_nearest(struct kc_menu *m)
+{
+	struct kc_menu *p;
+
+	for (p = kc_menu_parent(m); p != NULL; p = kc_menu_parent(p)) {
+		if (kc_menu_kind(p) == KC_MENU_MENU && kc_menu_parent(p) !=
+		    NULL && kc_menu_prompt(p) != NULL)
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * An entry's menu path, owned by the trim: a path depends only on the
+ * nearest menu, so it is formatted once per menu (slot in t->paths; the
+ * last one found first: entries come in menu order).
+ */
+static struct trim_pathent *
+trim_menu_path(struct trim *t, struct kc_menu *m)
+{
+	struct kc_menu		*nearest = trim_nearest(m), *dummy;
+	struct trim_pathent	*e;
+	size_t			 i;
+
+	if (t->npaths != 0 && t->paths[t->npaths - 1].menu == nearest)
+		return &t->paths[t->npaths - 1];
+	for (i = 0; i < t->npaths; i++) {
+		if (t->paths[i].menu == nearest) {
+			/* Move it last, for the next entries of its menu. */
+			struct trim_pathent tmp = t->paths[i];
+
+			memmove(&t->paths[i], &t->paths[i + 1],
+			    (t->npaths - i - 1) * sizeof *t->paths);
+			t->paths[t->npaths - 1] = tmp;
+			return &t->paths[t->npaths - 1];
+		}
+	}
+	if (t->npaths == t->apaths) {
+		t->apaths = t->apaths ? t->apaths * 2 : 64;
+		t->paths = xrealloc(t->paths, t->apaths * sizeof *t->paths);
+	}
+	e = &t->paths[t->npaths++];
+	e->menu = nearest;
+	e->path = trim_path(m, &dummy);
+	e->subsys = -1;
+	return e;
+}
+
 /* The subsystem of a candidate's menu entry (created on first use). */
 static size_t
 trim_subsys_of(struct trim *t, struct kc_menu *m)
 {
-	struct kc_menu	*nearest;
-	char		*path = NULL;
-	size_t		 i;
+	struct trim_pathent	*e = trim_menu_path(t, m);
 
-	path = trim_path(m, &nearest);
-	for (i = 0; i < t->nsubs; i++) {
-		if (t->sub_menu[i] == nearest &&
-		    strcmp(t->subs[i].path, path) == 0) {
-			free(path);
-			return i;
-		}
-	}
+	if (e->subsys >= 0)
+		return (size_t)e->subsys;
 	if (t->nsubs == t->asubs) {
 		t->asubs = t->asubs ? t->asubs * 2 : 64;
 		t->subs = xrealloc(t->subs, t->asubs * sizeof *t->subs);
@@ -1045,8 +1098,9 @@ trim_subsys_of(struct trim *t, struct kc_menu *m)
 		    sizeof *t->sub_menu);
 	}
 	memset(&t->subs[t->nsubs], 0, sizeof t->subs[t->nsubs]);
-	t->subs[t->nsubs].path = path;
-	t->sub_menu[t->nsubs] = nearest;
+	t->subs[t->nsubs].path = xstrdup(e->path);
+	t->sub_menu[t->nsubs] = e->menu;
+	e->subsys = (long)t->nsubs;
 	return t->nsubs++;
 }
 
@@ -1140,8 +1194,7 @@ trim_collect(struct trim *t)
 	struct kc_symbol	*s;
 	struct trim_cand	*c;
 	const char		*name;
-	char			*path;
-	struct kc_menu		*nearest;
+	const char		*path;
 	enum kc_tri		 v;
 	enum verdict		 vd;
 	enum decision		 d;
@@ -1169,13 +1222,10 @@ trim_collect(struct trim *t)
 			continue;
 		if (kc_sym_visible(t->k, s) == KC_NO)
 			continue;
-		path = trim_path(m, &nearest);
+		path = trim_menu_path(t, m)->path;
 		if (!decided && !trim_policy_allows(t, s, v, vd, path,
-		    kc_menu_file(m))) {
-			free(path);
+		    kc_menu_file(m)))
 			continue;
-		}
-		free(path);
 		if (t->ncands == t->acands) {
 			t->acands = t->acands ? t->acands * 2 : 256;
 			t->cands = xrealloc(t->cands, t->acands *
@@ -1217,13 +1267,12 @@ trim_uncollect(struct trim *t)
 static size_t
 trim_settle(struct trim *t)
 {
-	struct kc_values	*saved;
+	struct kc_values	*saved = NULL;
 	struct trim_cand	*c;
 	struct kc_symbol	*s;
 	size_t			*all, *fail, nf, i, j, nlost = 0;
 	int			 x;
-
-	bool			 inc = kconfig_incremental(t->k);
+	bool			 inc = kconfig_incremental(t->k), cp;
 
 	all = xcalloc(t->ncands + 1, sizeof *all);
 	fail = xcalloc(t->ncands + 1, sizeof *fail);
@@ -1231,7 +1280,10 @@ trim_settle(struct trim *t)
 		all[i] = i;
 	/* Each set recomputes only what reads the candidate. */
 	kconfig_set_incremental(t->k, !t->in->full_recalc);
-	saved = kconfig_values_save(t->k);
+	/* Going back costs what changed (a checkpoint), else a save, a
+	 * restore and a recompute of everything. */
+	if (!(cp = kconfig_checkpoint(t->k)))
+		saved = kconfig_values_save(t->k);
 	nf = trim_set_all(t, t->k, all, t->ncands, fail);
 	/* Every seed (evidence, essential, decision) must hold its value
 	 * with everything trimmed; one that does not is kept strictly by
@@ -1248,10 +1300,14 @@ trim_settle(struct trim *t)
 			nlost++;
 		}
 	}
-	kconfig_values_restore(t->k, saved);
-	kconfig_values_free(saved);
+	if (cp)
+		kconfig_rollback(t->k);
+	else {
+		kconfig_values_restore(t->k, saved);
+		kconfig_values_free(saved);
+		kconfig_recalc(t->k);
+	}
 	kconfig_set_incremental(t->k, inc);
-	kconfig_recalc(t->k);
 	for (i = 0; i < nf; i++)
 		t->cand_of[kc_sym_index(t->cands[fail[i]].sym)] = -1;
 	free(all);
@@ -1420,6 +1476,9 @@ trim_free(struct trim *t)
 	}
 	free(t->subs);
 	free(t->sub_menu);
+	for (i = 0; i < t->npaths; i++)
+		free(t->paths[i].path);
+	free(t->paths);
 	for (i = 0; i < (size_t)t->nsyms; i++)
 		free(t->keep_why[i]);
 	for (i = 0; i < (size_t)t->nsyms * W_NKINDS; i++)

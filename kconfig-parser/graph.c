@@ -289,3 +289,13 @@ kconfig_readers(struct kconfig *k, int index, int *n)
 	*n = k->g_off[index + 1] - k->g_off[index];
 	return k->g_to + k->g_off[index];
 }
+
+/* Build the graph now (it is otherwise built on first use). */
+void
+kconfig_prepare_graph(struct kconfig *k)
+{
+	if (k->g_off == NULL || k->g_nsyms != k->nsyms) {
+		graph_free(k);
+		graph_build(k);
+	}
+}

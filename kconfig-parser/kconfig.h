@@ -271,6 +271,10 @@ bool		 kconfig_incremental(const struct kconfig *);
  * owned by k.
  */
 const int	*kconfig_readers(struct kconfig *, int index, int *n);
+/* Build the graph behind kconfig_readers() and incremental invalidation
+ * now rather than on first use (for a caller with time to spare, e.g.
+ * while another thread loads evidence). */
+void		 kconfig_prepare_graph(struct kconfig *);
 /*
  * Checkpoints: kconfig_checkpoint() (false if one is already open) starts
  * noting the user values the set, unset and restore calls change;

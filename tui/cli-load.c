@@ -387,6 +387,10 @@ cli_open_both(struct cli *c, struct kconfig **kp, struct cli_evidence *ce,
 	threaded = pthread_create(&th, NULL, cli_both_main, &job) == 0;
 	t0 = cli_now();
 	*kp = cli_open_config(c);
+	/* The trim's incremental recomputes need the dependency graph: build
+	 * it while the evidence is still loading. */
+	if (*kp != NULL)
+		kconfig_prepare_graph(*kp);
 	if (t_config != NULL)
 		*t_config = cli_now() - t0;
 	if (threaded)

@@ -850,6 +850,41 @@ test_errors(void)
 	    1)->warnings, 3 + 1 + 2 + 1 + 1);
 	check_str("errors/short-uname", evidence_bundle(ev, 1)->release, NULL);
 
+	/* kallsyms, read by hand: the same rules as the other files' words
+	 * (blanks are spaces and tabs; a hex address, a one-letter type, a
+	 * name, an optional [module], nothing more). */
+	dir = bundle_dir("badsyms");
+	put(dir, "kallsyms",
+	    "ffffffff81000000 T good_a\n"
+	    "  ffffffff81000010\tt\tgood_b\t[mod_b]\n"
+	    "zzzz T bad_addr\n"
+	    "ffffffff81000020 TT bad_type\n"
+	    "ffffffff81000030 T\n"
+	    "ffffffff81000040 T bad\x01" "ctl\n"
+	    "ffffffff81000050 T bad_mod [x\n"
+	    "ffffffff81000060 T bad_extra [m] extra\n"
+	    "ffffffff81000070\n"
+	    "\n"
+	    "ffffffff81000080 t good_c.isra.0   [mod_b]  \n"
+	    "ffffffff81000090 t good_a\t[other]\n"
+	    "ffffffff810000a0 t good_d [mod_d]");
+	reset_warnings();
+	load(ev, dir);
+	snprintf(want, sizeof want, "%s/kallsyms: 7 malformed lines, first "
+	    "at line 3: zzzz T bad_addr\n", dir);
+	check("errors/kallsyms-malformed", strstr(warnings, want) != NULL,
+	    warnings);
+	check_str("errors/kallsyms-plain", evidence_symbol_module(ev,
+	    "good_a"), "");
+	check_str("errors/kallsyms-blanks", evidence_symbol_module(ev,
+	    "good_b"), "mod_b");
+	check_str("errors/kallsyms-suffix", evidence_symbol_module(ev,
+	    "good_c"), "mod_b");
+	check_str("errors/kallsyms-last-line", evidence_symbol_module(ev,
+	    "good_d"), "mod_d");
+	check_str("errors/kallsyms-bad-not-kept", evidence_symbol_module(ev,
+	    "bad_extra"), NULL);
+
 	dir = bundle_dir("dat");
 	put(dir, "trace.dat", "not really");
 	reset_warnings();
