@@ -396,13 +396,15 @@ struct srcblob_header {
 static uint32_t
 srcblob_nslots(size_t n)
 {
-	uint32_t size = 16;
+	uint64_t size = 16;
 
 	if (n == 0)
 		return 0;
-	while (size < 2 * n + 1)
+	if (n > (UINT32_MAX >> 2))
+		return UINT32_MAX;	/* more than a cache can hold: refused */
+	while (size < 2 * (uint64_t)n + 1)
 		size *= 2;
-	return size;
+	return (uint32_t)size;
 }
 
 /*
@@ -520,7 +522,8 @@ srcblob_attach(struct srcindex *si, char *buf, size_t size, int mapped,
 		return -1;
 	nwords = (size_t)hdr.nfiles + hdr.nrefs;
 	for (k = 0; k < SRC_NKINDS; k++) {
-		if (hdr.nslots[k] != srcblob_nslots(hdr.nnames[k]))
+		if (hdr.nnames[k] > size / 12 ||
+		    hdr.nslots[k] != srcblob_nslots(hdr.nnames[k]))
 			return -1;
 		nwords += 3 * (size_t)hdr.nnames[k] + hdr.nslots[k];
 	}
@@ -1508,6 +1511,34 @@ srcindex_lookup(const struct srcindex *si, enum src_kind kind,
 		i = (i + 1) & mask;
 	}
 	return 0;
+}
+
+/* For fuzzing: an index from a cache file's bytes, whatever tree they
+ * name and whatever their checksum, or NULL when they do not check. */
+struct srcindex *
+srcindex_from_blob(const void *data, size_t size)
+{
+	struct srcblob_header	 hdr;
+	struct srcindex		*si;
+	char			*buf;
+
+	if (size < sizeof hdr)
+		return NULL;
+	memcpy(&hdr, data, sizeof hdr);
+	buf = xmalloc(size);
+	memcpy(buf, data, size);
+	/* The checksum made right, so that any bytes reach the checks of
+	 * what they say (sizes, offsets, ids, slots). */
+	hdr.checksum = srcindex_checksum(buf + sizeof hdr, size - sizeof hdr);
+	memcpy(buf, &hdr, sizeof hdr);
+	si = xcalloc(1, sizeof *si);
+	if (srcblob_attach(si, buf, size, 0, hdr.identity, hdr.nfiles) != 0) {
+		free(buf);
+		free(si);
+		return NULL;
+	}
+	si->from_cache = 1;
+	return si;
 }
 
 /* The tree-relative path of a file id from srcindex_lookup(). */
