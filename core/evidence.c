@@ -1692,24 +1692,6 @@ src_read(struct ev_src *s, char *buf, size_t len, char **cause)
 	return n;
 }
 
-/* Write all of buf to fd; -1 on error. */
-static int
-write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t	n;
-
-	while (len > 0) {
-		n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* ------------------------------------------------------------ loading */
 
 /* What evidence_load reads. */
@@ -1928,7 +1910,7 @@ ev_read_fd(struct ev_ctx *c, int fd, enum ev_srctype type, const char *path,
 			}
 		}
 		if (c->tee >= 0 && !c->tee_failed &&
-		    write_all(c->tee, buf + have, (size_t)n) != 0)
+		    fd_write_all(c->tee, buf + have, (size_t)n) != 0)
 			c->tee_failed = 1;
 		have += (size_t)n;
 		used = ev_feed(c, buf, have, 0);
@@ -2204,7 +2186,7 @@ xcache_create(struct evidence *ev, const char *cpath, const char *key,
 	}
 	strbuf_init(&hdr);
 	strbuf_addf(&hdr, XCACHE_MAGIC "\nkey %s\n", key);
-	if (write_all(fd, hdr.s, hdr.len) != 0) {
+	if (fd_write_all(fd, hdr.s, hdr.len) != 0) {
 		close(fd);
 		unlink(tmp);
 		free(tmp);

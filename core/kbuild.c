@@ -3034,25 +3034,6 @@ kbuild_scan(const char *srctree, const char *srcarch, char **cause)
 #define KBCACHE_HEAD	(KBCACHE_MAGICLEN + 16)
 #define KBCACHE_MAX	(1u << 30)
 
-/* A checksum of a buffer (64-bit words, multiply-mix, FNV-1a tail). */
-static uint64_t
-kbcache_sum(const char *p, size_t n)
-{
-	uint64_t	h = 0x9e3779b97f4a7c15ull ^ n, w;
-	size_t		i;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 29;
-	}
-	for (; i < n; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
 /* Append a u32. */
 static void
 kbcache_put32(struct strbuf *sb, uint32_t v)
@@ -3120,38 +3101,6 @@ kbcache_dep_cmp(const void *x, const void *y)
 	if (c == 0)
 		c = strcmp(a->path + la, b->path + lb);
 	return c != 0 ? c : a->kind - b->kind;
-}
-
-/* Write all of buf to fd; -1 on error. */
-static int
-kbcache_write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t	n;
-
-	while (len > 0) {
-		n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Create the directories leading to path (mkdir -p of its dirname). */
-static void
-kbcache_mkdirs(const char *path)
-{
-	char	*copy = xstrdup(path), *p;
-
-	for (p = copy + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		(void)mkdir(copy, 0777);
-		*p = '/';
-	}
-	free(copy);
 }
 
 #define KBCACHE_FEW	4	/* tests of fewer files of a directory are
@@ -3397,19 +3346,19 @@ kbcache_save(struct kbuild *kb, const char *path, const char *srcarch,
 	smap_free(&ids);
 
 	len = body.len;
-	sum = kbcache_sum(body.s, body.len);
+	sum = hash_buf64(body.s, body.len);
 	if (len <= KBCACHE_MAX) {
-		kbcache_mkdirs(path);
+		path_mkdirs(path);
 		tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 		if (fd != -1) {
-			if (kbcache_write_all(fd, KBCACHE_MAGIC,
+			if (fd_write_all(fd, KBCACHE_MAGIC,
 			    KBCACHE_MAGICLEN) != 0 ||
-			    kbcache_write_all(fd, (const char *)&len,
+			    fd_write_all(fd, (const char *)&len,
 			    sizeof len) != 0 ||
-			    kbcache_write_all(fd, (const char *)&sum,
+			    fd_write_all(fd, (const char *)&sum,
 			    sizeof sum) != 0 ||
-			    kbcache_write_all(fd, body.s, body.len) != 0) {
+			    fd_write_all(fd, body.s, body.len) != 0) {
 				close(fd);
 				unlink(tmp);
 			} else if (close(fd) != 0 || rename(tmp, path) != 0)
@@ -3648,7 +3597,7 @@ kbcache_load(const char *path, const char *srctree, const char *srcarch,
 	memcpy(&sum, buf + KBCACHE_MAGICLEN + 8, 8);
 	if (memcmp(buf, KBCACHE_MAGIC, KBCACHE_MAGICLEN) != 0 ||
 	    len != size - KBCACHE_HEAD ||
-	    kbcache_sum(buf + KBCACHE_HEAD, (size_t)len) != sum)
+	    hash_buf64(buf + KBCACHE_HEAD, (size_t)len) != sum)
 		goto bad;
 	rd.p = buf + KBCACHE_HEAD;
 	rd.end = buf + size;

@@ -147,35 +147,6 @@ static const char *const srcindex_skip_dirs[] = {
 	"tools", "scripts", "Documentation", NULL
 };
 
-/* FNV-1a, 64 bits, continuing from h. */
-static uint64_t
-srcindex_fnv64(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char	*s = p;
-	size_t			 i;
-
-	for (i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-/* A fast checksum of a buffer (64-bit words, multiply-mix). */
-static uint64_t
-srcindex_checksum(const char *p, size_t n)
-{
-	uint64_t	h = 0x9e3779b97f4a7c15ull ^ n, w;
-	size_t		i;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 29;
-	}
-	return srcindex_fnv64(h, p + i, n - i);
-}
-
 /* ------------------------------------------------------------------ walk */
 
 /* Add one file of the walk. */
@@ -280,15 +251,15 @@ srcwalk_identity(const struct srcwalk *w)
 	uint32_t	version = SRCINDEX_VERSION;
 	size_t		i;
 
-	h = srcindex_fnv64(h, &version, sizeof version);
-	h = srcindex_fnv64(h, &w->nfiles, sizeof w->nfiles);
+	h = hash_fnv64(h, &version, sizeof version);
+	h = hash_fnv64(h, &w->nfiles, sizeof w->nfiles);
 	for (i = 0; i < w->nfiles; i++) {
-		h = srcindex_fnv64(h, w->files[i].path,
+		h = hash_fnv64(h, w->files[i].path,
 		    strlen(w->files[i].path) + 1);
 		v[0] = w->files[i].size;
 		v[1] = (uint64_t)w->files[i].mtime_sec;
 		v[2] = (uint64_t)w->files[i].mtime_nsec;
-		h = srcindex_fnv64(h, v, sizeof v);
+		h = hash_fnv64(h, v, sizeof v);
 	}
 	return h;
 }
@@ -489,7 +460,7 @@ srcblob_pack(const struct srcbuild *b, const struct srcwalk *wk,
 	buf = xmalloc(total);
 	memcpy(buf + hsize, words, nwords * sizeof *words);
 	memcpy(buf + hsize + nwords * sizeof *words, strs.s, strs.len);
-	hdr.checksum = srcindex_checksum(buf + hsize, total - hsize);
+	hdr.checksum = hash_buf64(buf + hsize, total - hsize);
 	memcpy(buf, &hdr, hsize);
 	free(words);
 	strbuf_free(&strs);
@@ -529,7 +500,7 @@ srcblob_attach(struct srcindex *si, char *buf, size_t size, int mapped,
 	}
 	if (size != hsize + nwords * 4 + hdr.strsize)
 		return -1;
-	if (srcindex_checksum(buf + hsize, size - hsize) != hdr.checksum)
+	if (hash_buf64(buf + hsize, size - hsize) != hdr.checksum)
 		return -1;
 	words = (const uint32_t *)(const void *)(buf + hsize);
 	strs = buf + hsize + nwords * 4;
@@ -581,39 +552,6 @@ srcblob_attach(struct srcindex *si, char *buf, size_t size, int mapped,
 
 /* ----------------------------------------------------------------- cache */
 
-/* Write the whole buffer to fd. */
-static int
-srccache_write_all(int fd, const void *p, size_t n)
-{
-	const char	*s = p;
-	ssize_t		 w;
-
-	while (n > 0) {
-		if ((w = write(fd, s, n)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Create the directories leading to path (mkdir -p of its dirname). */
-static void
-srccache_mkdirs(const char *path)
-{
-	char	*copy = xstrdup(path), *p;
-
-	for (p = copy + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		(void)mkdir(copy, 0777);
-		*p = '/';
-	}
-	free(copy);
-}
-
 /* Save a blob to path (temporary file and rename). Failure is not fatal:
  * the next run rebuilds. */
 static void
@@ -622,11 +560,11 @@ srccache_save(const char *blob, size_t size, const char *path)
 	char	*tmp;
 	int	 fd;
 
-	srccache_mkdirs(path);
+	path_mkdirs(path);
 	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd != -1) {
-		if (srccache_write_all(fd, blob, size) != 0 ||
+		if (fd_write_all(fd, blob, size) != 0 ||
 		    close(fd) != 0 || rename(tmp, path) != 0)
 			unlink(tmp);
 	}
@@ -1529,7 +1467,7 @@ srcindex_from_blob(const void *data, size_t size)
 	memcpy(buf, data, size);
 	/* The checksum made right, so that any bytes reach the checks of
 	 * what they say (sizes, offsets, ids, slots). */
-	hdr.checksum = srcindex_checksum(buf + sizeof hdr, size - sizeof hdr);
+	hdr.checksum = hash_buf64(buf + sizeof hdr, size - sizeof hdr);
 	memcpy(buf, &hdr, sizeof hdr);
 	si = xcalloc(1, sizeof *si);
 	if (srcblob_attach(si, buf, size, 0, hdr.identity, hdr.nfiles) != 0) {

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "kbuild.h"
+#include "util.h"
 
 static int	failures;
 static char	tmpdir[] = "/tmp/kctui-kbuild-XXXXXX";
@@ -920,25 +921,6 @@ spit(const char *path, const char *buf, size_t n)
 	fclose(f);
 }
 
-/* The cache's checksum (as kbuild.c computes it), to forge bodies. */
-static uint64_t
-cache_sum(const char *p, size_t n)
-{
-	uint64_t	h = 0x9e3779b97f4a7c15ull ^ n, w;
-	size_t		i;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 29;
-	}
-	for (; i < n; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
 #define CACHE_HEAD	27	/* "KCKBUILD 1\n", length, checksum */
 
 /*
@@ -1001,7 +983,7 @@ test_cache_corrupt(const char *tree, const char *cache)
 	for (i = CACHE_HEAD; ks != NULL && i < n; i++) {
 		memcpy(bad, good, n);
 		bad[i] ^= (char)(1 << (i % 8));
-		sum = cache_sum(bad + CACHE_HEAD, n - CACHE_HEAD);
+		sum = hash_buf64(bad + CACHE_HEAD, n - CACHE_HEAD);
 		memcpy(bad + CACHE_HEAD - 8, &sum, 8);
 		spit(cache, bad, n);
 		kc = kbuild_scan_cached(tree, "x86", cache, &cause);
