@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "srcindex.h"
+#include "util.h"
 
 static int	failures;
 static char	tmpdir[] = "/tmp/kctui-srcindex-XXXXXX";
@@ -393,26 +394,6 @@ damage(const char *path, long off, size_t len)
 	close(fd);
 }
 
-/* The cache's checksum, as core/srcindex.c computes it (the tests forge
- * caches that pass it, to reach the checks behind it). */
-static uint64_t
-forge_checksum(const unsigned char *p, size_t n)
-{
-	uint64_t	h = 0x9e3779b97f4a7c15ull ^ n, w;
-	size_t		i;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 29;
-	}
-	for (; i < n; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
 /*
  * Rewrite the cache with one forgery and a checksum that matches: what
  * 0: a ref's file id out of range; 1: every empty slot of the functions'
@@ -464,7 +445,7 @@ forge(const char *path, int what)
 		v = nrefs + 1;
 		memcpy(&w[nfiles + 1], &v, 4);
 	}
-	sum = forge_checksum(b + HDR, size - HDR);
+	sum = hash_buf64(b + HDR, size - HDR);
 	memcpy(b + 16, &sum, 8);
 	if ((f = fopen(path, "wb")) != NULL) {
 		fwrite(b, 1, size, f);
