@@ -49,12 +49,19 @@ cli_open_warn(void *arg, const char *text)
 		fprintf(stderr, "%s\n", text);
 }
 
-/* $(info,...) and conf's notes are noise for a query command. */
+/* $(info,...) and conf's notes are noise for a query command, except the
+ * one that says the values come from a defconfig because there is no
+ * .config: "set by you" would otherwise puzzle. */
 static void
 cli_open_info(void *arg, const char *text)
 {
-	(void)arg;
-	(void)text;
+	struct cli	*c = arg;
+	const char	*name;
+
+	if ((name = env_lookup(c->envp, "KCONFIG_CONFIG")) == NULL)
+		name = ".config";
+	if (!c->silent && strncmp(text, "using defaults found in ", 24) == 0)
+		fprintf(stderr, "kctui: no %s: %s\n", name, text);
 }
 
 /* The $(shell) cache file of this tree, in c->cache, once. */
@@ -106,6 +113,12 @@ cli_open_config(struct cli *c)
 		name = ".config";
 	if (access(name, F_OK) == 0 && access(name, R_OK) != 0) {
 		fprintf(stderr, "kctui: %s: %s\n", name, strerror(errno));
+		goto fail;
+	}
+	if (c->config != NULL && !c->config_may_be_new &&
+	    access(name, F_OK) != 0) {
+		fprintf(stderr, "kctui: %s: %s (--config names the "
+		    "configuration to read)\n", name, strerror(errno));
 		goto fail;
 	}
 	if (kconfig_read(k, NULL, &cause) < 0) {

@@ -10,6 +10,9 @@
 struct cli {
 	const char	*dir;
 	const char	*config;
+	/* A --config that does not exist yet is fine (the browser writes
+	 * it); for the query commands it is a typo and an error. */
+	bool		 config_may_be_new;
 	const char	*kconfig;
 	bool		 no_cache;
 	bool		 silent;

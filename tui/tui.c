@@ -788,6 +788,7 @@ tui_main(struct cli *c, const char *theme_spec)
 	if ((name = env_lookup(c->envp, "KCONFIG_CONFIG")) == NULL)
 		name = ".config";
 	existed = access(name, F_OK) == 0;
+	c->config_may_be_new = true;	/* saved on exit */
 	if ((k = cli_open_config(c)) == NULL)
 		return 1;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {

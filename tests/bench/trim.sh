@@ -4,7 +4,9 @@
 # amd64 config with the cloud-vm bundle against the kernel's own
 # `make localmodconfig` on the same input (a private cp -al copy of the
 # tree, LSMOD = the bundle's modules), and one subsystem's consequence
-# recompute (median over every subsystem, as suggest -v reports it).
+# recompute (median over every subsystem, as suggest -v reports it); and
+# explain / an enable plan against only loading the config (enable of a
+# symbol that already has its value loads and stops).
 #
 #   BENCH_N=5                runs of each command
 #   BENCH_TRIM_TARGET=0.2    ratio suggest/localmodconfig to meet
@@ -62,3 +64,17 @@ grep -o 'config [0-9]* ms, evidence [0-9]* ms, suggest [0-9]* ms' "$work/err" | 
 cm=$(median < "$work/conseq")
 ok=$(awk -v r="$cm" -v t="$CTARGET" 'BEGIN { print (r <= t) ? "met" : "NOT met" }')
 echo "trim consequence recompute, one subsystem: median ${cm} ms (target ${CTARGET} ms: ${ok}); $(sed -n 's/.*(\([0-9]* subsystem\) consequence recomputes: median [0-9.]* ms, \(max [0-9.]* ms\).*/\1s, \2/p' "$work/err")"
+
+# explain and enable: "not noticeably longer" than loading the config.
+cp "$DEBIAN_CLOUD" "$work/c.config"
+: > "$work/load.times"; : > "$work/ex.times"; : > "$work/en.times"
+for i in $(seq "$N"); do
+	for w in "load enable HZ_250" "ex explain NETFILTER" "en enable SND_SOC_ADAU7002"; do
+		set -- $w
+		t0=$(now_ns)
+		"$KCTUI" -C "$TREE" --config "$work/c.config" "$2" "$3" >/dev/null 2>&1 || true
+		echo "$(elapsed_since "$t0")" >> "$work/$1.times"
+	done
+done
+tl=$(median < "$work/load.times"); te=$(median < "$work/ex.times"); tn=$(median < "$work/en.times")
+echo "explain (Debian cloud-amd64): load ${tl} s, explain NETFILTER ${te} s ($(awk -v a="$te" -v b="$tl" 'BEGIN { printf "%.2f", a / b }')x), enable plan ${tn} s ($(awk -v a="$tn" -v b="$tl" 'BEGIN { printf "%.2f", a / b }')x), median of $N"

@@ -7,7 +7,8 @@
 # conjunct or a parent entry), the dependents of a symbol checked against
 # the kernel's own conf, evidence from the recorded bundle; enable plans
 # applied with --apply -o and checked by running the KERNEL'S conf
-# --olddefconfig on the result; refusals for impossible ones; timing.
+# --olddefconfig on the result; refusals for impossible ones. (Their speed
+# is measured by make bench, tests/bench/trim.sh.)
 #
 #   KCTUI=/path/to/kctui tests/real/explain.sh
 set -u
@@ -144,6 +145,24 @@ else
 	fail_with "real/explain-unknown$sfx" "exit $rc" cat "$work/err"
 fi
 
+# A --config that does not exist is a typo, not an empty configuration.
+ex "$work/absent.config" explain NET; rc=$?
+if [ $rc -eq 1 ] && [ ! -s "$work/out" ] &&
+    grep -qxF "kctui: $work/absent.config: No such file or directory (--config names the configuration to read)" "$work/err"; then
+	pass "real/explain-config-missing$sfx"
+else
+	fail_with "real/explain-config-missing$sfx" "exit $rc" cat "$work/err"
+fi
+# Without any config the values come from conf's defconfig list, and kctui
+# says which file, as conf does: "set by you" would otherwise mislead.
+KCONFIG_CONFIG="$work/absent.config" "$KCTUI" -C "$TREE" explain NET > "$work/out" 2> "$work/err"; rc=$?
+if [ $rc -eq 0 ] && grep -q "^kctui: no $work/absent.config: using defaults found in [^ ]" "$work/err" &&
+    grep -q "^Value: " "$work/out" && [ ! -e "$work/absent.config" ]; then
+	pass "real/explain-no-config$sfx" "($(sed -n 's/.*using defaults found in //p' "$work/err"))"
+else
+	fail_with "real/explain-no-config$sfx" "exit $rc" cat "$work/err"
+fi
+
 # ------------------------------------------- dependents, against conf
 # What explain says turning SYMBOL off also changes must be what the
 # kernel's conf does with SYMBOL switched off in the config.
@@ -269,27 +288,4 @@ if cmp -s "$work/cloud.config" "$work/cloud.orig"; then
 	pass "real/explain-input-untouched$sfx"
 else
 	fail "real/explain-input-untouched$sfx" "the cloud config was written"
-fi
-
-# ---------------------------------------------------------------- timing
-# explain of one symbol vs only loading the config (enable of a symbol that
-# already has the value loads and stops): best of three each.
-best() {
-	local i t0 t b=
-	for i in 1 2 3; do
-		t0=$(now_ns)
-		"$@" > /dev/null 2>&1
-		t=$(elapsed_since "$t0")
-		if [ -z "$b" ] || awk -v a="$t" -v b="$b" 'BEGIN { exit !(a < b) }'; then b=$t; fi
-	done
-	echo "$b"
-}
-tl=$(best "$KCTUI" -C "$TREE" --config "$work/cloud.config" enable HZ_250)
-te=$(best "$KCTUI" -C "$TREE" --config "$work/cloud.config" explain NETFILTER)
-tn=$(best "$KCTUI" -C "$TREE" --config "$work/cloud.config" enable SND_SOC_ADAU7002)
-# "Not noticeably longer": within 50% (plus 50 ms of noise).
-if awk -v l="$tl" -v e="$te" -v n="$tn" 'BEGIN { exit !(e <= l * 1.5 + 0.05 && n <= l * 1.5 + 0.05) }'; then
-	pass "real/explain-time$sfx" "(load ${tl}s, explain ${te}s, enable plan ${tn}s)"
-else
-	fail "real/explain-time$sfx" "load ${tl}s, explain ${te}s, enable plan ${tn}s"
 fi
