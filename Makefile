@@ -28,7 +28,7 @@ CFLAGS     ?= -O2 -g
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -Wno-error
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -Wno-error
 FUZZ_SECONDS ?= 10
-INCLUDES   := -Ikconfig-parser -Icore -Itui
+INCLUDES   := -Ilib -Ikconfig-parser -Icore -Itui
 DEPFLAGS    = -MMD -MP
 
 # Optional libraries: linked (and HAVE_<NAME> defined) only when pkg-config
@@ -45,10 +45,12 @@ endif
 LDFLAGS ?=
 LDLIBS  := -Wl,--as-needed $(PKG_LIBS) -pthread
 
-# The engine (kconfig-parser/) uses libc and pthread only: the optional
-# libraries' flags go to core/, tui/ and test programs.
+# The engine (kconfig-parser/) and the plumbing under it (lib/) use libc and
+# pthread only: the optional libraries' flags go to core/, tui/ and test
+# programs.
 XCFLAGS = $(PKG_CFLAGS)
 $(foreach d,build build-asan build-fuzz,$(eval $(d)/kconfig-parser/%.o: XCFLAGS :=))
+$(foreach d,build build-asan build-fuzz,$(eval $(d)/lib/%.o: XCFLAGS :=))
 
 # Quiet command lines unless V=1.
 ifeq ($(V),1)
@@ -59,6 +61,7 @@ Q := @
 say = @printf '  %-6s %s\n'
 endif
 
+LIB_SRCS  := $(sort $(wildcard lib/*.c))
 KP_SRCS   := $(sort $(wildcard kconfig-parser/*.c))
 CORE_SRCS := $(sort $(wildcard core/*.c))
 TUI_SRCS  := $(sort $(wildcard tui/*.c))
@@ -68,8 +71,8 @@ UNITS     := $(patsubst tests/unit/%.c,%,$(UNIT_SRCS))
 FUZZERS   := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(FUZZ_SRCS))
 
 # $(call flavor,DIR) -> the library archives of a build directory
-# (libkccore.a only when core/ has sources).
-libs_of = $(if $(CORE_SRCS),$(1)/libkccore.a) $(1)/libkconfig.a
+# (libkccore.a only when core/ has sources); lib/'s plumbing comes last.
+libs_of = $(if $(CORE_SRCS),$(1)/libkccore.a) $(1)/libkconfig.a $(1)/libkcutil.a
 
 .PHONY: all asan fuzz fuzz-run check unit-bins bench demo deps deps-ensure \
 	clean help
@@ -102,6 +105,11 @@ $(1)/libkconfig.a: $(patsubst %.c,$(1)/%.o,$(KP_SRCS))
 	$$(say) AR $$@
 	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
 
+$(1)/libkcutil.a: $(patsubst %.c,$(1)/%.o,$(LIB_SRCS))
+	@mkdir -p $$(@D)
+	$$(say) AR $$@
+	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
+
 $(1)/libkccore.a: $(patsubst %.c,$(1)/%.o,$(CORE_SRCS))
 	@mkdir -p $$(@D)
 	$$(say) AR $$@
@@ -117,7 +125,7 @@ $(1)/unit/%: tests/unit/%.c $(call libs_of,$(1))
 	$$(say) CCLD $$@
 	$$(Q)$$(CC) $$(STD_FLAGS) $(2) $$(INCLUDES) -Itests/unit $$(PKG_CFLAGS) $$(DEPFLAGS) $$(LDFLAGS) -o $$@ $$< $(call libs_of,$(1)) $$(LDLIBS)
 
--include $(patsubst %.c,$(1)/%.d,$(KP_SRCS) $(CORE_SRCS) $(TUI_SRCS)) $(patsubst %,$(1)/unit/%.d,$(UNITS))
+-include $(patsubst %.c,$(1)/%.d,$(LIB_SRCS) $(KP_SRCS) $(CORE_SRCS) $(TUI_SRCS)) $(patsubst %,$(1)/unit/%.d,$(UNITS))
 endef
 
 $(eval $(call flavor_rules,build,$(CFLAGS),kctui))
@@ -131,7 +139,7 @@ unit-bins: $(patsubst %,build/unit/%,$(UNITS)) $(patsubst %,build-asan/unit/%,$(
 # ------------------------------------------------------------------- fuzz
 # Every tests/fuzz/fuzz_*.c becomes build-fuzz/fuzz_*, linked with the
 # kconfig-parser objects built by clang with -fsanitize=fuzzer-no-link.
-FUZZ_KP_OBJS := $(patsubst %.c,build-fuzz/%.o,$(KP_SRCS) $(CORE_SRCS))
+FUZZ_KP_OBJS := $(patsubst %.c,build-fuzz/%.o,$(LIB_SRCS) $(KP_SRCS) $(CORE_SRCS))
 FUZZ_SAN := address,undefined
 
 build-fuzz/%.o: %.c $(FLAGS_STAMP)

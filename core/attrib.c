@@ -17,7 +17,7 @@
 #include "attrib.h"
 #include "kbuild.h"
 #include "srcindex.h"
-#include "util.h"
+#include "../lib/util.h"
 
 struct attrib {
 	const struct evidence	*ev;

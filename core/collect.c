@@ -48,7 +48,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "../lib/util.h"
 #include "collect.h"
 
 /*

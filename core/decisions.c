@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kconfig-parser/util.h"
+#include "../lib/util.h"
 #include "decisions.h"
 #include "report.h"
 

@@ -53,7 +53,7 @@
 #endif
 
 #include "evidence.h"
-#include "util.h"
+#include "../lib/util.h"
 
 #define EV_BUFSIZE	(1024 * 1024)	/* decoded bytes per read; also the
 					   longest line kept */

@@ -18,7 +18,7 @@
 
 #include "attrib.h"
 #include "explain.h"
-#include "../kconfig-parser/util.h"
+#include "../lib/util.h"
 
 /* Most symbols named in one list sentence before "and N more". */
 #define EX_LIST_MAX	8

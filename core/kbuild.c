@@ -91,7 +91,7 @@
 #include <unistd.h>
 
 #include "kbuild.h"
-#include "util.h"
+#include "../lib/util.h"
 
 #define KB_MAX_WORDS	4096	/* words one expansion may give */
 #define KB_MAX_DEPTH	48	/* nested references and functions */

@@ -16,7 +16,7 @@
 #endif
 
 #include "../kconfig-parser/kconfig.h"
-#include "../kconfig-parser/util.h"
+#include "../lib/util.h"
 #include "decisions.h"
 #include "report.h"
 #include "trim.h"

@@ -61,7 +61,7 @@
 #include <unistd.h>
 
 #include "srcindex.h"
-#include "util.h"
+#include "../lib/util.h"
 
 #if defined(HAVE_LIBPCRE2_8) || \
     (defined(__has_include) && __has_include(<pcre2.h>))

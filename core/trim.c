@@ -22,7 +22,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "../kconfig-parser/util.h"
+#include "../lib/util.h"
 #include "attrib.h"
 #include "decisions.h"
 #include "evidence.h"

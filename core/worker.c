@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "../kconfig-parser/kconfig.h"
-#include "../kconfig-parser/util.h"
+#include "../lib/util.h"
 #include "attrib.h"
 #include "worker.h"
 

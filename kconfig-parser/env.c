@@ -59,7 +59,7 @@
 
 #include "preprocess.h"
 #include "shell.h"
-#include "util.h"
+#include "../lib/util.h"
 
 struct envb {
 	char	**v;

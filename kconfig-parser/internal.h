@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "kconfig.h"
-#include "util.h"
+#include "../lib/util.h"
 
 struct pp;
 struct kc_prop;

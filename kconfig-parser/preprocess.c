@@ -41,7 +41,7 @@
 
 #include "preprocess.h"
 #include "shell.h"
-#include "util.h"
+#include "../lib/util.h"
 
 #define PP_MAX_ARGS	16
 #define PP_MAX_DEPTH	1000

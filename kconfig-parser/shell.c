@@ -49,7 +49,7 @@
 
 #include "preprocess.h"
 #include "shell.h"
-#include "util.h"
+#include "../lib/util.h"
 
 #define SHELL_BUFSIZE	4096
 #define CACHE_MAGIC	"KCTUI-SHELL-CACHE 1\n"

@@ -20,7 +20,7 @@
 #include "../core/srcindex.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../kconfig-parser/preprocess.h"
-#include "../kconfig-parser/util.h"
+#include "../lib/util.h"
 #include "cli.h"
 
 void

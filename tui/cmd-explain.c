@@ -14,7 +14,7 @@
 #include "../core/enable.h"
 #include "../core/explain.h"
 #include "../kconfig-parser/kconfig.h"
-#include "../kconfig-parser/util.h"
+#include "../lib/util.h"
 #include "cli.h"
 
 /* Most names suggested for a mistyped symbol. */

@@ -21,7 +21,7 @@
 #include "../core/trim.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../kconfig-parser/preprocess.h"
-#include "../kconfig-parser/util.h"
+#include "../lib/util.h"
 #include "cli.h"
 
 /* What suggest and export share: the configuration, the evidence, the

@@ -14,7 +14,7 @@
 #include "../core/explain.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
-#include "../kconfig-parser/util.h"
+#include "../lib/util.h"
 #include "tree.h"
 #include "tui.h"
 

@@ -17,7 +17,7 @@
 
 #include "../kconfig-parser/kconfig.h"
 #include "../kconfig-parser/preprocess.h"
-#include "../kconfig-parser/util.h"
+#include "../lib/util.h"
 #include "cli.h"
 #include "tui.h"
 

@@ -24,7 +24,7 @@
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../kconfig-parser/preprocess.h"
-#include "../kconfig-parser/util.h"
+#include "../lib/util.h"
 #include "cli.h"
 #include "tree.h"
 #include "tui.h"

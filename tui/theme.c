@@ -26,7 +26,7 @@
 #include <yaml.h>
 #endif
 
-#include "../kconfig-parser/util.h"
+#include "../lib/util.h"
 #include "theme.h"
 
 static const char *theme_el_names[EL_COUNT] = {

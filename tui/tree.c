@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kconfig-parser/util.h"
+#include "../lib/util.h"
 #include "rows.h"
 #include "tree.h"
 

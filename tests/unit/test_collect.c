@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../kconfig-parser/util.h"
+#include "../../lib/util.h"
 #include "../../core/collect.h"
 
 static int	failures;

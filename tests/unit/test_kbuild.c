@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "kbuild.h"
-#include "util.h"
+#include "../../lib/util.h"
 
 static int	failures;
 static char	tmpdir[] = "/tmp/kctui-kbuild-XXXXXX";

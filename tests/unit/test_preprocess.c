@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "../../kconfig-parser/preprocess.h"
-#include "../../kconfig-parser/util.h"
+#include "../../lib/util.h"
 
 static int	 failures;
 static char	 tmpdir[256];

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "srcindex.h"
-#include "util.h"
+#include "../../lib/util.h"
 
 static int	failures;
 static char	tmpdir[] = "/tmp/kctui-srcindex-XXXXXX";
