@@ -54,6 +54,7 @@
 
 #include "evidence.h"
 #include "../lib/util.h"
+#include "../lib/fileio.h"
 
 #define EV_BUFSIZE	(1024 * 1024)	/* decoded bytes per read; also the
 					   longest line kept */

@@ -92,6 +92,7 @@
 
 #include "kbuild.h"
 #include "../lib/util.h"
+#include "../lib/fileio.h"
 
 #define KB_MAX_WORDS	4096	/* words one expansion may give */
 #define KB_MAX_DEPTH	48	/* nested references and functions */
@@ -3348,7 +3349,7 @@ kbcache_save(struct kbuild *kb, const char *path, const char *srcarch,
 	len = body.len;
 	sum = hash_buf64(body.s, body.len);
 	if (len <= KBCACHE_MAX) {
-		path_mkdirs(path);
+		{ char *why = NULL; path_mkdir_parent(path, 0777, &why); free(why); }
 		tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 		if (fd != -1) {

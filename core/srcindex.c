@@ -62,6 +62,7 @@
 
 #include "srcindex.h"
 #include "../lib/util.h"
+#include "../lib/fileio.h"
 
 #if defined(HAVE_LIBPCRE2_8) || \
     (defined(__has_include) && __has_include(<pcre2.h>))
@@ -560,7 +561,7 @@ srccache_save(const char *blob, size_t size, const char *path)
 	char	*tmp;
 	int	 fd;
 
-	path_mkdirs(path);
+	{ char *why = NULL; path_mkdir_parent(path, 0777, &why); free(why); }
 	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd != -1) {

@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * util.c - allocation, string buffers, arenas, interning, and the file and
- * hashing helpers of the on-disk caches.
+ * util.c - allocation, string buffers, arenas, interning and hashing.
  */
-#include <sys/stat.h>
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,45 +324,6 @@ hash_buf64(const void *buf, size_t n)
 		h ^= h >> 29;
 	}
 	return hash_fnv64(h, p + i, n - i);
-}
-
-/* Write all of buf to fd, retrying short writes and EINTR; -1 on error
- * (errno set). */
-int
-fd_write_all(int fd, const void *buf, size_t len)
-{
-	const char	*p = buf;
-	ssize_t		 n;
-
-	while (len > 0) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0) {
-			errno = EIO;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Create the directories leading to path (mkdir -p of its dirname). Errors
- * are left to the open() that follows, which reports them with the path. */
-void
-path_mkdirs(const char *path)
-{
-	char	*copy = xstrdup(path), *p;
-
-	for (p = copy + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		(void)mkdir(copy, 0777);
-		*p = '/';
-	}
-	free(copy);
 }
 
 /* Start an intern table whose strings live in arena a. */

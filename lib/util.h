@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * util.h - small helpers shared by the Kconfig engine and core/: checked
- * allocation, a growable string buffer, an arena, string interning, and the
- * few file and hashing helpers the on-disk caches need.
+ * allocation, a growable string buffer, an arena, string interning and
+ * hashing. Files: fileio.h; caches: cachefile.h; hash tables: strmap.h;
+ * time: clock.h.
  *
  * Nothing here keeps global state: every arena and intern table belongs to
  * the struct kconfig that created it, so two configurations can live (and be
@@ -72,8 +73,5 @@ void		 intern_free(struct intern *);
 uint32_t	 hash_str(const char *, size_t);
 uint64_t	 hash_fnv64(uint64_t, const void *, size_t);
 uint64_t	 hash_buf64(const void *, size_t);
-
-int		 fd_write_all(int, const void *, size_t);
-void		 path_mkdirs(const char *);
 
 #endif

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * test_lib.c - the plumbing in lib/: the string map, mkdir -p, atomic
+ * file replacement and the cache file format.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../lib/cachefile.h"
+#include "../../lib/clock.h"
+#include "../../lib/fileio.h"
+#include "../../lib/strmap.h"
+#include "../../lib/util.h"
+
+static int failures;
+
+/* Print one result line in the suite's PASS/FAIL convention. */
+static void
+check(const char *name, int ok, const char *detail)
+{
+	printf("%s lib/%s%s%s\n", ok ? "PASS" : "FAIL", name,
+	    !ok && detail ? ": " : "", !ok && detail ? detail : "");
+	if (!ok)
+		failures++;
+}
+
+/* A map of 20000 keys: every key found with its value, absent ones not,
+ * iteration sees each once, replacing keeps the count. */
+static void
+test_strmap(void)
+{
+	struct strmap		 m;
+	struct strmap_entry	*e;
+	char			**keys;
+	size_t			 i, seen = 0, n = 20000;
+	int			 ok = 1;
+	bool			 added;
+
+	strmap_init(&m);
+	keys = xcalloc(n, sizeof *keys);
+	for (i = 0; i < n; i++) {
+		keys[i] = xasprintf("CONFIG_%zu", i);
+		strmap_set(&m, keys[i], strlen(keys[i]), (void *)(i + 1));
+	}
+	for (i = 0; i < n; i++)
+		ok &= strmap_get(&m, keys[i], strlen(keys[i])) == (void *)(i + 1);
+	ok &= strmap_get(&m, "CONFIG_", 7) == NULL;
+	ok &= strmap_get(&m, "CONFIG_1x", 8) == (void *)2; /* length counts */
+	e = strmap_insert(&m, keys[5], strlen(keys[5]), &added);
+	ok &= !added && e->value == (void *)6 && m.count == n;
+	for (i = 0; strmap_next(&m, &i) != NULL;)
+		seen++;
+	ok &= seen == n;
+	check("strmap", ok, NULL);
+	strmap_free(&m);
+	ok = strmap_get(&m, "x", 1) == NULL && m.count == 0;
+	check("strmap-empty", ok, NULL);
+	for (i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+/* mkdir -p makes nested directories, accepts existing ones, and reports
+ * a component that is a file. */
+static void
+test_mkdir(const char *top)
+{
+	char	*d = xasprintf("%s/a/b/c", top), *f = xasprintf("%s/file", top);
+	char	*bad = xasprintf("%s/file/x", top), *cause = NULL;
+	struct stat st;
+	FILE	*fp;
+
+	check("mkdir-p", path_mkdir_p(d, 0777, &cause) == 0 &&
+	    stat(d, &st) == 0 && S_ISDIR(st.st_mode), cause);
+	check("mkdir-p-exists", path_mkdir_p(d, 0777, &cause) == 0, cause);
+	fp = fopen(f, "w");
+	if (fp != NULL)
+		fclose(fp);
+	check("mkdir-p-file", path_mkdir_p(bad, 0777, &cause) == -1 &&
+	    cause != NULL && strstr(cause, "Not a directory") != NULL, cause);
+	free(cause);
+	free(d);
+	free(f);
+	free(bad);
+}
+
+/* Count the files in dir whose name starts with prefix. */
+static int
+count_prefix(const char *top, const char *prefix)
+{
+	char	*cmd = xasprintf("ls -a '%s' | grep -c '^%s'", top, prefix);
+	FILE	*p = popen(cmd, "r");
+	int	 n = -1;
+
+	if (p != NULL) {
+		if (fscanf(p, "%d", &n) != 1)
+			n = -1;
+		pclose(p);
+	}
+	free(cmd);
+	return n;
+}
+
+/* Atomic replacement: content, .old kept, abort leaves the file alone,
+ * no temporaries left behind, a failure names the file. */
+static void
+test_atomic(const char *top)
+{
+	char			*p = xasprintf("%s/config", top), *old;
+	char			*cause = NULL, *s;
+	struct atomic_file	 af;
+	size_t			 len;
+
+	old = xasprintf("%s.old", p);
+	check("atomic-new", file_write_atomic(p, "one\n", 4, 0666,
+	    ATOMIC_KEEP_OLD, &cause) == 0, cause);
+	check("atomic-replace", file_write_atomic(p, "two\n", 4, 0666,
+	    ATOMIC_KEEP_OLD, &cause) == 0, cause);
+	s = file_read_all(p, &len);
+	check("atomic-content", s != NULL && strcmp(s, "two\n") == 0, s);
+	free(s);
+	s = file_read_all(old, &len);
+	check("atomic-old", s != NULL && strcmp(s, "one\n") == 0, s);
+	free(s);
+	if (atomic_open(&af, p, 0666, 0, &cause) == 0) {
+		atomic_write(&af, "three\n", 6);
+		atomic_abort(&af);
+	}
+	s = file_read_all(p, &len);
+	check("atomic-abort", s != NULL && strcmp(s, "two\n") == 0, s);
+	free(s);
+	check("atomic-no-temporaries", count_prefix(top, "config.tmp") == 0,
+	    NULL);
+	free(cause);
+	cause = NULL;
+	check("atomic-directory", file_write_atomic(top, "x", 1, 0666, 0,
+	    &cause) == -1 && cause != NULL, cause);
+	free(cause);
+	free(p);
+	free(old);
+}
+
+/* Cache files: a round trip, then each kind of damage refused. */
+static void
+test_cachefile(const char *top)
+{
+	char			*p = xasprintf("%s/c/cache", top), *cause = NULL;
+	struct cachefile	 cf;
+	char			 payload[1000], *raw;
+	size_t			 len, i;
+	FILE			*fp;
+	int			 ok;
+
+	for (i = 0; i < sizeof payload; i++)
+		payload[i] = (char)(i * 7);
+	check("cache-write", cachefile_write(p, "KCTEST\n\n", 3, 42, payload,
+	    sizeof payload, &cause) == 0, cause);
+	ok = cachefile_open(&cf, p, "KCTEST\n\n", 3, CACHEFILE_POPULATE,
+	    &cause) == 0 && cf.len == sizeof payload && cf.identity == 42 &&
+	    memcmp(cf.data, payload, sizeof payload) == 0 &&
+	    ((uintptr_t)cf.data & 15) == 0;
+	check("cache-read", ok, cause);
+	cachefile_close(&cf);
+	free(cause);
+	check("cache-version", cachefile_open(&cf, p, "KCTEST\n\n", 4, 0,
+	    &cause) == -1 && cause != NULL, NULL);
+	free(cause);
+	check("cache-magic", cachefile_open(&cf, p, "KCOTHER\n", 3, 0,
+	    &cause) == -1 && cause != NULL, NULL);
+	free(cause);
+	check("cache-absent", cachefile_open(&cf, "/nonexistent/x", "KCTEST\n\n",
+	    3, 0, &cause) == -1 && cause == NULL, NULL);
+	raw = file_read_all(p, &len);
+	/* every byte of the header and payload, flipped in turn */
+	ok = raw != NULL;
+	for (i = 0; ok && i < len; i += (i < CACHEFILE_HEADER ? 1 : 37)) {
+		raw[i] ^= 0x5a;
+		if ((fp = fopen(p, "w")) == NULL)
+			break;
+		fwrite(raw, 1, len, fp);
+		fclose(fp);
+		raw[i] ^= 0x5a;
+		/* identity and reserved bytes are the caller's to check */
+		if ((i >= 16 && i < 24) || (i >= 40 && i < 48))
+			continue;
+		ok &= cachefile_open(&cf, p, "KCTEST\n\n", 3, 0, &cause) == -1;
+		free(cause);
+	}
+	check("cache-corrupt", ok, NULL);
+	if (raw != NULL && (fp = fopen(p, "w")) != NULL) {
+		fwrite(raw, 1, len - 1, fp);
+		fclose(fp);
+	}
+	check("cache-truncated", cachefile_open(&cf, p, "KCTEST\n\n", 3, 0,
+	    &cause) == -1 && cause != NULL, NULL);
+	free(cause);
+	free(raw);
+	free(p);
+}
+
+/* The clock moves forward. */
+static void
+test_clock(void)
+{
+	uint64_t	a = clock_ns(), b;
+	double		x = clock_now();
+
+	usleep(2000);
+	b = clock_ns();
+	check("clock", b - a >= 1000000 && clock_now() > x, NULL);
+}
+
+int
+main(void)
+{
+	char	top[] = "/tmp/kctui-lib.XXXXXX", *cmd;
+
+	if (mkdtemp(top) == NULL) {
+		printf("FAIL lib/tempdir: %s\n", strerror(errno));
+		return 1;
+	}
+	test_strmap();
+	test_mkdir(top);
+	test_atomic(top);
+	test_cachefile(top);
+	test_clock();
+	cmd = xasprintf("rm -rf '%s'", top);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", top);
+	free(cmd);
+	return failures != 0;
+}
