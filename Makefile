@@ -31,12 +31,20 @@ FUZZ_SECONDS ?= 10
 INCLUDES   := -Ilib -Ikconfig-parser -Icore -Itui
 DEPFLAGS    = -MMD -MP
 
-# Optional libraries: linked (and HAVE_<NAME> defined) only when pkg-config
-# knows them, so the build works before `make deps` as long as no code needs a
-# missing one.  --as-needed keeps unused ones out of the binary.
+# The libraries kctui is built on (README.md "Dependencies" says why each):
+# all required, all installed by `make deps`.  Goals that only install or
+# clean may run without them; building anything else stops with a message
+# that names what is missing.  --as-needed keeps unused ones out of binaries.
 PKGS := ncursesw libtraceevent libtracefs libtracecmd yaml-0.1 libpcre2-8 liblzma zlib
 PKGS_FOUND := $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),$(p)))
 pkg_macro = HAVE_$(shell echo '$(1)' | tr 'a-z.-' 'A-Z__')
+PKGS_MISSING := $(filter-out $(PKGS_FOUND),$(PKGS))
+NO_PKG_GOALS := deps deps-ensure clean help check bench demo
+ifneq ($(PKGS_MISSING),)
+ifneq ($(filter-out $(NO_PKG_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(error libraries not found by $(PKG_CONFIG): $(PKGS_MISSING); run `make deps` (as root) first)
+endif
+endif
 ifneq ($(PKGS_FOUND),)
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_FOUND)) \
 	$(foreach p,$(PKGS_FOUND),-D$(call pkg_macro,$(p))=1)
@@ -83,9 +91,8 @@ all: kctui
 help:
 	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
 
-# Objects depend on the optional-library flags: after `make deps` adds a
-# library (HAVE_<NAME> appears), everything that tests it is rebuilt instead
-# of silently keeping the code built without it.
+# Objects depend on the libraries' flags: when pkg-config's answer changes
+# (a library upgraded or moved), everything is rebuilt.
 FLAGS_STAMP := build/.pkg-flags
 FLAGS_NOW   := $(PKG_CFLAGS) | $(PKG_LIBS)
 ifneq ($(FLAGS_NOW),$(shell cat $(FLAGS_STAMP) 2>/dev/null))
