@@ -844,44 +844,66 @@ en_refuse(struct enable_plan *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-struct enable_plan *
-enable_plan(struct kconfig *k, struct kc_symbol *s, enum kc_tri want)
+/* Refuse at once what no plan can give: an undefined or non-tristate
+ * symbol, m for a bool. false when refused. */
+static bool
+en_settable(struct enable_plan *p, struct kc_symbol *s, enum kc_tri want)
 {
-	struct enable_plan	*p = xcalloc(1, sizeof *p);
-	struct kc_values	*saved;
-	struct en_ctx		 c;
-	struct en_res		 r;
-	struct enable_step	 tmp;
-	char			*reason, *brief;
-	size_t			 i, j;
-	int			 round;
-	bool			 done = false;
-
-	p->target = s;
-	p->want = want;
 	if (!en_is_defined(s)) {
 		en_refuse(p, "%s is not something you can set: it is not "
 		    "defined for this architecture", en_name(s));
-		return p;
+		return false;
 	}
 	if (!en_is_tri(s)) {
 		en_refuse(p, "%s is not an on/off option: set its value in "
 		    "the configuration instead", en_name(s));
-		return p;
+		return false;
 	}
 	if (want == KC_MOD && kc_sym_type(s) == KC_BOOL) {
 		en_refuse(p, "%s is a bool option: it can be y or n, not m",
 		    en_name(s));
-		return p;
+		return false;
 	}
-	if (kc_sym_tristate(k, s) == want) {
-		p->ok = p->already = true;
-		return p;
-	}
+	return true;
+}
+
+/* The reason shown for one step: the step's own, what it serves, or the
+ * target itself. */
+static char *
+en_step_reason(const struct en_step *st, struct kc_symbol *s,
+    enum kc_tri want)
+{
+	if (st->sym == s && st->reason == NULL)
+		return xstrdup("the option you asked for");
+	if (st->reason == NULL && st->via != NULL)
+		return xstrdup(st->via);
+	if (st->reason == NULL)
+		return xasprintf("so that %s can be %s", en_name(s),
+		    explain_tri_name(want));
+	if (st->via != NULL)
+		return xasprintf("%s; %s", st->reason, st->via);
+	return xstrdup(st->reason);
+}
+
+/*
+ * Search rounds: each finds the changes the current values still need and
+ * applies them to k, until s has the value (true) or a round finds nothing
+ * or a condition that can't be met (the plan refused). Several rounds,
+ * because a change can make a new dependency visible (a choice, a default).
+ */
+static bool
+en_search(struct enable_plan *p, struct kconfig *k, struct kc_symbol *s,
+    enum kc_tri want)
+{
+	struct en_ctx	c;
+	struct en_res	r;
+	size_t		i;
+	int		round;
+	bool		done = false;
+
 	memset(&c, 0, sizeof c);
 	c.k = k;
 	c.modules = kconfig_find(k, "MODULES");
-	saved = kconfig_values_save(k);
 	for (round = 0; round < EN_ROUNDS && !done; round++) {
 		en_ctx_reset(&c);
 		if (kc_sym_tristate(k, s) < want) {
@@ -908,59 +930,76 @@ enable_plan(struct kconfig *k, struct kc_symbol *s, enum kc_tri want)
 			break;
 		}
 		for (i = 0; i < r.n; i++) {
-			struct en_step *st = &r.steps[i];
-
-			if (st->sym == s && st->reason == NULL)
-				reason = xstrdup("the option you asked for");
-			else if (st->reason == NULL && st->via != NULL)
-				reason = xstrdup(st->via);
-			else if (st->reason == NULL)
-				reason = xasprintf("so that %s can be %s",
-				    en_name(s), explain_tri_name(want));
-			else if (st->via != NULL)
-				reason = xasprintf("%s; %s", st->reason,
-				    st->via);
-			else
-				reason = xstrdup(st->reason);
-			en_plan_add(p, st->sym, st->value, reason);
-			en_apply_step(k, st->sym, st->value);
+			en_plan_add(p, r.steps[i].sym, r.steps[i].value,
+			    en_step_reason(&r.steps[i], s, want));
+			en_apply_step(k, r.steps[i].sym, r.steps[i].value);
 		}
 		en_res_clear(&r);
 		done = kc_sym_tristate(k, s) == want;
 	}
 	en_ctx_reset(&c);
 	free(c.memo);
+	return done;
+}
 
-	if (done) {
-		/* Settle the order: the target last. */
-		for (i = 0; i + 1 < p->nsteps; i++) {
-			if (p->steps[i].sym != s)
-				continue;
-			tmp = p->steps[i];
-			memmove(&p->steps[i], &p->steps[i + 1],
-			    (p->nsteps - i - 1) * sizeof *p->steps);
-			p->steps[p->nsteps - 1] = tmp;
-			break;
-		}
-		if (!en_try(k, saved, p->steps, p->nsteps, (size_t)-1, s,
-		    want)) {
-			en_refuse(p, "the changes found do not give %s the "
-			    "value %s when applied in order", en_name(s),
-			    explain_tri_name(want));
-		} else {
-			p->ok = true;
-			/* Drop what turns out unneeded. */
-			for (i = p->nsteps; i-- > 0;) {
-				if (p->steps[i].sym == s || !en_try(k, saved,
-				    p->steps, p->nsteps, i, s, want))
-					continue;
-				free(p->steps[i].reason);
-				for (j = i; j + 1 < p->nsteps; j++)
-					p->steps[j] = p->steps[j + 1];
-				p->nsteps--;
-			}
-		}
-	} else if (p->why_not == NULL) {
+/* A plan found: target last, check it from the saved values in order,
+ * then drop each step the plan holds without. */
+static void
+en_settle(struct enable_plan *p, struct kconfig *k, struct kc_values *saved,
+    struct kc_symbol *s, enum kc_tri want)
+{
+	struct enable_step	tmp;
+	size_t			i, j;
+
+	for (i = 0; i + 1 < p->nsteps; i++) {
+		if (p->steps[i].sym != s)
+			continue;
+		tmp = p->steps[i];
+		memmove(&p->steps[i], &p->steps[i + 1],
+		    (p->nsteps - i - 1) * sizeof *p->steps);
+		p->steps[p->nsteps - 1] = tmp;
+		break;
+	}
+	if (!en_try(k, saved, p->steps, p->nsteps, (size_t)-1, s, want)) {
+		en_refuse(p, "the changes found do not give %s the value %s "
+		    "when applied in order", en_name(s),
+		    explain_tri_name(want));
+		return;
+	}
+	p->ok = true;
+	for (i = p->nsteps; i-- > 0;) {
+		if (p->steps[i].sym == s || !en_try(k, saved, p->steps,
+		    p->nsteps, i, s, want))
+			continue;
+		free(p->steps[i].reason);
+		for (j = i; j + 1 < p->nsteps; j++)
+			p->steps[j] = p->steps[j + 1];
+		p->nsteps--;
+	}
+}
+
+/* The smallest set of changes that gives s the value want, each with its
+ * reason, checked by the engine; k's values are left as they were. */
+struct enable_plan *
+enable_plan(struct kconfig *k, struct kc_symbol *s, enum kc_tri want)
+{
+	struct enable_plan	*p = xcalloc(1, sizeof *p);
+	struct kc_values	*saved;
+	char			*brief;
+	size_t			 i;
+
+	p->target = s;
+	p->want = want;
+	if (!en_settable(p, s, want))
+		return p;
+	if (kc_sym_tristate(k, s) == want) {
+		p->ok = p->already = true;
+		return p;
+	}
+	saved = kconfig_values_save(k);
+	if (en_search(p, k, s, want))
+		en_settle(p, k, saved, s, want);
+	else if (p->why_not == NULL) {
 		brief = explain_brief(k, s);
 		en_refuse(p, "no plan found: after %zu change%s %s is still "
 		    "%s (%s)", p->nsteps, p->nsteps == 1 ? "" : "s",

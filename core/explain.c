@@ -802,39 +802,91 @@ ex_inactive_defaults(struct explain *ex, struct kconfig *k,
 	}
 }
 
-/* Value line and reasons, mirroring sym_calc_value(). */
+/* The value line of a string, int or hex symbol: the user's, its
+ * default's, or none. */
+static void
+ex_value_string(struct explain *ex, struct kconfig *k, struct kc_symbol *s,
+    enum kc_tri vis)
+{
+	struct explain_line	*l;
+	struct kc_prop_info	 pi;
+	char			*txt;
+
+	if (vis != KC_NO && kc_sym_has_user_value(s)) {
+		ex_add(ex, EXPLAIN_VALUE, 0, NULL, "Value: %s, set by "
+		    "you in .config.", kc_sym_string(k, s));
+		return;
+	}
+	if (ex_active_default(k, s, &pi)) {
+		txt = ex_prop_text(s, &pi);
+		l = ex_add(ex, EXPLAIN_VALUE, 0, NULL, "Value: %s, its "
+		    "default (\"%s\", %s:%d).", kc_sym_string(k, s),
+		    txt, pi.file, pi.line);
+		l->file = pi.file;
+		l->line = pi.line;
+		free(txt);
+		return;
+	}
+	ex_add(ex, EXPLAIN_VALUE, 0, NULL, "Value: \"%s\" (no default "
+	    "applies).", kc_sym_string(k, s));
+}
+
+/* The value line of a shown tristate the user set: as set, raised by a
+ * select (sel, who, nsel: its active selectors), or limited by what its
+ * prompt depends on. */
+static void
+ex_value_user(struct explain *ex, struct kconfig *k, struct kc_symbol *s,
+    enum kc_tri v, enum kc_tri vis, const char *sel, struct kc_symbol *who,
+    size_t nsel)
+{
+	enum kc_tri	 ut, base;
+	const char	*pf = NULL;
+	char		*why;
+	int		 pl = 0;
+	bool		 nop;
+
+	ut = kc_sym_user_tristate(s);
+	base = ut < vis ? ut : vis;
+	if (kc_sym_type(s) == KC_BOOL && base == KC_MOD)
+		base = KC_YES;
+	if (v > base && nsel > 0) {
+		ex_add(ex, EXPLAIN_VALUE, 0, who, "Value: %s, selected "
+		    "by %s.", explain_tri_name(v), sel);
+		ex_add(ex, EXPLAIN_REASON, 1, NULL, "Your .config says "
+		    "%s, but a select raises it.",
+		    explain_tri_name(ut));
+	} else if (ut > vis) {
+		why = explain_why_low(k, ex_prompt_cond(s, &pf, &pl,
+		    &nop), KC_YES);
+		ex_add(ex, EXPLAIN_VALUE, 0, ex_first_culprit(k,
+		    ex_prompt_cond(s, &pf, &pl, &nop), KC_YES, true),
+		    "Value: %s, limited to %s: you set %s in .config, "
+		    "but it depends on something that is %s (%s).",
+		    explain_tri_name(v), explain_tri_name(vis),
+		    explain_tri_name(ut), explain_tri_name(vis), why);
+		free(why);
+	} else {
+		ex_add(ex, EXPLAIN_VALUE, 0, NULL, "Value: %s, set by "
+		    "you in .config.", explain_tri_name(v));
+	}
+}
+
+/* Value line and reasons, mirroring sym_calc_value(): user value, choice,
+ * select, imply, default, in the order the engine lets them win. */
 static void
 ex_value_reasons(struct explain *ex, struct kconfig *k, struct kc_symbol *s)
 {
 	struct explain_line	*l;
 	struct kc_prop_info	 pi;
 	struct kc_symbol	*cs, *who;
-	enum kc_tri		 v, vis, rev, imp, dep, ut, base, defv = KC_NO;
-	const char		*pf = NULL;
+	enum kc_tri		 v, vis, rev, imp, dep, defv = KC_NO;
 	char			*sel, *txt, *why;
 	size_t			 nsel;
-	int			 pl = 0;
-	bool			 nop, hasdef;
+	bool			 hasdef;
 
 	vis = kc_sym_visible(k, s);
 	if (!ex_is_tri(s)) {
-		if (vis != KC_NO && kc_sym_has_user_value(s)) {
-			ex_add(ex, EXPLAIN_VALUE, 0, NULL, "Value: %s, set by "
-			    "you in .config.", kc_sym_string(k, s));
-			return;
-		}
-		if (ex_active_default(k, s, &pi)) {
-			txt = ex_prop_text(s, &pi);
-			l = ex_add(ex, EXPLAIN_VALUE, 0, NULL, "Value: %s, its "
-			    "default (\"%s\", %s:%d).", kc_sym_string(k, s),
-			    txt, pi.file, pi.line);
-			l->file = pi.file;
-			l->line = pi.line;
-			free(txt);
-			return;
-		}
-		ex_add(ex, EXPLAIN_VALUE, 0, NULL, "Value: \"%s\" (no default "
-		    "applies).", kc_sym_string(k, s));
+		ex_value_string(ex, k, s, vis);
 		return;
 	}
 
@@ -850,30 +902,7 @@ ex_value_reasons(struct explain *ex, struct kconfig *k, struct kc_symbol *s)
 	sel = ex_active_terms(k, kc_sym_selected_by(s), &who, &nsel);
 
 	if (vis != KC_NO && kc_sym_has_user_value(s)) {
-		ut = kc_sym_user_tristate(s);
-		base = ut < vis ? ut : vis;
-		if (kc_sym_type(s) == KC_BOOL && base == KC_MOD)
-			base = KC_YES;
-		if (v > base && nsel > 0) {
-			ex_add(ex, EXPLAIN_VALUE, 0, who, "Value: %s, selected "
-			    "by %s.", explain_tri_name(v), sel);
-			ex_add(ex, EXPLAIN_REASON, 1, NULL, "Your .config says "
-			    "%s, but a select raises it.",
-			    explain_tri_name(ut));
-		} else if (ut > vis) {
-			why = explain_why_low(k, ex_prompt_cond(s, &pf, &pl,
-			    &nop), KC_YES);
-			ex_add(ex, EXPLAIN_VALUE, 0, ex_first_culprit(k,
-			    ex_prompt_cond(s, &pf, &pl, &nop), KC_YES, true),
-			    "Value: %s, limited to %s: you set %s in .config, "
-			    "but it depends on something that is %s (%s).",
-			    explain_tri_name(v), explain_tri_name(vis),
-			    explain_tri_name(ut), explain_tri_name(vis), why);
-			free(why);
-		} else {
-			ex_add(ex, EXPLAIN_VALUE, 0, NULL, "Value: %s, set by "
-			    "you in .config.", explain_tri_name(v));
-		}
+		ex_value_user(ex, k, s, v, vis, sel, who, nsel);
 		free(sel);
 		return;
 	}

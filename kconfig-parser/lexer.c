@@ -547,7 +547,11 @@ lexer_keyword(const char *w, size_t n)
 	return T_EOF;
 }
 
-/* The first stage: one token from the current file. */
+/*
+ * The first stage: one token from the current file. Long on purpose: it
+ * is the scanner's one switch over the next character (operators, quotes,
+ * words, macros, line ends), which reads best as a single table of cases.
+ */
 static enum token
 lexer_scan(struct lexer *lx)
 {
