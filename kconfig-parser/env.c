@@ -451,77 +451,73 @@ env_derive(const char *srctree, char *const *envp, char **cause)
 	return env_derive_args(srctree, envp, NULL, cause);
 }
 
-/* env_derive() with make-style NAME=value arguments, which override both
- * the environment and the Makefiles' assignments. */
-char **
-env_derive_args(const char *srctree, char *const *envp, char *const *cmdline,
-    char **cause)
+/* The caller's environment less what make itself drops or resets, then
+ * the NAME=value arguments, which override everything. */
+static void
+env_start(struct envb *b, char *const *envp, char *const *cmdline)
 {
-	struct envb	 b = { NULL, 0, 0, cmdline };
-	char		 cwd[PATH_MAX];
-	char		*mk, *text, *v[4], *subarch, *tmp, *abs_src;
-	char		*abs_obj, *parent, *cmd, *cvt, *defconfig, *s;
-	const char	*arch, *srcarch, *cc, *llvm, *pre, *suf, *cross;
-	const char	*src;
-	size_t		 i, n;
-	struct utsname	 u;
+	char	*name, *eq;
+	size_t	 i;
 
 	for (i = 0; envp != NULL && envp[i] != NULL; i++) {
 		if (strncmp(envp[i], "LC_ALL=", 7) == 0 ||
 		    strncmp(envp[i], "GREP_OPTIONS=", 13) == 0 ||
 		    strncmp(envp[i], "CONFIG_=", 8) == 0)
 			continue;
-		envb_push(&b, xstrdup(envp[i]));
+		envb_push(b, xstrdup(envp[i]));
 	}
 	for (i = 0; cmdline != NULL && cmdline[i] != NULL; i++) {
-		char *eq = strchr(cmdline[i], '=');
-
-		if (eq == NULL)
+		if ((eq = strchr(cmdline[i], '=')) == NULL)
 			continue;
-		tmp = xstrndup(cmdline[i], (size_t)(eq - cmdline[i]));
-		envb_force(&b, tmp, eq + 1);
-		free(tmp);
+		name = xstrndup(cmdline[i], (size_t)(eq - cmdline[i]));
+		envb_force(b, name, eq + 1);
+		free(name);
 	}
+}
 
-	mk = xasprintf("%s/Makefile", srctree);
-	text = env_read_file(mk);
-	free(mk);
-	if (text == NULL) {
-		/* Not a kernel tree: no Makefile to emulate, the environment
-		 * is taken as it is. */
-		if (envb_get(&b, "srctree") == NULL)
-			envb_push(&b, xasprintf("srctree=%s", srctree));
-		goto done;
-	}
+/* VERSION, PATCHLEVEL, SUBLEVEL and KERNELVERSION from the top Makefile's
+ * text, as make derives them. */
+static void
+env_versions(struct envb *b, const char *text)
+{
+	static const char *const names[4] = {
+		"VERSION", "PATCHLEVEL", "SUBLEVEL", "EXTRAVERSION"
+	};
+	char	*v[4], *tmp;
+	size_t	 i;
 
-	/* Versions from the top Makefile. */
-	v[0] = env_make_var(text, "VERSION");
-	v[1] = env_make_var(text, "PATCHLEVEL");
-	v[2] = env_make_var(text, "SUBLEVEL");
-	v[3] = env_make_var(text, "EXTRAVERSION");
-	free(text);
 	for (i = 0; i < 4; i++) {
-		if (v[i] == NULL)
+		if ((v[i] = env_make_var(text, names[i])) == NULL)
 			v[i] = xstrdup("");
 	}
-	envb_default(&b, "VERSION", v[0]);
-	envb_default(&b, "PATCHLEVEL", v[1]);
-	envb_default(&b, "SUBLEVEL", v[2]);
+	envb_default(b, "VERSION", v[0]);
+	envb_default(b, "PATCHLEVEL", v[1]);
+	envb_default(b, "SUBLEVEL", v[2]);
 	if (*v[1] == '\0')
 		tmp = xasprintf("%s%s", v[0], v[3]);
 	else if (*v[2] == '\0')
 		tmp = xasprintf("%s.%s%s", v[0], v[1], v[3]);
 	else
 		tmp = xasprintf("%s.%s.%s%s", v[0], v[1], v[2], v[3]);
-	envb_default(&b, "KERNELVERSION", tmp);
+	envb_default(b, "KERNELVERSION", tmp);
 	free(tmp);
 	for (i = 0; i < 4; i++)
 		free(v[i]);
+}
 
-	/* srctree and objtree, objtree being the working directory. */
+/* srctree and objtree (the working directory), relative as the top
+ * Makefile writes them, and KERNELRELEASE if one was built. Returns the
+ * absolute source tree (malloc'd), NULL with *cause on failure. */
+static char *
+env_trees(struct envb *b, const char *srctree, char **cause)
+{
+	char		 cwd[PATH_MAX];
+	char		*abs_src, *abs_obj, *parent, *s, *text;
+	const char	*src;
+	size_t		 i, n;
+
 	if (getcwd(cwd, sizeof cwd) == NULL) {
 		*cause = xasprintf("getcwd: %s", strerror(errno));
-		env_free(b.v);
 		return NULL;
 	}
 	abs_obj = realpath(cwd, NULL);
@@ -530,7 +526,6 @@ env_derive_args(const char *srctree, char *const *envp, char *const *cmdline,
 		*cause = xasprintf("%s: %s", srctree, strerror(errno));
 		free(abs_obj);
 		free(abs_src);
-		env_free(b.v);
 		return NULL;
 	}
 	parent = xstrdup(abs_obj);
@@ -542,13 +537,13 @@ env_derive_args(const char *srctree, char *const *envp, char *const *cmdline,
 		src = "..";
 	else
 		src = abs_src;
-	envb_default(&b, "abs_srctree", abs_src);
-	envb_default(&b, "abs_objtree", abs_obj);
-	envb_default(&b, "building_out_of_srctree",
+	envb_default(b, "abs_srctree", abs_src);
+	envb_default(b, "abs_objtree", abs_obj);
+	envb_default(b, "building_out_of_srctree",
 	    strcmp(abs_src, abs_obj) == 0 ? "" : "1");
-	envb_default(&b, "srctree", src);
-	envb_default(&b, "objtree", ".");
-	envb_default(&b, "VPATH", src);
+	envb_default(b, "srctree", src);
+	envb_default(b, "objtree", ".");
+	envb_default(b, "VPATH", src);
 	free(parent);
 	free(abs_obj);
 	text = env_read_file("include/config/kernel.release");
@@ -561,10 +556,194 @@ env_derive_args(const char *srctree, char *const *envp, char *const *cmdline,
 				text[i] = ' ';
 		}
 	}
-	envb_default(&b, "KERNELRELEASE", text ? text : "");
+	envb_default(b, "KERNELRELEASE", text ? text : "");
 	free(text);
+	return abs_src;
+}
 
-	/* ARCH, SRCARCH. */
+/* The toolchain, from LLVM= or CROSS_COMPILE= as the top Makefile picks
+ * it: {variable, program} in the Makefile's order. */
+static const char *const env_llvm_tools[][2] = {
+	{ "HOSTCC", "clang" }, { "HOSTCXX", "clang++" }, { "CC", "clang" },
+	{ "LD", "ld.lld" }, { "AR", "llvm-ar" }, { "NM", "llvm-nm" },
+	{ "OBJCOPY", "llvm-objcopy" }, { "OBJDUMP", "llvm-objdump" },
+	{ "READELF", "llvm-readelf" }, { "STRIP", "llvm-strip" },
+};
+static const char *const env_cross_tools[][2] = {
+	{ "CC", "gcc" }, { "LD", "ld" }, { "AR", "ar" }, { "NM", "nm" },
+	{ "OBJCOPY", "objcopy" }, { "OBJDUMP", "objdump" },
+	{ "READELF", "readelf" }, { "STRIP", "strip" },
+};
+
+/* Programs the Makefile names without a toolchain prefix, in its order
+ * (RUSTC_OR_CLIPPY and RESOLVE_BTFIDS depend on others: env_programs). */
+static const char *const env_plain_tools1[][2] = {
+	{ "HOSTRUSTC", "rustc" }, { "RUSTC", "rustc" },
+	{ "RUSTDOC", "rustdoc" }, { "RUSTFMT", "rustfmt" },
+};
+static const char *const env_plain_tools2[][2] = {
+	{ "RUSTC_OR_CLIPPY_QUIET", "RUSTC" }, { "RUSTC_BOOTSTRAP", "1" },
+	{ "BINDGEN", "bindgen" }, { "CARGO", "cargo" },
+	{ "PAHOLE", "pahole" },
+};
+static const char *const env_plain_tools3[][2] = {
+	{ "LEX", "flex" }, { "YACC", "bison" }, { "AWK", "awk" },
+	{ "INSTALLKERNEL", "installkernel" }, { "PERL", "perl" },
+	{ "PYTHON3", "python3" }, { "CHECK", "sparse" }, { "BASH", "bash" },
+	{ "KGZIP", "gzip" }, { "KBZIP2", "bzip2" }, { "KLZOP", "lzop" },
+	{ "LZMA", "lzma" }, { "LZ4", "lz4" }, { "XZ", "xz" },
+	{ "ZSTD", "zstd" }, { "HOSTPKG_CONFIG", "pkg-config" },
+	{ "CONFIG_SHELL", "sh" },
+};
+
+/* Default each {name, value} of a table, prefix before each value. */
+static void
+env_defaults(struct envb *b, const char *const (*tab)[2], size_t n,
+    const char *prefix, const char *suffix)
+{
+	char	*v;
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		v = xasprintf("%s%s%s", prefix, tab[i][1], suffix);
+		envb_default(b, tab[i][0], v);
+		free(v);
+	}
+}
+
+#define ENV_NITEMS(a) (sizeof (a) / sizeof (a)[0])
+
+/* The tools and programs of the top Makefile. */
+static void
+env_programs(struct envb *b)
+{
+	const char	*cross, *llvm, *pre, *suf;
+	char		*tmp;
+	size_t		 n;
+
+	cross = envb_default(b, "CROSS_COMPILE", "");
+	llvm = envb_get(b, "LLVM");
+	if (llvm != NULL && *llvm != '\0') {
+		n = strlen(llvm);
+		pre = (llvm[n - 1] == '/') ? llvm : "";
+		suf = (*pre == '\0' && llvm[0] == '-') ? llvm : "";
+		env_defaults(b, env_llvm_tools, ENV_NITEMS(env_llvm_tools),
+		    pre, suf);
+	} else {
+		envb_default(b, "HOSTCC", "gcc");
+		envb_default(b, "HOSTCXX", "g++");
+		env_defaults(b, env_cross_tools, ENV_NITEMS(env_cross_tools),
+		    cross, "");
+	}
+	tmp = xasprintf("%s -E", envb_get(b, "CC"));
+	envb_default(b, "CPP", tmp);
+	free(tmp);
+	env_defaults(b, env_plain_tools1, ENV_NITEMS(env_plain_tools1), "",
+	    "");
+	envb_default(b, "RUSTC_OR_CLIPPY", envb_get(b, "RUSTC"));
+	env_defaults(b, env_plain_tools2, ENV_NITEMS(env_plain_tools2), "",
+	    "");
+	tmp = xasprintf("%s/tools/bpf/resolve_btfids/resolve_btfids",
+	    envb_get(b, "objtree"));
+	envb_default(b, "RESOLVE_BTFIDS", tmp);
+	free(tmp);
+	env_defaults(b, env_plain_tools3, ENV_NITEMS(env_plain_tools3), "",
+	    "");
+	envb_force(b, "LC_COLLATE", "C");
+	envb_force(b, "LC_NUMERIC", "C");
+}
+
+/* KCONFIG_CONFIG, KBUILD_DEFCONFIG and the defconfig list conf reads when
+ * there is no config. */
+static void
+env_configs(struct envb *b, const char *abs_src, const char *arch,
+    const char *srcarch, const char *subarch)
+{
+	struct utsname	 u;
+	char		*defconfig, *tmp;
+
+	envb_default(b, "KCONFIG_CONFIG", ".config");
+	envb_default(b, "KBUILD_KCONFIG", "");
+	defconfig = env_defconfig(abs_src, arch, srcarch, subarch);
+	envb_default(b, "KBUILD_DEFCONFIG", defconfig);
+	if (uname(&u) == 0) {
+		tmp = xasprintf("/lib/modules/%s/.config /etc/kernel-config "
+		    "/boot/config-%s arch/%s/configs/%s", u.release, u.release,
+		    srcarch, envb_get(b, "KBUILD_DEFCONFIG"));
+	} else {
+		tmp = xasprintf("arch/%s/configs/%s", srcarch,
+		    envb_get(b, "KBUILD_DEFCONFIG"));
+	}
+	envb_default(b, "KCONFIG_DEFCONFIG_LIST", tmp);
+	free(tmp);
+	free(defconfig);
+}
+
+/* CC_VERSION_TEXT (the compiler asked, '#' removed as make does) and, for
+ * clang, CLANG_FLAGS; -1 with *cause if the compiler can't be run. */
+static int
+env_compiler(struct envb *b, const char *srcarch, const char *subarch,
+    char **cause)
+{
+	char	*cmd, *cvt, *s, *tmp;
+
+	if (!envb_is_cmdline(b, "CC_VERSION_TEXT")) {
+		cmd = xasprintf("LC_ALL=C %s --version 2>/dev/null | "
+		    "head -n 1", envb_get(b, "CC"));
+		cvt = shell_capture(cmd, b->v, cause);
+		free(cmd);
+		if (cvt == NULL)
+			return -1;
+		for (s = tmp = cvt; *s != '\0'; s++) {
+			if (*s != '#')
+				*tmp++ = *s;
+		}
+		*tmp = '\0';
+		envb_force(b, "CC_VERSION_TEXT", cvt);
+		free(cvt);
+	}
+	if (strstr(envb_get(b, "CC_VERSION_TEXT"), "clang") != NULL &&
+	    !envb_is_cmdline(b, "CLANG_FLAGS")) {
+		tmp = env_clang_flags(b, srcarch, subarch, cause);
+		if (tmp == NULL)
+			return -1;
+		envb_force(b, "CLANG_FLAGS", tmp);
+		free(tmp);
+	}
+	return 0;
+}
+
+/* env_derive() with make-style NAME=value arguments, which override both
+ * the environment and the Makefiles' assignments. */
+char **
+env_derive_args(const char *srctree, char *const *envp, char *const *cmdline,
+    char **cause)
+{
+	struct envb	 b = { NULL, 0, 0, cmdline };
+	char		*mk, *text, *subarch, *abs_src;
+	const char	*arch, *srcarch, *sub;
+	int		 rc;
+
+	env_start(&b, envp, cmdline);
+	mk = xasprintf("%s/Makefile", srctree);
+	text = env_read_file(mk);
+	free(mk);
+	if (text == NULL) {
+		/* Not a kernel tree: no Makefile to emulate, the environment
+		 * is taken as it is. */
+		if (envb_get(&b, "srctree") == NULL)
+			envb_push(&b, xasprintf("srctree=%s", srctree));
+		if (b.v == NULL)
+			b.v = xcalloc(1, sizeof *b.v);
+		return b.v;
+	}
+	env_versions(&b, text);
+	free(text);
+	if ((abs_src = env_trees(&b, srctree, cause)) == NULL) {
+		env_free(b.v);
+		return NULL;
+	}
+
 	subarch = env_subarch();
 	arch = envb_default(&b, "ARCH", subarch);
 	srcarch = envb_default(&b, "SRCARCH", env_srcarch(arch));
@@ -575,142 +754,17 @@ env_derive_args(const char *srctree, char *const *envp, char *const *cmdline,
 		    strcmp(subarch, "x86_64") == 0 ||
 		    strcmp(subarch, "i386") == 0) ? "x86" : subarch);
 	}
-
-	/* Tools. */
-	cross = envb_default(&b, "CROSS_COMPILE", "");
-	llvm = envb_get(&b, "LLVM");
-	if (llvm != NULL && *llvm != '\0') {
-		n = strlen(llvm);
-		pre = (llvm[n - 1] == '/') ? llvm : "";
-		suf = (*pre == '\0' && llvm[0] == '-') ? llvm : "";
-#define LLVM_TOOL(var, name) do {					\
-		tmp = xasprintf("%s" name "%s", pre, suf);		\
-		envb_default(&b, var, tmp);				\
-		free(tmp);						\
-	} while (0)
-		LLVM_TOOL("HOSTCC", "clang");
-		LLVM_TOOL("HOSTCXX", "clang++");
-		LLVM_TOOL("CC", "clang");
-		LLVM_TOOL("LD", "ld.lld");
-		LLVM_TOOL("AR", "llvm-ar");
-		LLVM_TOOL("NM", "llvm-nm");
-		LLVM_TOOL("OBJCOPY", "llvm-objcopy");
-		LLVM_TOOL("OBJDUMP", "llvm-objdump");
-		LLVM_TOOL("READELF", "llvm-readelf");
-		LLVM_TOOL("STRIP", "llvm-strip");
-#undef LLVM_TOOL
-	} else {
-		envb_default(&b, "HOSTCC", "gcc");
-		envb_default(&b, "HOSTCXX", "g++");
-#define CROSS_TOOL(var, name) do {					\
-		tmp = xasprintf("%s" name, cross);			\
-		envb_default(&b, var, tmp);				\
-		free(tmp);						\
-	} while (0)
-		CROSS_TOOL("CC", "gcc");
-		CROSS_TOOL("LD", "ld");
-		CROSS_TOOL("AR", "ar");
-		CROSS_TOOL("NM", "nm");
-		CROSS_TOOL("OBJCOPY", "objcopy");
-		CROSS_TOOL("OBJDUMP", "objdump");
-		CROSS_TOOL("READELF", "readelf");
-		CROSS_TOOL("STRIP", "strip");
-#undef CROSS_TOOL
-	}
-	cc = envb_get(&b, "CC");
-	tmp = xasprintf("%s -E", cc);
-	envb_default(&b, "CPP", tmp);
-	free(tmp);
-	envb_default(&b, "HOSTRUSTC", "rustc");
-	envb_default(&b, "RUSTC", "rustc");
-	envb_default(&b, "RUSTDOC", "rustdoc");
-	envb_default(&b, "RUSTFMT", "rustfmt");
-	envb_default(&b, "RUSTC_OR_CLIPPY", envb_get(&b, "RUSTC"));
-	envb_default(&b, "RUSTC_OR_CLIPPY_QUIET", "RUSTC");
-	envb_default(&b, "RUSTC_BOOTSTRAP", "1");
-	envb_default(&b, "BINDGEN", "bindgen");
-	envb_default(&b, "CARGO", "cargo");
-	envb_default(&b, "PAHOLE", "pahole");
-	tmp = xasprintf("%s/tools/bpf/resolve_btfids/resolve_btfids",
-	    envb_get(&b, "objtree"));
-	envb_default(&b, "RESOLVE_BTFIDS", tmp);
-	free(tmp);
-	envb_default(&b, "LEX", "flex");
-	envb_default(&b, "YACC", "bison");
-	envb_default(&b, "AWK", "awk");
-	envb_default(&b, "INSTALLKERNEL", "installkernel");
-	envb_default(&b, "PERL", "perl");
-	envb_default(&b, "PYTHON3", "python3");
-	envb_default(&b, "CHECK", "sparse");
-	envb_default(&b, "BASH", "bash");
-	envb_default(&b, "KGZIP", "gzip");
-	envb_default(&b, "KBZIP2", "bzip2");
-	envb_default(&b, "KLZOP", "lzop");
-	envb_default(&b, "LZMA", "lzma");
-	envb_default(&b, "LZ4", "lz4");
-	envb_default(&b, "XZ", "xz");
-	envb_default(&b, "ZSTD", "zstd");
-	envb_default(&b, "HOSTPKG_CONFIG", "pkg-config");
-	envb_default(&b, "CONFIG_SHELL", "sh");
-	envb_force(&b, "LC_COLLATE", "C");
-	envb_force(&b, "LC_NUMERIC", "C");
-
-	/* Configuration files. */
-	envb_default(&b, "KCONFIG_CONFIG", ".config");
-	envb_default(&b, "KBUILD_KCONFIG", "");
-	defconfig = env_defconfig(abs_src, arch, srcarch,
-	    envb_get(&b, "SUBARCH") ? envb_get(&b, "SUBARCH") : subarch);
-	envb_default(&b, "KBUILD_DEFCONFIG", defconfig);
-	if (uname(&u) == 0) {
-		tmp = xasprintf("/lib/modules/%s/.config /etc/kernel-config "
-		    "/boot/config-%s arch/%s/configs/%s", u.release, u.release,
-		    srcarch, envb_get(&b, "KBUILD_DEFCONFIG"));
-	} else {
-		tmp = xasprintf("arch/%s/configs/%s", srcarch,
-		    envb_get(&b, "KBUILD_DEFCONFIG"));
-	}
-	envb_default(&b, "KCONFIG_DEFCONFIG_LIST", tmp);
-	free(tmp);
-	free(defconfig);
+	env_programs(&b);
+	sub = envb_get(&b, "SUBARCH") ? envb_get(&b, "SUBARCH") : subarch;
+	env_configs(&b, abs_src, arch, srcarch, sub);
 	free(abs_src);
-
-	/* CC_VERSION_TEXT and, for clang, CLANG_FLAGS. */
-	if (!envb_is_cmdline(&b, "CC_VERSION_TEXT")) {
-		cmd = xasprintf("LC_ALL=C %s --version 2>/dev/null | "
-		    "head -n 1", envb_get(&b, "CC"));
-		cvt = shell_capture(cmd, b.v, cause);
-		free(cmd);
-		if (cvt == NULL) {
-			free(subarch);
-			env_free(b.v);
-			return NULL;
-		}
-		for (s = tmp = cvt; *s != '\0'; s++) {
-			if (*s != '#')
-				*tmp++ = *s;
-		}
-		*tmp = '\0';
-		envb_force(&b, "CC_VERSION_TEXT", cvt);
-		free(cvt);
-	}
-	if (strstr(envb_get(&b, "CC_VERSION_TEXT"), "clang") != NULL &&
-	    !envb_is_cmdline(&b, "CLANG_FLAGS")) {
-		tmp = env_clang_flags(&b, srcarch,
-		    envb_get(&b, "SUBARCH") ? envb_get(&b, "SUBARCH") :
-		    subarch, cause);
-		if (tmp == NULL) {
-			free(subarch);
-			env_free(b.v);
-			return NULL;
-		}
-		envb_force(&b, "CLANG_FLAGS", tmp);
-		free(tmp);
-	}
+	sub = envb_get(&b, "SUBARCH") ? envb_get(&b, "SUBARCH") : subarch;
+	rc = env_compiler(&b, srcarch, sub, cause);
 	free(subarch);
-
-done:
-	if (b.v == NULL)
-		b.v = xcalloc(1, sizeof *b.v);
+	if (rc != 0) {
+		env_free(b.v);
+		return NULL;
+	}
 	return b.v;
 }
 
