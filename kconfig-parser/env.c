@@ -59,6 +59,7 @@
 
 #include "preprocess.h"
 #include "shell.h"
+#include "../lib/fileio.h"
 #include "../lib/util.h"
 
 struct envb {
@@ -191,25 +192,6 @@ envb_force(struct envb *b, const char *name, const char *value)
 	envb_push(b, xasprintf("%s=%s", name, value));
 }
 
-/* Read a whole small file, or NULL. */
-static char *
-env_read_file(const char *path)
-{
-	struct strbuf	 sb;
-	char		 buf[4096];
-	size_t		 n;
-	FILE		*f;
-
-	if ((f = fopen(path, "re")) == NULL)
-		return NULL;
-	strbuf_init(&sb);
-	strbuf_add(&sb, "", 0);
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(f);
-	return strbuf_detach(&sb);
-}
-
 /* The value of the first "NAME = value" line of a Makefile, or NULL. */
 static char *
 env_make_var(const char *text, const char *name)
@@ -333,7 +315,7 @@ env_defconfig(const char *srctree, const char *arch, const char *srcarch,
 		return xstrdup(strcmp(arch, "parisc64") == 0 ?
 		    "generic-64bit_defconfig" : "generic-32bit_defconfig");
 	path = xasprintf("%s/arch/%s/Makefile", srctree, srcarch);
-	text = env_read_file(path);
+	text = file_read_all(path, NULL);
 	free(path);
 	v = NULL;
 	if (text != NULL) {
@@ -546,7 +528,7 @@ env_trees(struct envb *b, const char *srctree, char **cause)
 	envb_default(b, "VPATH", src);
 	free(parent);
 	free(abs_obj);
-	text = env_read_file("include/config/kernel.release");
+	text = file_read_all("include/config/kernel.release", NULL);
 	if (text != NULL) {
 		n = strlen(text);
 		while (n > 0 && text[n - 1] == '\n')
@@ -726,7 +708,7 @@ env_derive_args(const char *srctree, char *const *envp, char *const *cmdline,
 
 	env_start(&b, envp, cmdline);
 	mk = xasprintf("%s/Makefile", srctree);
-	text = env_read_file(mk);
+	text = file_read_all(mk, NULL);
 	free(mk);
 	if (text == NULL) {
 		/* Not a kernel tree: no Makefile to emulate, the environment

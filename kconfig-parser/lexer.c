@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/fileio.h"
 #include "internal.h"
 #include "lexer.h"
 #include "preprocess.h"
@@ -161,58 +162,6 @@ lexer_record_file(struct kconfig *k, const char *name)
 	k->files[k->nfiles++] = name;
 }
 
-/* Read a whole file in one allocation sized by fstat (growing only if the
- * file grows meanwhile); NULL with errno set on failure. */
-static char *
-lexer_read(const char *path, size_t *lenp)
-{
-	struct stat	 st;
-	char		*buf;
-	size_t		 len = 0, cap;
-	ssize_t		 n;
-	int		 fd, e;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return NULL;
-	/* Only regular files: a sourced device (/dev/zero) would never end. */
-	if (fstat(fd, &st) != 0)
-		e = errno;
-	else if (!S_ISREG(st.st_mode))
-		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-	else
-		e = 0;
-	if (e != 0) {
-		close(fd);
-		errno = e;
-		return NULL;
-	}
-	cap = st.st_size > 0 ? (size_t)st.st_size : 4096;
-	buf = xmalloc(cap + 1);
-	for (;;) {
-		if (len == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap + 1);
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			e = errno;
-			close(fd);
-			free(buf);
-			errno = e;
-			return NULL;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	*lenp = len;
-	return buf;
-}
-
 /* Open name as conf does: as given, else below $srctree. */
 static char *
 lexer_open(struct lexer *lx, const char *name, size_t *lenp)
@@ -220,13 +169,13 @@ lexer_open(struct lexer *lx, const char *name, size_t *lenp)
 	const char	*srctree;
 	char		*path, *buf;
 
-	if ((buf = lexer_read(name, lenp)) != NULL || name[0] == '/')
+	if ((buf = file_read_regular(name, lenp)) != NULL || name[0] == '/')
 		return buf;
 	srctree = pp_getenv(lx->k->pp, "srctree");
 	if (srctree == NULL)
 		return NULL;
 	path = xasprintf("%s/%s", srctree, name);
-	buf = lexer_read(path, lenp);
+	buf = file_read_regular(path, lenp);
 	free(path);
 	return buf;
 }

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,44 +84,63 @@ path_mkdir_parent(const char *path, mode_t mode, char **cause)
 	return rc;
 }
 
-/* Read all of path into a NUL-terminated buffer. */
-char *
-file_read_all(const char *path, size_t *len)
+/* Read all of path into a NUL-terminated buffer; with regular, refuse
+ * anything but a regular file. */
+static char *
+file_read(const char *path, size_t *len, bool regular)
 {
 	struct stat	 st;
 	char		*buf = NULL;
 	size_t		 cap, n = 0;
 	ssize_t		 r;
-	int		 fd, saved;
+	int		 fd, err = 0;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return NULL;
-	/* st_size is a hint: /proc and pipes say 0, a file may grow. */
-	cap = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 1 :
-	    4096;
+	if (fstat(fd, &st) != 0)
+		err = errno;
+	else if (regular && !S_ISREG(st.st_mode))
+		err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	/* st_size is a hint (/proc and pipes say 0, a file may grow); one
+	 * byte more than it leaves room to see the end without growing. */
+	cap = err == 0 && st.st_size > 0 ? (size_t)st.st_size + 2 : 4096;
 	buf = xmalloc(cap);
-	for (;;) {
+	while (err == 0) {
 		if (n + 1 >= cap)
 			buf = xrealloc(buf, cap *= 2);
 		r = read(fd, buf + n, cap - n - 1);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r < 0) {
-			saved = errno;
-			free(buf);
-			close(fd);
-			errno = saved;
-			return NULL;
-		}
-		if (r == 0)
+		if (r < 0)
+			err = errno;
+		if (r <= 0)
 			break;
 		n += (size_t)r;
 	}
 	close(fd);
+	if (err != 0) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
 	buf[n] = '\0';
 	if (len != NULL)
 		*len = n;
 	return buf;
+}
+
+/* Read all of path (any kind of file) into a NUL-terminated buffer. */
+char *
+file_read_all(const char *path, size_t *len)
+{
+	return file_read(path, len, false);
+}
+
+/* Read all of a regular file into a NUL-terminated buffer. */
+char *
+file_read_regular(const char *path, size_t *len)
+{
+	return file_read(path, len, true);
 }
 
 /*

@@ -23,6 +23,9 @@ int	 path_mkdir_parent(const char *path, mode_t mode, char **cause);
 /* The whole of path, NUL-terminated (malloc'd), its length in *len;
  * NULL with errno set on failure. */
 char	*file_read_all(const char *path, size_t *len);
+/* The same for a regular file only (EISDIR, EINVAL otherwise): a sourced
+ * /dev/zero must not be read for ever. */
+char	*file_read_regular(const char *path, size_t *len);
 
 /* Flags of atomic_open. */
 #define ATOMIC_KEEP_OLD	0x1	/* keep the replaced file as PATH.old */
