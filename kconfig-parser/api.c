@@ -20,6 +20,8 @@ static_assert((int)KC_PROP_SYMBOL == (int)P_SYMBOL &&
     (int)KC_PROP_DEFAULT == (int)P_DEFAULT,
     "public and internal property types must agree");
 
+/* The operator of e. NULL is an absent condition (no "if", no
+ * "depends on"), KC_EXPR_NONE, which the engine evaluates as y. */
 enum kc_expr_op
 kc_expr_op(const struct kc_expr *e)
 {
@@ -85,6 +87,8 @@ kc_expr_eval(struct kconfig *k, const struct kc_expr *e)
 	return expr_calc_value(k, (struct kc_expr *)e);
 }
 
+/* e as conf prints it, for sentences and the TUI; malloc'd, the caller
+ * frees it. The cast is only for the printer's signature. */
 char *
 kc_expr_str(const struct kc_expr *e)
 {
@@ -117,36 +121,45 @@ kc_sym_prop(const struct kc_symbol *s, int i, struct kc_prop_info *info)
 	return true;
 }
 
+/* Whether s is a constant: y, m, n or a quoted string in an expression.
+ * Constants can't be set, and kc_sym_index() gives them -1. */
 bool
 kc_sym_is_const(const struct kc_symbol *s)
 {
 	return (s->flags & SYM_CONST) != 0;
 }
 
+/* Whether s is a choice block (named or not) rather than a config. */
 bool
 kc_sym_is_choice(const struct kc_symbol *s)
 {
 	return sym_is_choice(s);
 }
 
+/* Whether s is one of a choice's values, whose value the choice's
+ * selection decides rather than its own user value. */
 bool
 kc_sym_is_choice_value(const struct kc_symbol *s)
 {
 	return sym_is_choice_value(s);
 }
 
+/* The choice a choice value belongs to; NULL for any other symbol. */
 struct kc_symbol *
 kc_sym_choice(const struct kc_symbol *s)
 {
 	return sym_is_choice_value(s) ? s->choice : NULL;
 }
 
+/* How many values a choice has; 0 when cs is not a choice. */
 int
 kc_choice_nvalues(const struct kc_symbol *cs)
 {
 	return sym_is_choice(cs) ? cs->nvalues : 0;
 }
 
+/* A choice's i-th value in definition order; NULL when cs is not a
+ * choice or i is out of range. */
 struct kc_symbol *
 kc_choice_value(const struct kc_symbol *cs, int i)
 {
@@ -155,6 +168,8 @@ kc_choice_value(const struct kc_symbol *cs, int i)
 	return cs->values[i];
 }
 
+/* The value a choice selects now. Only a y choice has one: in an m
+ * choice every value is m or n independently, so NULL then (and for n). */
 struct kc_symbol *
 kc_choice_selected(struct kconfig *k, struct kc_symbol *cs)
 {
@@ -162,24 +177,32 @@ kc_choice_selected(struct kconfig *k, struct kc_symbol *cs)
 	return cs->curr_tri == KC_YES ? cs->choice_sel : NULL;
 }
 
+/* Whether s has a user value (from .config or a set call), which it
+ * keeps whether or not its prompt is visible now. */
 bool
 kc_sym_has_user_value(const struct kc_symbol *s)
 {
 	return sym_has_value(s);
 }
 
+/* The user's bool/tristate value as given, before visibility and
+ * selects limit it; meaningful only with kc_sym_has_user_value(). */
 enum kc_tri
 kc_sym_user_tristate(const struct kc_symbol *s)
 {
 	return s->user_tri;
 }
 
+/* The user's string value for int/hex/string symbols, or NULL. The
+ * string is interned in the configuration and freed with it. */
 const char *
 kc_sym_user_string(const struct kc_symbol *s)
 {
 	return s->user_str;
 }
 
+/* The prompt's visibility (n: no prompt shown), recomputed first when
+ * values changed; it caps the value a user can give. */
 enum kc_tri
 kc_sym_visible(struct kconfig *k, struct kc_symbol *s)
 {
@@ -187,24 +210,30 @@ kc_sym_visible(struct kconfig *k, struct kc_symbol *s)
 	return s->visible;
 }
 
+/* The full "depends on" of s, with enclosing menus and ifs; owned by
+ * the configuration, NULL for none (y). */
 const struct kc_expr *
 kc_sym_depends(const struct kc_symbol *s)
 {
 	return s->dir_dep.expr;
 }
 
+/* The OR of every select of s ("A && cond" terms); NULL when nothing
+ * selects it. */
 const struct kc_expr *
 kc_sym_selected_by(const struct kc_symbol *s)
 {
 	return s->rev_dep.expr;
 }
 
+/* The OR of every imply of s; NULL when nothing implies it. */
 const struct kc_expr *
 kc_sym_implied_by(const struct kc_symbol *s)
 {
 	return s->implied.expr;
 }
 
+/* The current value of s's dependencies, which bounds its value. */
 enum kc_tri
 kc_sym_depends_value(struct kconfig *k, struct kc_symbol *s)
 {
@@ -215,6 +244,9 @@ kc_sym_depends_value(struct kconfig *k, struct kc_symbol *s)
 	return s->dir_dep.tri;
 }
 
+/* The current value of what selects s: a floor for its value, even
+ * over unmet dependencies (conf warns then). Choice values keep none
+ * of their own, so it is evaluated here. */
 enum kc_tri
 kc_sym_selected_value(struct kconfig *k, struct kc_symbol *s)
 {
@@ -225,6 +257,8 @@ kc_sym_selected_value(struct kconfig *k, struct kc_symbol *s)
 	return s->rev_dep.tri;
 }
 
+/* The current value of what implies s: a default floor that, unlike a
+ * select, the user may still lower. Evaluated here for choice values. */
 enum kc_tri
 kc_sym_implied_value(struct kconfig *k, struct kc_symbol *s)
 {
@@ -235,6 +269,8 @@ kc_sym_implied_value(struct kconfig *k, struct kc_symbol *s)
 	return s->implied.tri;
 }
 
+/* Whether s goes to .config (a value or "is not set" line), as
+ * sym_calc_value() decides it; recomputed first. */
 bool
 kc_sym_is_written(struct kconfig *k, struct kc_symbol *s)
 {
@@ -255,12 +291,17 @@ kc_sym_help(const struct kc_symbol *s)
 	return s->menu != NULL ? s->menu->help : NULL;
 }
 
+/* The menu entry of s's first definition, or NULL for a symbol only
+ * referred to (never defined in this tree). */
 struct kc_menu *
 kc_sym_menu(const struct kc_symbol *s)
 {
 	return s->menu;
 }
 
+/* Whether the user could set val now, as menuconfig would allow it
+ * (sym_tristate_within_range()): between what selects it and its
+ * visibility. Recomputes first so the range is current. */
 bool
 kc_sym_tristate_settable(struct kconfig *k, struct kc_symbol *s,
     enum kc_tri val)
@@ -269,6 +310,8 @@ kc_sym_tristate_settable(struct kconfig *k, struct kc_symbol *s,
 	return sym_tristate_within_range(k, s, val);
 }
 
+/* Set a bool/tristate as a user would (for a choice value: select it).
+ * False when val is out of range; readers recompute lazily. */
 bool
 kc_sym_set_tristate(struct kconfig *k, struct kc_symbol *s, enum kc_tri val)
 {
@@ -295,6 +338,8 @@ kc_sym_unset(struct kconfig *k, struct kc_symbol *s)
 	graph_invalidate(k, s);
 }
 
+/* s's index into kconfig_symbol(), stable for the configuration's
+ * life, for arrays over symbols; -1 for constants, which have none. */
 int
 kc_sym_index(const struct kc_symbol *s)
 {
@@ -314,78 +359,101 @@ kc_menu_kind(const struct kc_menu *m)
 	return KC_MENU_OTHER;
 }
 
+/* The entry m is shown under, or NULL for the root. */
 struct kc_menu *
 kc_menu_parent(const struct kc_menu *m)
 {
 	return m->parent;
 }
 
+/* m's first child entry, or NULL: the entries shown under it (a
+ * submenu's, or a config's dependents that menu_finalize() nested). */
 struct kc_menu *
 kc_menu_child(const struct kc_menu *m)
 {
 	return m->list;
 }
 
+/* m's next sibling in the tree, or NULL. */
 struct kc_menu *
 kc_menu_next(const struct kc_menu *m)
 {
 	return m->next;
 }
 
+/* The entry after m in a depth-first walk (children first), NULL at
+ * the end; for visiting every entry without recursion. */
 struct kc_menu *
 kc_menu_walk(const struct kc_menu *m)
 {
 	return menu_next((struct kc_menu *)m);
 }
 
+/* The symbol an entry defines (a config, menuconfig or choice), or
+ * NULL for menus, comments and ifs. */
 struct kc_symbol *
 kc_menu_sym(const struct kc_menu *m)
 {
 	return m->sym;
 }
 
+/* The entry's prompt text, or NULL: an entry without one is never
+ * shown to the user. */
 const char *
 kc_menu_prompt(const struct kc_menu *m)
 {
 	return m->prompt != NULL ? m->prompt->text : NULL;
 }
 
+/* The prompt's condition, its "if" ANDed with the enclosing
+ * dependencies; NULL when there is no prompt or it is always shown. */
 const struct kc_expr *
 kc_menu_prompt_cond(const struct kc_menu *m)
 {
 	return m->prompt != NULL ? m->prompt->visible.expr : NULL;
 }
 
+/* The entry's own "depends on" (NULL: none). */
 const struct kc_expr *
 kc_menu_depends(const struct kc_menu *m)
 {
 	return m->dep;
 }
 
+/* A menu's "visible if", which hides the menu without changing the
+ * values under it; NULL when there is none. */
 const struct kc_expr *
 kc_menu_visible_if(const struct kc_menu *m)
 {
 	return m->visibility;
 }
 
+/* Whether menuconfig would show the entry now (menu_is_visible()): a
+ * visible prompt, or a set symbol with a visible child. Not const: it
+ * recomputes, and marks such a symbol as user-set, as the kernel does. */
 bool
 kc_menu_is_visible(struct kconfig *k, struct kc_menu *m)
 {
 	return menu_is_visible(k, m);
 }
 
+/* This entry's own help text, or NULL; kc_sym_help() looks across
+ * all of a symbol's definitions. */
 const char *
 kc_menu_help(const struct kc_menu *m)
 {
 	return m->help;
 }
 
+/* The Kconfig file the entry is in ("" for the root); the string
+ * belongs to the configuration. */
 const char *
 kc_menu_file(const struct kc_menu *m)
 {
 	return m->file;
 }
 
+/* The line of the entry in kc_menu_file(). */
 int
 kc_menu_line(const struct kc_menu *m)
 {
@@ -405,6 +473,10 @@ struct kc_values {
 	struct kc_value	*v;
 };
 
+/* Copy every symbol's user value, for undo or for another struct
+ * kconfig parsed from the same tree: strings are copied out of k's
+ * table and choice selections kept as indexes, so nothing points into
+ * k. Free with kconfig_values_free(). */
 struct kc_values *
 kconfig_values_save(const struct kconfig *k)
 {
@@ -478,6 +550,7 @@ kconfig_values_restore(struct kconfig *k, const struct kc_values *vs)
 	return 0;
 }
 
+/* Free values from kconfig_values_save(); NULL is ignored. */
 void
 kconfig_values_free(struct kc_values *vs)
 {

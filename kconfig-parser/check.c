@@ -42,6 +42,7 @@ stack_pop(struct checker *c)
 		c->top->next = NULL;
 }
 
+/* A symbol's name for the cycle report; "<choice>" for an unnamed one. */
 static const char *
 sname(struct kc_symbol *s)
 {

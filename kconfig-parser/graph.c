@@ -263,12 +263,16 @@ graph_invalidate(struct kconfig *k, struct kc_symbol *sym)
 	graph_invalidate_many(k, &sym, 1);
 }
 
+/* Switch incremental invalidation on or off. It is off by default
+ * because conf's unmet-dependency warnings come once per recompute, so
+ * only full recomputes give the same warnings as conf. */
 void
 kconfig_set_incremental(struct kconfig *k, bool on)
 {
 	k->incremental = on;
 }
 
+/* Whether incremental invalidation is on. */
 bool
 kconfig_incremental(const struct kconfig *k)
 {

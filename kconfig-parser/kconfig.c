@@ -184,48 +184,61 @@ kconfig_parse_buffer(struct kconfig *k, const char *name, const char *buf,
 	return kconfig_finish(k, cause);
 }
 
+/* Whether the values differ from the .config last read or written
+ * (conf_get_changed()), so that a caller can skip a needless write. */
 bool
 kconfig_changed(const struct kconfig *k)
 {
 	return k->changed;
 }
 
+/* How many unmet-dependency warnings were given, so KCONFIG_WERROR
+ * can turn them into a failure as conf does. */
 int
 kconfig_dep_warnings(const struct kconfig *k)
 {
 	return k->dep_warnings;
 }
 
+/* The symbol named name, or NULL; "y", "m" and "n" give the
+ * constants. Never creates one, unlike the parser's lookup. */
 struct kc_symbol *
 kconfig_find(struct kconfig *k, const char *name)
 {
 	return sym_find(k, name);
 }
 
+/* How many symbols the tree has: the bound for kconfig_symbol() and
+ * kc_sym_index(). */
 int
 kconfig_nsymbols(const struct kconfig *k)
 {
 	return k->nsyms;
 }
 
+/* The symbol at index i in creation order, or NULL out of range. */
 struct kc_symbol *
 kconfig_symbol(const struct kconfig *k, int i)
 {
 	return i >= 0 && i < k->nsyms ? k->syms[i] : NULL;
 }
 
+/* s's name, interned in the configuration; NULL for an unnamed choice. */
 const char *
 kc_sym_name(const struct kc_symbol *s)
 {
 	return s->name;
 }
 
+/* s's declared type (KC_UNKNOWN for a symbol only referred to). */
 enum kc_type
 kc_sym_type(const struct kc_symbol *s)
 {
 	return s->type;
 }
 
+/* s's current bool/tristate value, recomputed first if anything it
+ * reads has changed. */
 enum kc_tri
 kc_sym_tristate(struct kconfig *k, struct kc_symbol *s)
 {
@@ -233,6 +246,8 @@ kc_sym_tristate(struct kconfig *k, struct kc_symbol *s)
 	return s->curr_tri;
 }
 
+/* s's current value as conf writes it ("y", "0x10", a string); owned
+ * by the configuration, not to be freed. */
 const char *
 kc_sym_string(struct kconfig *k, struct kc_symbol *s)
 {
@@ -240,12 +255,15 @@ kc_sym_string(struct kconfig *k, struct kc_symbol *s)
 	return sym_get_string_value(s);
 }
 
+/* Set a value from its text as a .config line would (bool/tristate:
+ * y/m/n; hex gets its 0x); false when the value is out of range. */
 bool
 kc_sym_set_string(struct kconfig *k, struct kc_symbol *s, const char *v)
 {
 	return sym_set_string_value(k, s, v);
 }
 
+/* The root of the menu tree (the main menu); owned by k. */
 struct kc_menu *
 kconfig_root(struct kconfig *k)
 {
@@ -259,12 +277,14 @@ kconfig_mainmenu(struct kconfig *k)
 	return k->root.prompt != NULL ? k->root.prompt->text : "Main menu";
 }
 
+/* How many Kconfig files were read, for auto.conf.cmd dependencies. */
 int
 kconfig_nfiles(const struct kconfig *k)
 {
 	return k->nfiles;
 }
 
+/* The i-th Kconfig file read, in order, or NULL out of range. */
 const char *
 kconfig_file(const struct kconfig *k, int i)
 {
