@@ -28,6 +28,8 @@ struct decisions {
 	size_t		 n, cap;
 };
 
+/* An empty set of decisions, for a file that does not exist yet;
+ * free with decisions_free(). */
 struct decisions *
 decisions_new(void)
 {
@@ -110,6 +112,10 @@ decisions_parse(char *s, char **sym, enum decision *d, char **reason)
 	return NULL;
 }
 
+/* Read a decisions file. A missing file is an empty set; an unreadable
+ * one is NULL with *cause. Bad lines only warn (in *cause, the set still
+ * returned) and are kept verbatim so that a save loses nothing the user
+ * wrote; a symbol decided twice keeps its last line. */
 struct decisions *
 decisions_load(const char *path, char **cause)
 {
@@ -189,6 +195,8 @@ decisions_load(const char *path, char **cause)
 	return ds;
 }
 
+/* A symbol's decision (name without CONFIG_); DECISION_NONE when it has
+ * none or when ds or sym is NULL, so callers need not check. */
 enum decision
 decisions_get(const struct decisions *ds, const char *sym)
 {
@@ -199,6 +207,7 @@ decisions_get(const struct decisions *ds, const char *sym)
 	return l->d;
 }
 
+/* The reason given with a symbol's decision, or NULL; owned by ds. */
 const char *
 decisions_reason(const struct decisions *ds, const char *sym)
 {
@@ -209,6 +218,9 @@ decisions_reason(const struct decisions *ds, const char *sym)
 	return l->reason;
 }
 
+/* Record a decision (a leading CONFIG_ is accepted); DECISION_NONE
+ * forgets it. A forgotten entry keeps its slot, so that deciding again
+ * puts it back in place, and is skipped on save. An empty reason is none. */
 void
 decisions_set(struct decisions *ds, const char *sym, enum decision d,
     const char *reason)
@@ -228,6 +240,9 @@ decisions_set(struct decisions *ds, const char *sym, enum decision d,
 	l->reason = reason != NULL && *reason != '\0' ? xstrdup(reason) : NULL;
 }
 
+/* Write the set to path through report_write_file() (atomically),
+ * comment lines in place; an empty set gets a header saying the format.
+ * 0, or -1 with *cause. */
 int
 decisions_save(const struct decisions *ds, const char *path, char **cause)
 {
@@ -260,6 +275,7 @@ decisions_save(const struct decisions *ds, const char *path, char **cause)
 	return rc;
 }
 
+/* Free a set and its lines; NULL is ignored. */
 void
 decisions_free(struct decisions *ds)
 {
@@ -276,6 +292,8 @@ decisions_free(struct decisions *ds)
 	free(ds);
 }
 
+/* How many symbols have a decision (forgotten entries and comment
+ * lines not counted); 0 for NULL. */
 size_t
 decisions_count(const struct decisions *ds)
 {
@@ -286,6 +304,9 @@ decisions_count(const struct decisions *ds)
 	return n;
 }
 
+/* The idx-th decision in file order, counted as decisions_count()
+ * does: its symbol name, with *d and *reason set (owned by ds); NULL
+ * past the end. */
 const char *
 decisions_at(const struct decisions *ds, size_t idx, enum decision *d,
     const char **reason)
@@ -304,6 +325,8 @@ decisions_at(const struct decisions *ds, size_t idx, enum decision *d,
 	return NULL;
 }
 
+/* The word a decision is written as in the file: "keep", "trim" or
+ * "none". */
 const char *
 decision_name(enum decision d)
 {

@@ -76,6 +76,7 @@ struct en_ctx {
 	struct kc_symbol *modules;
 };
 
+/* A symbol's name for reasons; "<choice>" for an unnamed choice. */
 static const char *
 en_name(const struct kc_symbol *s)
 {
@@ -84,6 +85,7 @@ en_name(const struct kc_symbol *s)
 	return n != NULL ? n : "<choice>";
 }
 
+/* Whether s is bool or tristate: only those can be planned for. */
 static bool
 en_is_tri(const struct kc_symbol *s)
 {
@@ -122,6 +124,8 @@ en_is_arch(const struct kc_symbol *s)
 /* ------------------------------------------------------------------ */
 /* Results. */
 
+/* Free what a result owns and leave it empty (a failure with no
+ * reason), ready to be reused or dropped. */
 static void
 en_res_clear(struct en_res *r)
 {
@@ -136,6 +140,7 @@ en_res_clear(struct en_res *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* A success with no steps: the requirement already holds. */
 static struct en_res
 en_ok(void)
 {
@@ -149,6 +154,7 @@ en_ok(void)
 static struct en_res
 en_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A failure with its reason formatted from fmt. */
 static struct en_res
 en_fail(const char *fmt, ...)
 {
@@ -162,6 +168,8 @@ en_fail(const char *fmt, ...)
 	return r;
 }
 
+/* A result's cost, for choosing between alternatives: its number of
+ * steps, or EN_FAIL so that any plan beats a failure. */
 static size_t
 en_cost(const struct en_res *r)
 {
@@ -241,6 +249,8 @@ en_better(struct en_res *best, bool *have, struct en_res *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* A deep copy of r (steps and reasons duplicated), so that memo
+ * entries and what callers go on to change never share memory. */
 static struct en_res
 en_copy(const struct en_res *r)
 {
@@ -343,6 +353,8 @@ en_fill(struct en_res *r, const struct en_why *w, struct kc_symbol *leaf,
 static struct en_res en_sym(struct en_ctx *, struct kc_symbol *, enum en_dir,
     enum kc_tri, int depth);
 
+/* Whether e already meets "e >= v" (EN_GE) or "e <= v" (EN_LE) with
+ * the current values, in which case it needs no change. */
 static bool
 en_holds(struct kconfig *k, const struct kc_expr *e, enum en_dir d,
     enum kc_tri v)
@@ -763,6 +775,9 @@ en_sym(struct en_ctx *c, struct kc_symbol *s, enum en_dir d, enum kc_tri v,
 /* ------------------------------------------------------------------ */
 /* Plans. */
 
+/* Free the memo and start a fresh one sized for k: memoized results
+ * hold only for the values they were computed from, so each search
+ * round, after steps were applied, starts again. */
 static void
 en_ctx_reset(struct en_ctx *c)
 {
@@ -809,6 +824,8 @@ en_try(struct kconfig *k, const struct kc_values *saved,
 	return kc_sym_tristate(k, target) == want;
 }
 
+/* Append a step to the plan unless the same change is there already.
+ * Takes ownership of reason (freed when the step is a duplicate). */
 static void
 en_plan_add(struct enable_plan *p, struct kc_symbol *s, enum kc_tri v,
     char *reason)
@@ -832,6 +849,8 @@ static void
 en_refuse(struct enable_plan *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Mark the plan refused with a reason formatted from fmt; a later
+ * refusal replaces an earlier one. */
 static void
 en_refuse(struct enable_plan *p, const char *fmt, ...)
 {
@@ -1020,6 +1039,9 @@ enable_plan(struct kconfig *k, struct kc_symbol *s, enum kc_tri want)
 	return p;
 }
 
+/* Apply an ok plan's steps in order as a user would, then recompute
+ * and check that the target has the value; 0, or -1 with *cause (also
+ * for a plan that is not ok). Steps already applied stay applied. */
 int
 enable_apply(struct kconfig *k, const struct enable_plan *p, char **cause)
 {
@@ -1048,6 +1070,7 @@ enable_apply(struct kconfig *k, const struct enable_plan *p, char **cause)
 	return 0;
 }
 
+/* Free a plan from enable_plan(); NULL is ignored. */
 void
 enable_plan_free(struct enable_plan *p)
 {

@@ -29,6 +29,7 @@
 /* Cost of a symbol nobody can set (no prompt): prefer anything else. */
 #define EX_COST_FIXED	50
 
+/* "n", "m" or "y", as Kconfig and the user write values. */
 const char *
 explain_tri_name(enum kc_tri v)
 {
@@ -44,6 +45,8 @@ ex_name(const struct kc_symbol *s)
 	return n != NULL ? n : "<choice>";
 }
 
+/* A type as Kconfig writes it ("bool", "tristate" ...) for the head
+ * line; "undefined" for a symbol only referred to. */
 static const char *
 ex_type_name(enum kc_type t)
 {
@@ -63,12 +66,16 @@ ex_type_name(enum kc_type t)
 	}
 }
 
+/* Whether s is bool or tristate, the only kinds with blockers,
+ * dependents and value reasons in terms of y/m/n. */
 static bool
 ex_is_tri(const struct kc_symbol *s)
 {
 	return kc_sym_type(s) == KC_BOOL || kc_sym_type(s) == KC_TRISTATE;
 }
 
+/* Whether any definition of s has a prompt (a menuconfig's counts):
+ * without one the user can't set it, only defaults and selects can. */
 bool
 explain_has_prompt(const struct kc_symbol *s)
 {
@@ -374,6 +381,9 @@ ex_high(struct kconfig *k, const struct kc_expr *e, enum kc_tri lim,
 	free(bad);
 }
 
+/* Join the phrases for a list of operands, "A, B and C", at most
+ * EX_LIST_MAX of them then "and N more"; low says why each is below t
+ * (ex_low), else why each is above it (ex_high). */
 static void
 ex_join(struct kconfig *k, const struct kc_expr **v, size_t n, bool low,
     enum kc_tri t, struct strbuf *sb)
@@ -392,6 +402,8 @@ ex_join(struct kconfig *k, const struct kc_expr **v, size_t n, bool low,
 		strbuf_addf(sb, " and %zu more", n - EX_LIST_MAX);
 }
 
+/* Why e is below want, naming the symbols to change; malloc'd, ""
+ * when e already has the value. Also used by enable.c's refusals. */
 char *
 explain_why_low(struct kconfig *k, const struct kc_expr *e, enum kc_tri want)
 {
@@ -1019,6 +1031,10 @@ ex_hidden(struct explain *ex, struct kconfig *k, struct kc_symbol *s,
 	free(v);
 }
 
+/* The lines saying why s can't be changed now: no prompt, hidden, a
+ * choice value (pick another), held up by selects, limited to m by a
+ * dependency, or MODULES off. Only bool/tristate symbols, and not
+ * choices themselves, have them. */
 static void
 ex_blockers(struct explain *ex, struct kconfig *k, struct kc_symbol *s)
 {
@@ -1082,6 +1098,9 @@ ex_blockers(struct explain *ex, struct kconfig *k, struct kc_symbol *s)
 /* ------------------------------------------------------------------ */
 /* What turning it off also turns off: computed on a saved copy. */
 
+/* The lines listing what turning s off would also change. It is
+ * computed by doing it on a saved copy of the values and putting them
+ * back, so k's values are the same afterwards. */
 static void
 ex_dependents(struct explain *ex, struct kconfig *k, struct kc_symbol *s)
 {
@@ -1139,6 +1158,8 @@ ex_dependents(struct explain *ex, struct kconfig *k, struct kc_symbol *s)
 
 /* ------------------------------------------------------------------ */
 
+/* One line for each select or imply of s, saying whether it is in
+ * effect now and the target's current value. */
 static void
 ex_selects(struct explain *ex, struct kconfig *k, struct kc_symbol *s)
 {
@@ -1228,6 +1249,11 @@ ex_evidence(struct explain *ex, const struct attrib *a, struct kc_symbol *s)
 	strbuf_free(&sb);
 }
 
+/* Explain s with the current values: head, value and its reasons,
+ * blockers, dependents, selects, evidence (when a is not NULL) and
+ * where it is defined (only the head and a line for a symbol this
+ * tree never defines). k's values are left as they were. Free with
+ * explain_free(). */
 struct explain *
 explain_symbol(struct kconfig *k, struct kc_symbol *s, const struct attrib *a)
 {
@@ -1271,6 +1297,7 @@ explain_symbol(struct kconfig *k, struct kc_symbol *s, const struct attrib *a)
 	return ex;
 }
 
+/* Free an explanation and its lines' text; NULL is ignored. */
 void
 explain_free(struct explain *ex)
 {
@@ -1284,6 +1311,10 @@ explain_free(struct explain *ex)
 	free(ex);
 }
 
+/* The short phrase list views show for why s has its value ("set by
+ * you", "selected by X", "not visible: needs PCI" ...), checked in the
+ * order the value is decided: choice, selects, the user's value,
+ * visibility, implies, then defaults. malloc'd. */
 char *
 explain_brief(struct kconfig *k, struct kc_symbol *s)
 {
