@@ -16,47 +16,19 @@
 #endif
 
 #include "../kconfig-parser/kconfig.h"
+#include "../lib/fileio.h"
 #include "../lib/util.h"
 #include "decisions.h"
 #include "report.h"
 #include "trim.h"
 
+/* Replace path with data atomically (lib/fileio.h); mode 0600, as the
+ * mkstemp temporary this used to rename gave it. */
 int
 report_write_file(const char *path, const char *data, size_t len,
     char **cause)
 {
-	char	*tmp = xasprintf("%s.tmpXXXXXX", path);
-	int	 fd, saved;
-	FILE	*f;
-
-	if ((fd = mkstemp(tmp)) < 0) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	f = fdopen(fd, "w");
-	if (f == NULL || fwrite(data, 1, len, f) != len || fflush(f) != 0 ||
-	    fsync(fd) != 0) {
-		saved = errno;
-		if (f != NULL)
-			fclose(f);
-		else
-			close(fd);
-		unlink(tmp);
-		*cause = xasprintf("%s: %s", path, strerror(saved));
-		free(tmp);
-		return -1;
-	}
-	fclose(f);
-	if (rename(tmp, path) != 0) {
-		saved = errno;
-		unlink(tmp);
-		*cause = xasprintf("%s: %s", path, strerror(saved));
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
+	return file_write_atomic(path, data, len, 0600, 0, cause);
 }
 
 size_t

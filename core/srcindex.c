@@ -29,22 +29,9 @@
  * and host programs (tools/lib/rbtree.c would otherwise "define"
  * rb_insert_color next to lib/rbtree.c).
  *
- * The index lives in one blob, the cache file's layout, whether mapped
- * from the cache or packed after a scan, so a warm start does no work but
- * a check: a name is found by hashing it into the kind's slot table that
- * the blob carries (native byte order; the magic and version guard it):
- *
- *   header   magic[8] identity(u64) checksum(u64 over everything after the
- *            header) version nfiles strsize nrefs nnames[KINDS]
- *            nslots[KINDS]
- *   u32      path_off[nfiles]
- *   u32      per kind, per name: name_off, count, first ref
- *   u32      per kind, nslots (a power of two): name index + 1, 0 empty;
- *            a name's slot is hash_str(name), probed linearly
- *   u32      refs[nrefs]: file ids, the names' lists one after the other
- *   char     strings[strsize], NUL-terminated
+ * The index lives in one blob, the cache file's payload, whether mapped
+ * from the cache or packed after a scan: see srcindex-cache.c.
  */
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -60,73 +47,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "srcindex.h"
-#include "../lib/util.h"
-#include "../lib/fileio.h"
-
-#if defined(HAVE_LIBPCRE2_8) || \
-    (defined(__has_include) && __has_include(<pcre2.h>))
-#define SRCINDEX_PCRE2 1
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
-#endif
 
-#define SRCINDEX_MAGIC		"KCSRCIX\n"
-#define SRCINDEX_VERSION	6	/* bump when the scanner or the blob
-					   changes */
-
-/* One name's entry in a kind's hash table. */
-struct srcname {
-	const char	*name;
-	uint32_t	 hash;
-	uint32_t	 count;		/* files */
-	uint32_t	 off;		/* first file in srcindex.refs */
-	uint32_t	 head;		/* while building: last link, or -1 */
-};
-
-/* Open addressing, linear probing, size a power of two. */
-struct srctable {
-	struct srcname	*slots;
-	size_t		 size;
-	size_t		 count;
-};
-
-/* What a scan builds, before it is packed into a blob. */
-struct srcbuild {
-	struct arena	*arena;		/* the names */
-	struct srctable	 tables[SRC_NKINDS];
-	uint32_t	*ids;		/* per name (its off): file ids */
-	size_t		 nrefs;
-};
-
-/* One kind's names, in the blob. */
-struct srckind {
-	const uint32_t	*names;		/* name_off, count, first ref */
-	uint32_t	 nnames;
-	const uint32_t	*slots;		/* name index + 1, 0 empty */
-	uint32_t	 nslots;	/* a power of two, or 0 */
-};
-
-struct srcindex {
-	char		*blob;
-	size_t		 size;
-	int		 mapped;	/* an mmap of the cache file */
-	const char	*strs;
-	const uint32_t	*pathoff;
-	uint32_t	 npaths;
-	struct srckind	 kinds[SRC_NKINDS];
-	const uint32_t	*refids;
-	uint32_t	 nrefs;
-	int		 from_cache;
-};
-
-/* A source file found by the walk. */
-struct srcfile {
-	const char	*path;		/* tree-relative */
-	uint64_t	 size;
-	int64_t		 mtime_sec;
-	int64_t		 mtime_nsec;
-};
+#include "srcindex.h"
+#include "srcindex-cache.h"
+#include "../lib/util.h"
 
 /* The walk's state: the files so far and the current directory. */
 struct srcwalk {
@@ -290,320 +216,29 @@ srcwalk_run(struct srcwalk *w, const char *srctree, int *rootfd,
 
 /* ---------------------------------------------------------------- tables */
 
-#ifdef SRCINDEX_PCRE2	/* only the scanner builds tables */
-/* The entry of name (n bytes) in t, or NULL. */
+/* The entry of name (n bytes, not NUL-terminated) in t, added (its string
+ * copied to arena, as the map borrows its keys) if new. */
 static struct srcname *
-srctable_find(const struct srctable *t, const char *name, size_t n,
-    uint32_t h)
-{
-	struct srcname	*s;
-	size_t		 i;
-
-	if (t->size == 0)
-		return NULL;
-	i = h & (t->size - 1);
-	while ((s = &t->slots[i])->name != NULL) {
-		if (s->hash == h && strncmp(s->name, name, n) == 0 &&
-		    s->name[n] == '\0')
-			return s;
-		i = (i + 1) & (t->size - 1);
-	}
-	return NULL;
-}
-
-/* Find name in t, adding it (its string copied to arena) if new. */
-static struct srcname *
-srctable_get(struct srctable *t, const char *name, size_t n,
+srctable_get(struct strmap *t, const char *name, size_t n,
     struct arena *arena)
 {
-	struct srcname	*old, *s;
-	uint32_t	 h = hash_str(name, n);
-	size_t		 i, j, size;
+	struct strmap_entry	*e;
+	struct srcname		*s;
+	bool			 added;
 
-	if ((s = srctable_find(t, name, n, h)) != NULL)
-		return s;
-	if ((t->count + 1) * 2 > t->size) {
-		old = t->slots;
-		size = t->size;
-		t->size = size ? size * 2 : 1024;
-		t->slots = xcalloc(t->size, sizeof *t->slots);
-		for (i = 0; i < size; i++) {
-			if (old[i].name == NULL)
-				continue;
-			j = old[i].hash & (t->size - 1);
-			while (t->slots[j].name != NULL)
-				j = (j + 1) & (t->size - 1);
-			t->slots[j] = old[i];
-		}
-		free(old);
-	}
-	i = h & (t->size - 1);
-	while (t->slots[i].name != NULL)
-		i = (i + 1) & (t->size - 1);
-	s = &t->slots[i];
+	e = strmap_insert(t, name, n, &added);
+	if (!added)
+		return e->value;
+	s = arena_alloc(arena, sizeof *s);
 	s->name = arena_strndup(arena, name, n);
-	s->hash = h;
 	s->count = 0;
 	s->head = UINT32_MAX;
-	t->count++;
+	e->key = s->name;	/* the same bytes, now lasting */
+	e->value = s;
 	return s;
-}
-#endif
-
-/* ------------------------------------------------------------------ blob */
-
-struct srcblob_header {
-	char		magic[8];
-	uint64_t	identity;
-	uint64_t	checksum;
-	uint32_t	version;
-	uint32_t	nfiles;
-	uint32_t	strsize;
-	uint32_t	nrefs;
-	uint32_t	nnames[SRC_NKINDS];
-	uint32_t	nslots[SRC_NKINDS];
-};
-
-/* The slot table size for n names: a power of two, at most half full. */
-static uint32_t
-srcblob_nslots(size_t n)
-{
-	uint64_t size = 16;
-
-	if (n == 0)
-		return 0;
-	if (n > (UINT32_MAX >> 2))
-		return UINT32_MAX;	/* more than a cache can hold: refused */
-	while (size < 2 * (uint64_t)n + 1)
-		size *= 2;
-	return (uint32_t)size;
-}
-
-/*
- * Pack a scan's tables, its files' paths and the refs' file ids into a
- * blob (the cache file's bytes): names in table order, each kind's slot
- * table computed here once, so that loading needs none.
- */
-static char *
-srcblob_pack(const struct srcbuild *b, const struct srcwalk *wk,
-    uint64_t identity, size_t *sizep)
-{
-	struct srcblob_header	 hdr;
-	struct strbuf		 strs;
-	const struct srctable	*t;
-	uint32_t		*words, *w, *names, *slots, j, h, mask;
-	size_t			 nwords, k, i, hsize = sizeof hdr, total;
-	size_t			 refoff = 0, ii;
-	char			*buf;
-
-	memset(&hdr, 0, sizeof hdr);
-	memcpy(hdr.magic, SRCINDEX_MAGIC, 8);
-	hdr.version = SRCINDEX_VERSION;
-	hdr.identity = identity;
-	hdr.nfiles = (uint32_t)wk->nfiles;
-	hdr.nrefs = (uint32_t)b->nrefs;
-	nwords = wk->nfiles + b->nrefs;
-	for (k = 0; k < SRC_NKINDS; k++) {
-		hdr.nnames[k] = (uint32_t)b->tables[k].count;
-		hdr.nslots[k] = srcblob_nslots(b->tables[k].count);
-		nwords += 3 * (size_t)hdr.nnames[k] + hdr.nslots[k];
-	}
-	words = xcalloc(nwords ? nwords : 1, sizeof *words);
-	w = words;
-	strbuf_init(&strs);
-	for (i = 0; i < wk->nfiles; i++) {
-		*w++ = (uint32_t)strs.len;
-		strbuf_add(&strs, wk->files[i].path,
-		    strlen(wk->files[i].path) + 1);
-	}
-	for (k = 0; k < SRC_NKINDS; k++) {
-		t = &b->tables[k];
-		for (i = 0; i < t->size; i++) {
-			if (t->slots[i].name == NULL)
-				continue;
-			*w++ = (uint32_t)strs.len;
-			*w++ = t->slots[i].count;
-			*w++ = (uint32_t)refoff;
-			refoff += t->slots[i].count;
-			strbuf_add(&strs, t->slots[i].name,
-			    strlen(t->slots[i].name) + 1);
-		}
-	}
-	for (k = 0; k < SRC_NKINDS; k++) {
-		slots = w;
-		mask = hdr.nslots[k] - 1;
-		names = words + wk->nfiles;
-		for (ii = 0; ii < k; ii++)
-			names += 3 * (size_t)hdr.nnames[ii];
-		for (j = 0; j < hdr.nnames[k]; j++) {
-			const char *nm = strs.s + names[3 * j];
-
-			h = hash_str(nm, strlen(nm)) & mask;
-			while (slots[h] != 0)
-				h = (h + 1) & mask;
-			slots[h] = j + 1;
-		}
-		w += hdr.nslots[k];
-	}
-	/* The refs in the same order as the names. */
-	for (k = 0; k < SRC_NKINDS; k++) {
-		t = &b->tables[k];
-		for (i = 0; i < t->size; i++) {
-			if (t->slots[i].name == NULL)
-				continue;
-			memcpy(w, b->ids + t->slots[i].off,
-			    t->slots[i].count * sizeof *w);
-			w += t->slots[i].count;
-		}
-	}
-	hdr.strsize = (uint32_t)strs.len;
-	total = hsize + nwords * sizeof *words + strs.len;
-	buf = xmalloc(total);
-	memcpy(buf + hsize, words, nwords * sizeof *words);
-	memcpy(buf + hsize + nwords * sizeof *words, strs.s, strs.len);
-	hdr.checksum = hash_buf64(buf + hsize, total - hsize);
-	memcpy(buf, &hdr, hsize);
-	free(words);
-	strbuf_free(&strs);
-	*sizep = total;
-	return buf;
-}
-
-/*
- * Point si at a blob if it is intact and matches identity and nfiles:
- * sizes, checksum, every offset, count and id in range, each slot table
- * with exactly one slot per name and one empty at least (so a probe ends).
- * 0 on success (si owns the blob), -1 (si untouched).
- */
-static int
-srcblob_attach(struct srcindex *si, char *buf, size_t size, int mapped,
-    uint64_t identity, size_t nfiles)
-{
-	struct srcblob_header	 hdr;
-	const uint32_t		*words, *names, *slots, *refids, *nm;
-	const char		*strs;
-	size_t			 nwords, k, i, used, off, hsize = sizeof hdr;
-	struct srckind		 kinds[SRC_NKINDS];
-
-	if (size < hsize)
-		return -1;
-	memcpy(&hdr, buf, hsize);
-	if (memcmp(hdr.magic, SRCINDEX_MAGIC, 8) != 0 ||
-	    hdr.version != SRCINDEX_VERSION || hdr.identity != identity ||
-	    hdr.nfiles != nfiles || hdr.strsize == 0)
-		return -1;
-	nwords = (size_t)hdr.nfiles + hdr.nrefs;
-	for (k = 0; k < SRC_NKINDS; k++) {
-		if (hdr.nnames[k] > size / 12 ||
-		    hdr.nslots[k] != srcblob_nslots(hdr.nnames[k]))
-			return -1;
-		nwords += 3 * (size_t)hdr.nnames[k] + hdr.nslots[k];
-	}
-	if (size != hsize + nwords * 4 + hdr.strsize)
-		return -1;
-	if (hash_buf64(buf + hsize, size - hsize) != hdr.checksum)
-		return -1;
-	words = (const uint32_t *)(const void *)(buf + hsize);
-	strs = buf + hsize + nwords * 4;
-	if (strs[hdr.strsize - 1] != '\0')
-		return -1;
-	for (i = 0; i < hdr.nfiles; i++)
-		if (words[i] >= hdr.strsize)
-			return -1;
-	off = hdr.nfiles;
-	for (k = 0; k < SRC_NKINDS; k++) {
-		kinds[k].names = names = words + off;
-		kinds[k].nnames = hdr.nnames[k];
-		for (i = 0; i < hdr.nnames[k]; i++) {
-			nm = names + 3 * i;
-			if (nm[0] >= hdr.strsize || nm[2] > hdr.nrefs ||
-			    nm[1] > hdr.nrefs - nm[2])
-				return -1;
-		}
-		off += 3 * (size_t)hdr.nnames[k];
-	}
-	for (k = 0; k < SRC_NKINDS; k++) {
-		kinds[k].slots = slots = words + off;
-		kinds[k].nslots = hdr.nslots[k];
-		for (i = used = 0; i < hdr.nslots[k]; i++) {
-			if (slots[i] > hdr.nnames[k])
-				return -1;
-			used += slots[i] != 0;
-		}
-		if (used != hdr.nnames[k])
-			return -1;
-		off += hdr.nslots[k];
-	}
-	refids = words + off;
-	for (i = 0; i < hdr.nrefs; i++)
-		if (refids[i] >= hdr.nfiles)
-			return -1;
-
-	si->blob = buf;
-	si->size = size;
-	si->mapped = mapped;
-	si->strs = strs;
-	si->pathoff = words;
-	si->npaths = hdr.nfiles;
-	memcpy(si->kinds, kinds, sizeof kinds);
-	si->refids = refids;
-	si->nrefs = hdr.nrefs;
-	return 0;
-}
-
-/* ----------------------------------------------------------------- cache */
-
-/* Save a blob to path (temporary file and rename). Failure is not fatal:
- * the next run rebuilds. */
-static void
-srccache_save(const char *blob, size_t size, const char *path)
-{
-	char	*tmp;
-	int	 fd;
-
-	{ char *why = NULL; path_mkdir_parent(path, 0777, &why); free(why); }
-	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd != -1) {
-		if (fd_write_all(fd, blob, size) != 0 ||
-		    close(fd) != 0 || rename(tmp, path) != 0)
-			unlink(tmp);
-	}
-	free(tmp);
-}
-
-/*
- * Map the cache file at path, every page at once (MAP_POPULATE: one call
- * instead of a fault per page). Writers replace the file by a rename, never
- * in place, so the mapping stays whole while it is used.
- */
-static char *
-srccache_map(const char *path, size_t *size)
-{
-	struct stat	 st;
-	void		*p;
-	int		 fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <
-	    (off_t)sizeof (struct srcblob_header) ||
-	    (uint64_t)st.st_size > UINT32_MAX) {
-		close(fd);
-		return NULL;
-	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE |
-	    MAP_POPULATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return NULL;
-	*size = (size_t)st.st_size;
-	return p;
 }
 
 /* ------------------------------------------------------------------ scan */
-
-#ifdef SRCINDEX_PCRE2
 
 enum {
 	RE_FUNC,	/* 1: name, 2: parameter list */
@@ -1223,8 +858,8 @@ srcscan_merge(struct srcbuild *b, struct srcscan *sc, struct srcworker *ws)
 	size_t			 nlinks = 0, caplinks = 0, i, j, k, off;
 	const struct srcworker	*w;
 	const struct srcrec	*r;
+	struct strmap_entry	*e;
 	struct srcname		*s;
-	struct srctable		*t;
 	uint32_t		*ids, l, c;
 
 	for (i = 0; i < sc->nfiles; i++) {
@@ -1251,11 +886,8 @@ srcscan_merge(struct srcbuild *b, struct srcscan *sc, struct srcworker *ws)
 	ids = xmalloc((nlinks ? nlinks : 1) * sizeof *ids);
 	off = 0;
 	for (k = 0; k < SRC_NKINDS; k++) {
-		t = &b->tables[k];
-		for (i = 0; i < t->size; i++) {
-			s = &t->slots[i];
-			if (s->name == NULL)
-				continue;
+		for (i = 0; (e = strmap_next(&b->tables[k], &i)) != NULL;) {
+			s = e->value;
 			s->off = (uint32_t)off;
 			/* The chain runs backwards through the files. */
 			for (l = s->head, c = s->count; l != UINT32_MAX;
@@ -1319,23 +951,6 @@ srcindex_scan(struct srcbuild *b, const struct srcwalk *wk, int rootfd,
 	return 0;
 }
 
-#else /* !SRCINDEX_PCRE2 */
-
-/* Without pcre2 there is no scanner. */
-static int
-srcindex_scan(struct srcbuild *b, const struct srcwalk *wk, int rootfd,
-    int jobs, char **cause)
-{
-	(void)b;
-	(void)wk;
-	(void)rootfd;
-	(void)jobs;
-	*cause = xstrdup("srcindex: built without libpcre2-8");
-	return -1;
-}
-
-#endif /* SRCINDEX_PCRE2 */
-
 /* ---------------------------------------------------------------- public */
 
 /* Index srctree, or load the index from a valid cache_path. */
@@ -1348,8 +963,7 @@ srcindex_build(const char *srctree, const char *cache_path, int jobs,
 	struct srcwalk	 wk;
 	struct arena	 arena;
 	uint64_t	 identity;
-	char		*blob;
-	size_t		 size, k;
+	size_t		 k;
 	int		 rootfd, rc;
 
 	si = xcalloc(1, sizeof *si);
@@ -1367,35 +981,26 @@ srcindex_build(const char *srctree, const char *cache_path, int jobs,
 	identity = srcwalk_identity(&wk);
 
 	if (cache_path != NULL &&
-	    (blob = srccache_map(cache_path, &size)) != NULL) {
-		if (srcblob_attach(si, blob, size, 1, identity,
-		    wk.nfiles) == 0) {
-			si->from_cache = 1;
-			free(wk.files);
-			arena_free(&arena);
-			close(rootfd);
-			return si;
-		}
-		munmap(blob, size);
+	    srccache_load(si, cache_path, identity, wk.nfiles) == 0) {
+		free(wk.files);
+		arena_free(&arena);
+		close(rootfd);
+		return si;
 	}
 
 	memset(&b, 0, sizeof b);
 	b.arena = &arena;
+	for (k = 0; k < SRC_NKINDS; k++)
+		strmap_init(&b.tables[k]);
 	rc = srcindex_scan(&b, &wk, rootfd, jobs, cause);
 	close(rootfd);
-	blob = NULL;
-	if (rc == 0) {
-		blob = srcblob_pack(&b, &wk, identity, &size);
-		if (srcblob_attach(si, blob, size, 0, identity,
-		    wk.nfiles) != 0) {
-			*cause = xstrdup("srcindex: the packed index does not "
-			    "check (a bug)");
-			free(blob);
-			rc = -1;
-		}
+	if (rc == 0 && srcblob_pack(si, &b, wk.files, wk.nfiles) != 0) {
+		*cause = xstrdup("srcindex: the packed index does not check "
+		    "(a bug)");
+		rc = -1;
 	}
 	for (k = 0; k < SRC_NKINDS; k++)
-		free(b.tables[k].slots);
+		strmap_free(&b.tables[k]);
 	free(b.ids);
 	free(wk.files);
 	arena_free(&arena);
@@ -1404,100 +1009,6 @@ srcindex_build(const char *srctree, const char *cache_path, int jobs,
 		return NULL;
 	}
 	if (cache_path != NULL)
-		srccache_save(si->blob, si->size, cache_path);
+		srccache_save(si, cache_path, identity);
 	return si;
-}
-
-/* Free the index. */
-void
-srcindex_free(struct srcindex *si)
-{
-	if (si == NULL)
-		return;
-	if (si->mapped)
-		munmap(si->blob, si->size);
-	else
-		free(si->blob);
-	free(si);
-}
-
-/* The files defining name as kind, as ids (srcindex_path()); the count
- * (0: *ids is NULL). */
-size_t
-srcindex_lookup(const struct srcindex *si, enum src_kind kind,
-    const char *name, const uint32_t **ids)
-{
-	const struct srckind	*kd;
-	const uint32_t		*nm;
-	uint32_t		 i, v, mask;
-
-	*ids = NULL;
-	if (si == NULL || (int)kind < 0 || kind >= SRC_NKINDS)
-		return 0;
-	kd = &si->kinds[kind];
-	if (kd->nslots == 0)
-		return 0;
-	mask = kd->nslots - 1;
-	i = hash_str(name, strlen(name)) & mask;
-	while ((v = kd->slots[i]) != 0) {
-		nm = kd->names + 3 * (size_t)(v - 1);
-		if (strcmp(si->strs + nm[0], name) == 0) {
-			if (nm[1] == 0)
-				return 0;
-			*ids = si->refids + nm[2];
-			return nm[1];
-		}
-		i = (i + 1) & mask;
-	}
-	return 0;
-}
-
-/* For fuzzing: an index from a cache file's bytes, whatever tree they
- * name and whatever their checksum, or NULL when they do not check. */
-struct srcindex *
-srcindex_from_blob(const void *data, size_t size)
-{
-	struct srcblob_header	 hdr;
-	struct srcindex		*si;
-	char			*buf;
-
-	if (size < sizeof hdr)
-		return NULL;
-	memcpy(&hdr, data, sizeof hdr);
-	buf = xmalloc(size);
-	memcpy(buf, data, size);
-	/* The checksum made right, so that any bytes reach the checks of
-	 * what they say (sizes, offsets, ids, slots). */
-	hdr.checksum = hash_buf64(buf + sizeof hdr, size - sizeof hdr);
-	memcpy(buf, &hdr, sizeof hdr);
-	si = xcalloc(1, sizeof *si);
-	if (srcblob_attach(si, buf, size, 0, hdr.identity, hdr.nfiles) != 0) {
-		free(buf);
-		free(si);
-		return NULL;
-	}
-	si->from_cache = 1;
-	return si;
-}
-
-/* The tree-relative path of a file id from srcindex_lookup(). */
-const char *
-srcindex_path(const struct srcindex *si, uint32_t id)
-{
-	if (si == NULL || id >= si->npaths)
-		return NULL;
-	return si->strs + si->pathoff[id];
-}
-
-/* Counts, and whether the index came from the cache. */
-void
-srcindex_get_stats(const struct srcindex *si, struct srcindex_stats *st)
-{
-	int	k;
-
-	memset(st, 0, sizeof *st);
-	st->files = (int)si->npaths;
-	for (k = 0; k < SRC_NKINDS; k++)
-		st->names[k] = (int)si->kinds[k].nnames;
-	st->from_cache = si->from_cache;
 }

@@ -44,7 +44,8 @@ struct srcindex_stats {
 void		 srcindex_get_stats(const struct srcindex *,
 		     struct srcindex_stats *);
 
-/* For fuzzing: an index from a cache file's bytes (any tree, the checksum
- * recomputed), or NULL when they do not check. */
+/* For fuzzing: an index from a cache file's bytes (any tree; the shared
+ * header, lib/cachefile.h's to check, is skipped), or NULL when the
+ * payload does not check. */
 struct srcindex	*srcindex_from_blob(const void *, size_t);
 #endif

@@ -16,6 +16,7 @@
 
 #include "internal.h"
 #include "preprocess.h"
+#include "../lib/fileio.h"
 
 struct reader {
 	struct kconfig	*k;
@@ -586,25 +587,6 @@ kconfig_write_string(struct kconfig *k)
 	return strbuf_detach(&sb);
 }
 
-/* Create the directories above path. */
-static int
-config_make_parent(const char *path, char **cause)
-{
-	char	*dir = xstrdup(path), *p;
-
-	for (p = dir + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-			*cause = xasprintf("%s: %s", dir, strerror(errno));
-			free(dir);
-			return -1;
-		}
-		*p = '/';
-	}
-	free(dir);
-	return 0;
-}
-
 /* Whether path holds exactly data. */
 static bool
 config_same(const char *path, const char *data, size_t len)
@@ -626,82 +608,28 @@ config_same(const char *path, const char *data, size_t len)
 }
 
 /* Write data to path through a temporary file in the same directory and
- * a rename, so path is never seen half-written; with keep_old, the
- * previous file becomes path.old. */
+ * a rename (lib/fileio.h), so path is never seen half-written; with
+ * keep_old, the previous file becomes path.old. KCONFIG_OVERWRITECONFIG
+ * writes path itself, as conf does (e.g. to keep a symlink). Directories
+ * above path are created 0755 and the file 0666 (less the umask), as
+ * conf's mkdir and fopen do. */
 static int
 config_replace(struct kconfig *k, const char *path, const char *data,
     size_t len, bool keep_old, char **cause)
 {
-	struct stat	 st;
-	char		*tmp, *old;
 	const char	*env;
-	int		 fd;
-	ssize_t		 w;
-	size_t		 off = 0;
+	int		 flags = keep_old ? ATOMIC_KEEP_OLD : 0;
 
 	if (*path == '\0') {
 		*cause = xstrdup("config name is empty");
 		return -1;
 	}
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		*cause = xasprintf("%s: Is a directory", path);
-		return -1;
-	}
-	if (config_make_parent(path, cause) != 0)
-		return -1;
 	env = pp_getenv(k->pp, "KCONFIG_OVERWRITECONFIG");
 	if (env != NULL && *env != '\0')
-		tmp = xstrdup(path);	/* the user asked to write in place */
-	else
-		tmp = xasprintf("%s.%d.tmp", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		*cause = xasprintf("%s: %s", tmp, strerror(errno));
-		free(tmp);
+		flags |= ATOMIC_IN_PLACE;
+	if (path_mkdir_parent(path, 0755, cause) != 0)
 		return -1;
-	}
-	while (off < len) {
-		w = write(fd, data + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			*cause = xasprintf("%s: %s", tmp, strerror(errno));
-			goto fail;
-		}
-		off += (size_t)w;
-	}
-	if (fsync(fd) != 0 && errno != EINVAL) {
-		*cause = xasprintf("%s: %s", tmp, strerror(errno));
-		goto fail;
-	}
-	if (close(fd) != 0) {
-		fd = -1;
-		*cause = xasprintf("%s: %s", tmp, strerror(errno));
-		goto fail;
-	}
-	fd = -1;
-	if (strcmp(tmp, path) == 0) {
-		free(tmp);
-		return 0;
-	}
-	if (keep_old) {
-		old = xasprintf("%s.old", path);
-		rename(path, old);	/* may not exist yet */
-		free(old);
-	}
-	if (rename(tmp, path) != 0) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	free(tmp);
-	return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
-	if (strcmp(tmp, path) != 0)
-		unlink(tmp);
-	free(tmp);
-	return -1;
+	return file_write_atomic(path, data, len, 0666, flags, cause);
 }
 
 /* Report a message through the info callback. */

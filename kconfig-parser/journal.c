@@ -17,9 +17,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "internal.h"
+#include "../lib/clock.h"
 
 #define JOURNAL_FLAGS	(SYM_DEF_USER | SYM_NEED_SET_CHOICE)
 
@@ -27,11 +27,7 @@
 void
 journal_init(struct kconfig *k)
 {
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	k->user_next = ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec ^
-	    ((uint64_t)(uintptr_t)k << 8);
+	k->user_next = clock_ns() ^ ((uint64_t)(uintptr_t)k << 8);
 	k->user_gen = k->user_next;
 }
 

@@ -41,6 +41,7 @@
 
 #include "preprocess.h"
 #include "shell.h"
+#include "../lib/strmap.h"
 #include "../lib/util.h"
 
 #define PP_MAX_ARGS	16
@@ -51,8 +52,6 @@ struct pp_var {
 	char		*value;
 	enum pp_flavor	 flavor;	/* PP_SIMPLE or PP_RECURSIVE */
 	int		 exp_count;
-	uint32_t	 hash;
-	struct pp_var	*next;
 };
 
 struct pp_function;
@@ -69,9 +68,8 @@ struct pp_check {
 
 struct pp {
 	char		**envp;
-	struct pp_var	**vars;
-	size_t		  varsize;	/* power of two */
-	size_t		  nvars;
+	struct strmap	  vars;		/* name -> struct pp_var (its key
+					   is the variable's own name) */
 
 	const char	**used_names;
 	const char	**used_values;
@@ -126,8 +124,7 @@ pp_create(const struct pp_options *o)
 	pp->envp = xcalloc(n + 1, sizeof *pp->envp);
 	for (i = 0; i < n; i++)
 		pp->envp[i] = xstrdup(o->envp[i]);
-	pp->varsize = 64;
-	pp->vars = xcalloc(pp->varsize, sizeof *pp->vars);
+	strmap_init(&pp->vars);
 	pp->file = "";
 	pp->message = o->message;
 	pp->message_arg = o->message_arg;
@@ -140,23 +137,22 @@ pp_create(const struct pp_options *o)
 void
 pp_free(struct pp *pp)
 {
-	struct pp_var	*v, *next;
-	size_t		 i;
+	struct strmap_entry	*e;
+	struct pp_var		*v;
+	size_t			 i;
 
 	if (pp == NULL)
 		return;
 	pp_drop_checks(pp);
 	free(pp->checks);
 	shell_free(pp->sh);
-	for (i = 0; i < pp->varsize; i++) {
-		for (v = pp->vars[i]; v != NULL; v = next) {
-			next = v->next;
-			free(v->name);
-			free(v->value);
-			free(v);
-		}
+	for (i = 0; (e = strmap_next(&pp->vars, &i)) != NULL;) {
+		v = e->value;
+		free(v->name);
+		free(v->value);
+		free(v);
 	}
-	free(pp->vars);
+	strmap_free(&pp->vars);
 	for (i = 0; i < (size_t)pp->nused; i++)
 		free((char *)pp->used_names[i]);
 	free(pp->used_names);
@@ -279,43 +275,19 @@ pp_checks_pending(const struct pp *pp)
 static struct pp_var *
 pp_var_find(struct pp *pp, const char *name)
 {
-	struct pp_var	*v;
-	uint32_t	 h = hash_str(name, strlen(name));
-
-	for (v = pp->vars[h & (pp->varsize - 1)]; v != NULL; v = v->next) {
-		if (v->hash == h && strcmp(v->name, name) == 0)
-			return v;
-	}
-	return NULL;
+	return strmap_get(&pp->vars, name, strlen(name));
 }
 
-/* Add a new variable. */
+/* Add a new variable; the map borrows its name as the key, so the
+ * variable lives (and keeps its name) as long as the map. */
 static struct pp_var *
 pp_var_new(struct pp *pp, const char *name)
 {
-	struct pp_var	*v, *next, **nv;
-	size_t		 i, size;
+	struct pp_var	*v;
 
-	if (pp->nvars >= pp->varsize) {
-		size = pp->varsize * 2;
-		nv = xcalloc(size, sizeof *nv);
-		for (i = 0; i < pp->varsize; i++) {
-			for (v = pp->vars[i]; v != NULL; v = next) {
-				next = v->next;
-				v->next = nv[v->hash & (size - 1)];
-				nv[v->hash & (size - 1)] = v;
-			}
-		}
-		free(pp->vars);
-		pp->vars = nv;
-		pp->varsize = size;
-	}
 	v = xcalloc(1, sizeof *v);
 	v->name = xstrdup(name);
-	v->hash = hash_str(name, strlen(name));
-	v->next = pp->vars[v->hash & (pp->varsize - 1)];
-	pp->vars[v->hash & (pp->varsize - 1)] = v;
-	pp->nvars++;
+	strmap_set(&pp->vars, v->name, strlen(v->name), v);
 	return v;
 }
 

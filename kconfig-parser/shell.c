@@ -18,15 +18,15 @@
  * and the identity (realpath, device, inode, size, mtime, ctime) of every
  * word of the command that names a file: words with a '/' and bare words
  * found as executables on PATH.  Missing files are part of the digest too,
- * so installing a tool is noticed.  File format:
+ * so installing a tool is noticed.  The file is a lib/cachefile.h cache
+ * ("KCSHELL\n"; its identity is unused, each entry carrying its own
+ * digest) whose payload is the entries one after the other:
  *
- *	KCTUI-SHELL-CACHE 1\n
  *	<32 hex digest> <cmd length> <output length>\n<cmd>\n<output>\n ...
- *	END <count> <16 hex checksum of everything before END>\n
  *
- * Anything that does not parse, or a bad checksum, discards the whole file
- * and it is rewritten at the next save.  Saving writes a temporary file
- * and renames it over the old one.
+ * Anything that does not parse, or a bad header or checksum, discards the
+ * whole file and it is rewritten at the next save (atomically, by
+ * cachefile_write).
  */
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -49,10 +49,13 @@
 
 #include "preprocess.h"
 #include "shell.h"
+#include "../lib/cachefile.h"
+#include "../lib/strmap.h"
 #include "../lib/util.h"
 
 #define SHELL_BUFSIZE	4096
-#define CACHE_MAGIC	"KCTUI-SHELL-CACHE 1\n"
+#define CACHE_MAGIC	"KCSHELL\n"
+#define CACHE_VERSION	1	/* of the payload's entry format */
 
 /* A streaming 128-bit hash (two independent 64-bit lanes). */
 struct digest {
@@ -103,7 +106,7 @@ struct centry {
 	size_t		 cmdlen;
 	const char	*out;
 	size_t		 outlen;
-	uint64_t	 hash;		/* of cmd */
+	size_t		 next;		/* same cmd: entry index + 1, or 0 */
 	struct digest	 dig;
 	bool		 owned;		/* cmd/out malloc'd (not in file) */
 	bool		 fresh;		/* added in this run */
@@ -147,9 +150,9 @@ struct shell {
 	struct centry	*ent;
 	size_t		 nent;
 	size_t		 entcap;
-	size_t		*enttab;	/* open addressing: entry index + 1 */
-	size_t		 enttabsize;
-	char		*filebuf;	/* the loaded cache file */
+	struct strmap	 entmap;	/* cmd -> its latest entry index + 1,
+					   the others chained through next */
+	char		*filebuf;	/* the loaded cache file's payload */
 	bool		 dirty;
 
 	struct digest	 base;		/* cwd and environment */
@@ -612,87 +615,40 @@ shell_digest(struct shell *sh, const char *cmd, struct digest *d)
 	}
 }
 
-/* Grow an open-addressing index table to hold n items. */
-static void
-shell_tab_grow(size_t **tab, size_t *size, size_t n,
-    uint64_t (*hashof)(void *, size_t), void *arg)
-{
-	size_t	 i, slot, newsize;
-	size_t	*nt;
-
-	if (n * 2 < *size)
-		return;
-	newsize = *size ? *size * 2 : 64;
-	while (n * 2 >= newsize)
-		newsize *= 2;
-	nt = xcalloc(newsize, sizeof *nt);
-	for (i = 0; i < n; i++) {
-		slot = hashof(arg, i) & (newsize - 1);
-		while (nt[slot] != 0)
-			slot = (slot + 1) & (newsize - 1);
-		nt[slot] = i + 1;
-	}
-	free(*tab);
-	*tab = nt;
-	*size = newsize;
-}
-
-/* Hash of cache entry i (for table growth). */
-static uint64_t
-shell_ent_hash(void *arg, size_t i)
-{
-	return ((struct shell *)arg)->ent[i].hash;
-}
-
-/* Find a cache entry for (cmd, digest). */
+/* Find a cache entry for (cmd, digest): the entries of a command are
+ * chained from its map entry (one per digest seen, e.g. per compiler). */
 static struct centry *
-shell_cache_find(struct shell *sh, const char *cmd, size_t len, uint64_t h,
+shell_cache_find(struct shell *sh, const char *cmd, size_t len,
     const struct digest *d)
 {
 	struct centry	*e;
-	size_t		 slot;
+	size_t		 i;
 
-	if (sh->enttabsize == 0)
-		return NULL;
-	slot = h & (sh->enttabsize - 1);
-	while (sh->enttab[slot] != 0) {
-		e = &sh->ent[sh->enttab[slot] - 1];
-		if (e->hash == h && e->cmdlen == len &&
-		    e->dig.a == d->a && e->dig.b == d->b &&
-		    memcmp(e->cmd, cmd, len) == 0)
+	i = (size_t)(uintptr_t)strmap_get(&sh->entmap, cmd, len);
+	for (; i != 0; i = e->next) {
+		e = &sh->ent[i - 1];
+		if (e->dig.a == d->a && e->dig.b == d->b)
 			return e;
-		slot = (slot + 1) & (sh->enttabsize - 1);
 	}
 	return NULL;
 }
 
-/* Add a cache entry; fresh entries supersede others for the same cmd. */
+/* Add a cache entry; fresh entries supersede others for the same cmd. The
+ * map borrows cmd from the entry (the loaded file or its own copy). */
 static void
 shell_cache_add(struct shell *sh, const char *cmd, size_t cmdlen,
     const char *out, size_t outlen, const struct digest *d, bool fresh)
 {
-	struct centry	*e;
-	uint64_t	 h = hash64(cmd, cmdlen);
-	size_t		 slot, i;
+	struct strmap_entry	*me;
+	struct centry		*e;
+	size_t			 i, k;
 
-	if (fresh) {
-		for (slot = h & (sh->enttabsize - 1);
-		    sh->enttabsize != 0 && sh->enttab[slot] != 0;
-		    slot = (slot + 1) & (sh->enttabsize - 1)) {
-			e = &sh->ent[sh->enttab[slot] - 1];
-			if (e->hash == h && e->cmdlen == cmdlen &&
-			    memcmp(e->cmd, cmd, cmdlen) == 0)
-				e->superseded = true;
-		}
-		sh->dirty = true;
-	}
 	if (sh->nent == sh->entcap) {
 		sh->entcap = sh->entcap ? sh->entcap * 2 : 256;
 		sh->ent = xrealloc(sh->ent, sh->entcap * sizeof *sh->ent);
 	}
 	i = sh->nent++;
 	e = &sh->ent[i];
-	e->hash = h;
 	e->dig = *d;
 	e->fresh = fresh;
 	e->superseded = false;
@@ -702,18 +658,17 @@ shell_cache_add(struct shell *sh, const char *cmd, size_t cmdlen,
 	if (fresh) {
 		e->cmd = xstrndup(cmd, cmdlen);
 		e->out = xstrndup(out, outlen);
+		sh->dirty = true;
 	} else {
 		e->cmd = cmd;
 		e->out = out;
 	}
-	if (sh->nent * 2 >= sh->enttabsize) {
-		shell_tab_grow(&sh->enttab, &sh->enttabsize, sh->nent,
-		    shell_ent_hash, sh);
-	} else {
-		slot = h & (sh->enttabsize - 1);
-		while (sh->enttab[slot] != 0)
-			slot = (slot + 1) & (sh->enttabsize - 1);
-		sh->enttab[slot] = i + 1;
+	me = strmap_insert(&sh->entmap, e->cmd, cmdlen, NULL);
+	e->next = (size_t)(uintptr_t)me->value;
+	me->value = (void *)(uintptr_t)(i + 1);
+	if (fresh) {
+		for (k = e->next; k != 0; k = sh->ent[k - 1].next)
+			sh->ent[k - 1].superseded = true;
 	}
 }
 
@@ -730,8 +685,7 @@ shell_cache_reset(struct shell *sh)
 		}
 	}
 	sh->nent = 0;
-	if (sh->enttab != NULL)
-		memset(sh->enttab, 0, sh->enttabsize * sizeof *sh->enttab);
+	strmap_free(&sh->entmap);
 }
 
 /* Parse a hex number of exactly n digits. */
@@ -773,37 +727,17 @@ shell_parse_size(const char **pp, const char *end, char stop, size_t *v)
 	return true;
 }
 
-/* Parse the loaded cache file; false if it is corrupt. */
+/* Parse the loaded cache payload (NUL-terminated, writable: each cmd and
+ * output is terminated in place); false if it is corrupt. */
 static bool
 shell_cache_parse(struct shell *sh, char *buf, size_t size)
 {
 	struct digest	 d;
-	const char	*p, *end, *trailer, *cmd, *out;
-	uint64_t	 sum;
-	size_t		 count, n = 0, cmdlen, outlen, mlen = strlen(CACHE_MAGIC);
+	const char	*p, *end, *cmd, *out;
+	size_t		 cmdlen, outlen;
 
-	if (size < mlen || memcmp(buf, CACHE_MAGIC, mlen) != 0)
-		return false;
-	if (size < 2 || buf[size - 1] != '\n')
-		return false;
-	/* Trailer: the last line. */
-	for (trailer = buf + size - 1; trailer > buf && trailer[-1] != '\n';
-	    trailer--)
-		;
-	p = trailer;
+	p = buf;
 	end = buf + size;
-	if (end - p < 4 || memcmp(p, "END ", 4) != 0)
-		return false;
-	p += 4;
-	if (!shell_parse_size(&p, end, ' ', &count))
-		return false;
-	if (end - p != 17 || !shell_parse_hex(p, 16, &sum))
-		return false;
-	if (hash64(buf, trailer - buf) != sum)
-		return false;
-
-	p = buf + mlen;
-	end = trailer;
 	while (p < end) {
 		if (end - p < 33 || !shell_parse_hex(p, 16, &d.a) ||
 		    !shell_parse_hex(p + 16, 16, &d.b) || p[32] != ' ')
@@ -824,67 +758,35 @@ shell_cache_parse(struct shell *sh, char *buf, size_t size)
 			return false;
 		shell_cache_add(sh, cmd, cmdlen, out, outlen, &d, false);
 		p = out + outlen + 1;
-		n++;
 	}
-	return n == count;
+	return true;
 }
 
-/* Load the cache file, if any. */
+/* Load the cache file, if any. Its payload is copied out of the mapping:
+ * parsing terminates strings in place, and it is small. */
 static void
 shell_cache_load(struct shell *sh)
 {
-	struct stat	 st;
-	char		*buf;
-	size_t		 got = 0;
-	ssize_t		 n;
-	int		 fd;
+	struct cachefile	 cf;
+	char			*buf, *why = NULL;
 
-	if ((fd = open(sh->cache_path, O_RDONLY | O_CLOEXEC)) == -1)
-		return;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		sh->dirty = true;
+	if (cachefile_open(&cf, sh->cache_path, CACHE_MAGIC, CACHE_VERSION,
+	    0, &why) != 0) {
+		if (why != NULL)	/* there, but unusable: rewrite it */
+			sh->dirty = true;
+		free(why);
 		return;
 	}
-	buf = xmalloc((size_t)st.st_size + 1);
-	while (got < (size_t)st.st_size) {
-		n = read(fd, buf + got, (size_t)st.st_size - got);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	buf[got] = '\0';
-	if (!shell_cache_parse(sh, buf, got)) {
+	buf = xmalloc(cf.len + 1);
+	memcpy(buf, cf.data, cf.len);
+	buf[cf.len] = '\0';
+	if (!shell_cache_parse(sh, buf, cf.len)) {
 		shell_cache_reset(sh);
 		free(buf);
 		sh->dirty = true;
-		return;
-	}
-	sh->filebuf = buf;
-}
-
-/* Create the parent directories of path. */
-static int
-shell_mkdirs(const char *path, char **cause)
-{
-	char	*dir = xstrdup(path), *p;
-
-	for (p = dir + 1; *p != '\0'; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-			*cause = xasprintf("%s: %s", dir, strerror(errno));
-			free(dir);
-			return -1;
-		}
-		*p = '/';
-	}
-	free(dir);
-	return 0;
+	} else
+		sh->filebuf = buf;
+	cachefile_close(&cf);
 }
 
 /* Save the cache if it changed (locked). */
@@ -893,15 +795,12 @@ shell_save_locked(struct shell *sh, char **cause)
 {
 	struct strbuf	 sb;
 	struct centry	*e;
-	char		*tmp;
-	size_t		 i, n = 0, off;
-	ssize_t		 w;
-	int		 fd;
+	size_t		 i;
+	int		 rc;
 
 	if (sh->cache_path == NULL || !sh->dirty)
 		return 0;
 	strbuf_init(&sb);
-	strbuf_adds(&sb, CACHE_MAGIC);
 	for (i = 0; i < sh->nent; i++) {
 		e = &sh->ent[i];
 		if (e->superseded)
@@ -913,48 +812,13 @@ shell_save_locked(struct shell *sh, char **cause)
 		strbuf_addc(&sb, '\n');
 		strbuf_add(&sb, e->out, e->outlen);
 		strbuf_addc(&sb, '\n');
-		n++;
 	}
-	strbuf_addf(&sb, "END %zu %016llx\n", n,
-	    (unsigned long long)hash64(sb.s, sb.len));
-
-	if (shell_mkdirs(sh->cache_path, cause) != 0) {
-		strbuf_free(&sb);
-		return -1;
-	}
-	tmp = xasprintf("%s.tmp.%ld", sh->cache_path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd == -1) {
-		*cause = xasprintf("%s: %s", tmp, strerror(errno));
-		goto fail;
-	}
-	for (off = 0; off < sb.len; off += (size_t)w) {
-		w = write(fd, sb.s + off, sb.len - off);
-		if (w == -1 && errno == EINTR) {
-			w = 0;
-			continue;
-		}
-		if (w <= 0) {
-			*cause = xasprintf("%s: %s", tmp, strerror(errno));
-			close(fd);
-			unlink(tmp);
-			goto fail;
-		}
-	}
-	if (close(fd) != 0 || rename(tmp, sh->cache_path) != 0) {
-		*cause = xasprintf("%s: %s", sh->cache_path, strerror(errno));
-		unlink(tmp);
-		goto fail;
-	}
-	free(tmp);
+	rc = cachefile_write(sh->cache_path, CACHE_MAGIC, CACHE_VERSION, 0,
+	    sb.s != NULL ? sb.s : "", sb.len, cause);
 	strbuf_free(&sb);
-	sh->dirty = false;
-	return 0;
-
-fail:
-	free(tmp);
-	strbuf_free(&sb);
-	return -1;
+	if (rc == 0)
+		sh->dirty = false;
+	return rc;
 }
 
 /* Create a shell runner. */
@@ -973,6 +837,7 @@ shell_create(char *const *envp, const char *cache_path, int jobs)
 	sh->wordsize = 256;
 	sh->words = xcalloc(sh->wordsize, sizeof *sh->words);
 	arena_init(&sh->arena);
+	strmap_init(&sh->entmap);
 	if (cache_path != NULL) {
 		sh->cache_path = xstrdup(cache_path);
 		shell_base_digest(sh);
@@ -1199,7 +1064,7 @@ shell_launch(struct shell *sh, size_t i, char *cmd)
 	shell_key_add(sh, cmd, h, i);
 	if (sh->cache_path != NULL) {
 		shell_digest(sh, cmd, &j->dig);
-		e = shell_cache_find(sh, cmd, strlen(cmd), h, &j->dig);
+		e = shell_cache_find(sh, cmd, strlen(cmd), &j->dig);
 		if (e != NULL) {
 			sh->stats.cached++;
 			j->out = xstrndup(e->out, e->outlen);
@@ -1821,7 +1686,6 @@ shell_free(struct shell *sh)
 	free(sh->jobtab);
 	shell_cache_reset(sh);
 	free(sh->ent);
-	free(sh->enttab);
 	free(sh->filebuf);
 	for (i = 0; i < sh->wordsize; i++) {
 		for (w = sh->words[i]; w != NULL; w = next) {

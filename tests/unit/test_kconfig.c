@@ -6,9 +6,11 @@
  * tested by tests/kconfig (fixtures with conf-made goldens) and
  * tests/real (the Linux 6.1 tree); this file checks what those can't see.
  */
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,7 +202,7 @@ static void
 test_write(void)
 {
 	struct kconfig	*k = parse_ok(base_kconfig);
-	char		 path[256], old[300], dir[300];
+	char		 path[256], old[300];
 	char		*cause = NULL, *text;
 	int		 r;
 
@@ -224,18 +226,29 @@ test_write(void)
 	check("unchanged-no-rotation", r == 0 &&
 	    strcmp(slurp(old), "# marker\n") == 0, slurp(old));
 
-	/* A failed write leaves the original untouched: block the
-	 * temporary file's name with a directory (works as root too). */
-	snprintf(dir, sizeof dir, "%s.%d.tmp", path, (int)getpid());
-	mkdir(dir, 0755);
+	/* A failed write leaves the original untouched: make writing the
+	 * temporary file fail with a file size limit (EFBIG; works as root
+	 * too, unlike permissions). */
 	spit(path, "# keep me\n");
 	cause = NULL;
-	r = kconfig_write(k, path, &cause);
+	{
+		struct rlimit	 saved, small;
+		void		(*oldsig)(int) = signal(SIGXFSZ, SIG_IGN);
+
+		getrlimit(RLIMIT_FSIZE, &saved);
+		small = saved;
+		small.rlim_cur = 1;
+		setrlimit(RLIMIT_FSIZE, &small);
+		r = kconfig_write(k, path, &cause);
+		setrlimit(RLIMIT_FSIZE, &saved);
+		signal(SIGXFSZ, oldsig);
+	}
 	check("failed-write-reported", r != 0 && cause != NULL,
-	    "write with a blocked temporary file should fail");
+	    "write with a failing temporary file should fail");
 	check("original-intact", strcmp(slurp(path), "# keep me\n") == 0,
 	    slurp(path));
-	rmdir(dir);
+	check("failed-write-old-intact", strcmp(slurp(old), "# marker\n") == 0,
+	    slurp(old));
 	free(cause);
 
 	/* A directory as the target is refused. */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "../../kconfig-parser/preprocess.h"
+#include "../../lib/cachefile.h"
 #include "../../lib/util.h"
 
 static int	 failures;
@@ -496,9 +497,10 @@ test_cache(void)
 	    "runs=%d cached=%d", st.shell_runs, st.shell_cached);
 	free_batch(out, 5);
 
-	/* Corrupt file: flip a byte in the middle, then truncate. */
+	/* Corrupt file: flip a byte in the middle (of the entries, past
+	 * the shared header), then truncate. */
 	f = fopen(cache, "r+");
-	fseek(f, 40, SEEK_SET);
+	fseek(f, CACHEFILE_HEADER + 40, SEEK_SET);
 	fputc('#', f);
 	fclose(f);
 	run_batch(cache, cmds, out, &st, 0);

@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "srcindex.h"
+#include "../../lib/cachefile.h"
+#include "../../lib/fileio.h"
 #include "../../lib/util.h"
 
 static int	failures;
@@ -398,36 +400,35 @@ damage(const char *path, long off, size_t len)
  * Rewrite the cache with one forgery and a checksum that matches: what
  * 0: a ref's file id out of range; 1: every empty slot of the functions'
  * table taken (a probe would never end); 2: a name's count past the refs.
- * The layout is the one documented at the top of core/srcindex.c.
+ * The payload's layout is the one documented at the top of
+ * core/srcindex-cache.c; the header (lib/cachefile.h) keeps its version
+ * and identity, and cachefile_write makes its checksum right.
  */
 static void
 forge(const char *path, int what)
 {
-	enum { HDR = 72 };
-	unsigned char	*b;
-	uint32_t	 nfiles, nrefs, nnames[4], nslots[4], v, *w;
-	uint64_t	 sum;
+	enum { HDR = 44 };	/* the payload's own header */
+	unsigned char	*b, *p;
+	uint32_t	 nfiles, nrefs, nnames[4], nslots[4], v, *w, version;
+	uint64_t	 identity;
 	size_t		 size, words, slots, refs, i, k;
-	FILE		*f;
-	long		 len;
+	char		*cause = NULL;
 
-	if ((f = fopen(path, "rb")) == NULL)
+	if ((b = (unsigned char *)file_read_all(path, &size)) == NULL)
 		return;
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	b = malloc((size_t)len);
-	size = fread(b, 1, (size_t)len, f);
-	fclose(f);
-	if (size < HDR) {
+	if (size < CACHEFILE_HEADER + HDR) {
 		free(b);
 		return;
 	}
-	memcpy(&nfiles, b + 28, 4);
-	memcpy(&nrefs, b + 36, 4);
-	memcpy(nnames, b + 40, 16);
-	memcpy(nslots, b + 56, 16);
-	w = (uint32_t *)(void *)(b + HDR);
+	memcpy(&version, b + 8, 4);
+	memcpy(&identity, b + 16, 8);
+	p = b + CACHEFILE_HEADER;
+	size -= CACHEFILE_HEADER;
+	memcpy(&nfiles, p, 4);
+	memcpy(&nrefs, p + 8, 4);
+	memcpy(nnames, p + 12, 16);
+	memcpy(nslots, p + 28, 16);
+	w = (uint32_t *)(void *)(p + HDR);
 	words = nfiles;
 	for (k = 0; k < 4; k++)
 		words += 3 * (size_t)nnames[k];
@@ -445,11 +446,10 @@ forge(const char *path, int what)
 		v = nrefs + 1;
 		memcpy(&w[nfiles + 1], &v, 4);
 	}
-	sum = hash_buf64(b + HDR, size - HDR);
-	memcpy(b + 16, &sum, 8);
-	if ((f = fopen(path, "wb")) != NULL) {
-		fwrite(b, 1, size, f);
-		fclose(f);
+	if (cachefile_write(path, "KCSRCIX\n", version, identity, p, size,
+	    &cause) != 0) {
+		printf("# forge: %s\n", cause);
+		free(cause);
 	}
 	free(b);
 }
