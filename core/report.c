@@ -22,13 +22,14 @@
 #include "report.h"
 #include "trim.h"
 
-/* Replace path with data atomically (lib/fileio.h); mode 0600, as the
- * mkstemp temporary this used to rename gave it. */
+/* Replace path with data atomically (lib/fileio.h), mode 0666 less the
+ * umask like any file the user creates (the mkstemp this replaced made
+ * reports and decisions files 0600 by accident). */
 int
 report_write_file(const char *path, const char *data, size_t len,
     char **cause)
 {
-	return file_write_atomic(path, data, len, 0600, 0, cause);
+	return file_write_atomic(path, data, len, 0666, 0, cause);
 }
 
 size_t

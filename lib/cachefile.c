@@ -81,7 +81,8 @@ cachefile_open(struct cachefile *cf, const char *path, const char *magic,
 	}
 	memcpy(&h, map, sizeof h);
 	if (memcmp(h.magic, magic, sizeof h.magic) != 0 ||
-	    h.version != version || h.header != CACHEFILE_HEADER)
+	    h.version != version || h.header != CACHEFILE_HEADER ||
+	    h.reserved != 0)
 		*cause = xasprintf("%s: not a version %u %.7s cache", path,
 		    version, magic);
 	else if (h.length != (uint64_t)st.st_size - CACHEFILE_HEADER)
