@@ -4,8 +4,8 @@
  * printed about itself, merged over several bundles.
  *
  * Every file is read as a stream of lines: plain, xz (liblzma) or gzip
- * (zlib) data is decoded incrementally into a fixed buffer and cut into
- * lines, so a trace of gigabytes costs the memory of its distinct
+ * (zlib) data is decoded incrementally (zstream.c) into a fixed buffer and
+ * cut into lines, so a trace of gigabytes costs the memory of its distinct
  * functions only. Each file has a line parser; lines it cannot make sense
  * of are counted and the first one is quoted in a single warning.
  */
@@ -22,43 +22,15 @@
 #include <string.h>
 #include <unistd.h>
 
-/*
- * The Makefile defines HAVE_<PKG> for the libraries pkg-config knows; a
- * bare compile line that only adds the pkg-config flags still gets xz and
- * gzip support when the headers are there.
- */
-#if defined(HAVE_LIBLZMA)
-#define EV_LZMA 1
-#elif defined(__has_include)
-#if __has_include(<lzma.h>)
-#define EV_LZMA 1
-#endif
-#endif
-#if defined(HAVE_ZLIB)
-#define EV_ZLIB 1
-#elif defined(__has_include)
-#if __has_include(<zlib.h>)
-#define EV_ZLIB 1
-#endif
-#endif
-
-#ifdef EV_LZMA
-#include <lzma.h>
-#endif
-#ifdef EV_ZLIB
-#include <zlib.h>
-#endif
-#ifdef HAVE_LIBTRACECMD
 #include <trace-cmd.h>
-#endif
 
 #include "evidence.h"
+#include "zstream.h"
 #include "../lib/util.h"
 #include "../lib/fileio.h"
 
 #define EV_BUFSIZE	(1024 * 1024)	/* decoded bytes per read; also the
 					   longest line kept */
-#define EV_INSIZE	(256 * 1024)	/* compressed bytes per read */
 #define EV_QUOTE	80		/* bytes of a bad line quoted */
 #define EV_MAXBUNDLE	4096		/* readers' bundle index limit */
 
@@ -1495,204 +1467,6 @@ uname_line(struct ev_ctx *c, const char *s, size_t n)
 	return 1;
 }
 
-/* ------------------------------------------------------------ sources */
-
-enum ev_srctype { SRC_PLAIN, SRC_XZ, SRC_GZ };
-
-/* A file being decoded. */
-struct ev_src {
-	int		 fd;
-	enum ev_srctype	 type;
-	int		 in_eof;
-	int		 done;
-	uint8_t		*in;
-#ifdef EV_LZMA
-	lzma_stream	 xz;
-#endif
-#ifdef EV_ZLIB
-	z_stream	 gz;
-#endif
-};
-
-/* Fill the compressed input buffer when empty; -1 on error. */
-static int
-src_fill(struct ev_src *s, const uint8_t **next, size_t *avail, char **cause)
-{
-	ssize_t	n;
-
-	if (*avail != 0 || s->in_eof)
-		return 0;
-	do
-		n = read(s->fd, s->in, EV_INSIZE);
-	while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		*cause = xstrdup(strerror(errno));
-		return -1;
-	}
-	if (n == 0)
-		s->in_eof = 1;
-	*next = s->in;
-	*avail = (size_t)n;
-	return 0;
-}
-
-/* Start decoding fd as type; -1 with *cause if the decoder can't. */
-static int
-src_open(struct ev_src *s, int fd, enum ev_srctype type, char **cause)
-{
-	memset(s, 0, sizeof *s);
-	s->fd = fd;
-	s->type = type;
-	if (type == SRC_PLAIN)
-		return 0;
-	s->in = xmalloc(EV_INSIZE);
-	if (type == SRC_XZ) {
-#ifdef EV_LZMA
-		lzma_stream init = LZMA_STREAM_INIT;
-
-		s->xz = init;
-		if (lzma_stream_decoder(&s->xz, UINT64_MAX,
-		    LZMA_CONCATENATED) == LZMA_OK)
-			return 0;
-		*cause = xstrdup("xz decoder failed to start");
-#else
-		*cause = xstrdup("xz not supported in this build");
-#endif
-	} else {
-#ifdef EV_ZLIB
-		memset(&s->gz, 0, sizeof s->gz);
-		if (inflateInit2(&s->gz, 16 + MAX_WBITS) == Z_OK)
-			return 0;
-		*cause = xstrdup("gzip decoder failed to start");
-#else
-		*cause = xstrdup("gzip not supported in this build");
-#endif
-	}
-	free(s->in);
-	s->in = NULL;
-	s->type = SRC_PLAIN;
-	return -1;
-}
-
-/* Stop decoding (the fd is the caller's). */
-static void
-src_close(struct ev_src *s)
-{
-#ifdef EV_LZMA
-	if (s->type == SRC_XZ)
-		lzma_end(&s->xz);
-#endif
-#ifdef EV_ZLIB
-	if (s->type == SRC_GZ)
-		inflateEnd(&s->gz);
-#endif
-	free(s->in);
-	s->in = NULL;
-}
-
-#ifdef EV_LZMA
-/* Decode xz into buf. */
-static ssize_t
-src_read_xz(struct ev_src *s, char *buf, size_t len, char **cause)
-{
-	lzma_ret	ret;
-
-	s->xz.next_out = (uint8_t *)buf;
-	s->xz.avail_out = len;
-	while (s->xz.avail_out == len && !s->done) {
-		if (src_fill(s, &s->xz.next_in, &s->xz.avail_in, cause) != 0)
-			return -1;
-		ret = lzma_code(&s->xz, s->in_eof ? LZMA_FINISH : LZMA_RUN);
-		if (ret == LZMA_STREAM_END)
-			s->done = 1;
-		else if (ret == LZMA_BUF_ERROR && s->in_eof) {
-			*cause = xstrdup("xz: truncated data");
-			return -1;
-		} else if (ret == LZMA_FORMAT_ERROR) {
-			*cause = xstrdup("xz: not xz data");
-			return -1;
-		} else if (ret == LZMA_DATA_ERROR) {
-			*cause = xstrdup("xz: corrupt data");
-			return -1;
-		} else if (ret != LZMA_OK) {
-			*cause = xasprintf("xz: decoder error %d", (int)ret);
-			return -1;
-		}
-	}
-	return (ssize_t)(len - s->xz.avail_out);
-}
-#endif
-
-#ifdef EV_ZLIB
-/* Decode gzip (any number of members) into buf. */
-static ssize_t
-src_read_gz(struct ev_src *s, char *buf, size_t len, char **cause)
-{
-	const uint8_t	*next;
-	size_t		 avail;
-	int		 ret;
-
-	s->gz.next_out = (Bytef *)buf;
-	s->gz.avail_out = (uInt)len;
-	while (s->gz.avail_out == len && !s->done) {
-		next = s->gz.next_in;
-		avail = s->gz.avail_in;
-		if (src_fill(s, &next, &avail, cause) != 0)
-			return -1;
-		s->gz.next_in = (Bytef *)next;
-		s->gz.avail_in = (uInt)avail;
-		if (s->gz.avail_in == 0 && s->in_eof) {
-			*cause = xstrdup("gzip: truncated data");
-			return -1;
-		}
-		ret = inflate(&s->gz, Z_NO_FLUSH);
-		if (ret == Z_STREAM_END) {
-			next = s->gz.next_in;
-			avail = s->gz.avail_in;
-			if (src_fill(s, &next, &avail, cause) != 0)
-				return -1;
-			s->gz.next_in = (Bytef *)next;
-			s->gz.avail_in = (uInt)avail;
-			if (s->gz.avail_in == 0)
-				s->done = 1;	/* another member follows? */
-			else
-				inflateReset(&s->gz);
-		} else if (ret != Z_OK && ret != Z_BUF_ERROR) {
-			*cause = xasprintf("gzip: %s", s->gz.msg != NULL ?
-			    s->gz.msg : "corrupt data");
-			return -1;
-		}
-	}
-	return (ssize_t)(len - s->gz.avail_out);
-}
-#endif
-
-/* Read up to len decoded bytes: 0 at the end, -1 with *cause on error. */
-static ssize_t
-src_read(struct ev_src *s, char *buf, size_t len, char **cause)
-{
-	ssize_t	n;
-
-	switch (s->type) {
-#ifdef EV_LZMA
-	case SRC_XZ:
-		return src_read_xz(s, buf, len, cause);
-#endif
-#ifdef EV_ZLIB
-	case SRC_GZ:
-		return src_read_gz(s, buf, len, cause);
-#endif
-	default:
-		break;
-	}
-	do
-		n = read(s->fd, buf, len);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		*cause = xstrdup(strerror(errno));
-	return n;
-}
-
 /* ------------------------------------------------------------ loading */
 
 /* What evidence_load reads. */
@@ -1729,14 +1503,12 @@ ev_warnf(const struct ev_warn *w, const char *fmt, ...)
  * (by its magic, whatever its name); -1 if none exists, -2 if one could
  * not be opened (warned). */
 static int
-ev_open(int dfd, const char *dir, const char *name, enum ev_srctype *type,
+ev_open(int dfd, const char *dir, const char *name, enum zstream_type *type,
     char **path, const struct ev_warn *w)
 {
 	static const char *const exts[] = { "", ".xz", ".gz" };
-	unsigned char	 magic[6];
 	struct stat	 st;
 	size_t		 i;
-	ssize_t		 n;
 	char		*file;
 	int		 fd;
 
@@ -1757,14 +1529,8 @@ ev_open(int dfd, const char *dir, const char *name, enum ev_srctype *type,
 			free(*path);
 			return -2;
 		}
-		n = pread(fd, magic, sizeof magic, 0);
-		if (n == 6 && memcmp(magic, "\xfd" "7zXZ\0", 6) == 0)
-			*type = SRC_XZ;
-		else if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-			*type = SRC_GZ;
-		else
-			*type = SRC_PLAIN;
-		if (i > 0 && *type != (i == 1 ? SRC_XZ : SRC_GZ)) {
+		*type = zstream_detect(fd);
+		if (i > 0 && *type != (i == 1 ? ZSTREAM_XZ : ZSTREAM_GZ)) {
 			ev_warnf(w, "%s: %s, skipped", *path, st.st_size == 0 ?
 			    "empty file" : i == 1 ? "not xz data" :
 			    "not gzip data");
@@ -1777,7 +1543,6 @@ ev_open(int dfd, const char *dir, const char *name, enum ev_srctype *type,
 	return -1;
 }
 
-#ifdef HAVE_LIBTRACECMD
 /* What the trace.dat callback needs. */
 struct dat_state {
 	struct ev_ctx			*c;
@@ -1861,27 +1626,26 @@ dat_read(struct ev_ctx *c, const char *path, const struct ev_warn *w)
 		tracecmd_iterate_events(h, NULL, 0, dat_record, &d);
 	tracecmd_close(h);
 }
-#endif
 
 /* Read one open file through its parser; warns once about it. */
 static void
-ev_read_fd(struct ev_ctx *c, int fd, enum ev_srctype type, const char *path,
+ev_read_fd(struct ev_ctx *c, int fd, enum zstream_type type, const char *path,
     const struct ev_warn *w)
 {
-	struct ev_src	 src;
+	struct zstream	 src;
 	char		*buf, *cause = NULL;
 	size_t		 have = 0, used;
 	ssize_t		 n;
 	int		 first = 1, skipped = 0;
 
-	if (src_open(&src, fd, type, &cause) != 0) {
+	if (zstream_open(&src, fd, type, &cause) != 0) {
 		ev_warnf(w, "%s: %s, skipped", path, cause);
 		free(cause);
 		return;
 	}
 	buf = xmalloc(EV_BUFSIZE);
 	for (;;) {
-		n = src_read(&src, buf + have, EV_BUFSIZE - have, &cause);
+		n = zstream_read(&src, buf + have, EV_BUFSIZE - have, &cause);
 		if (n < 0) {
 			ev_warnf(w, "%s: %s (read up to line %llu)", path,
 			    cause, (unsigned long long)c->lineno);
@@ -1928,7 +1692,7 @@ ev_read_fd(struct ev_ctx *c, int fd, enum ev_srctype type, const char *path,
 	if (!skipped && have > 0)
 		ev_feed(c, buf, have, 1);
 	free(buf);
-	src_close(&src);
+	zstream_close(&src);
 	if (skipped)
 		return;
 	if (c->finish != NULL) {
@@ -2205,7 +1969,7 @@ xcache_create(struct evidence *ev, const char *cpath, const char *key,
  */
 static void
 xcache_read(struct evidence *ev, struct ev_ctx *c, int fd,
-    enum ev_srctype type, const char *path, const struct ev_warn *w)
+    enum zstream_type type, const char *path, const struct ev_warn *w)
 {
 	char	*cpath, *key = NULL, *tmp = NULL;
 	int	 cfd, warned = c->bundle != NULL ? c->bundle->warnings : 0;
@@ -2215,7 +1979,7 @@ xcache_read(struct evidence *ev, struct ev_ctx *c, int fd,
 		return;
 	}
 	if ((cfd = xcache_open(cpath, key)) >= 0) {
-		ev_read_fd(c, cfd, SRC_PLAIN, path, w);
+		ev_read_fd(c, cfd, ZSTREAM_PLAIN, path, w);
 		close(cfd);
 	} else {
 		c->tee = xcache_create(ev, cpath, key, &tmp);
@@ -2244,7 +2008,7 @@ evidence_load(struct evidence *ev, const char *dir,
 	struct ev_warn		 w = { warn, arg };
 	struct ev_bundle	*bundle;
 	struct ev_ctx		 c;
-	enum ev_srctype		 type;
+	enum zstream_type		 type;
 	uint64_t		 overrun = 0, lost = 0;
 	size_t			 i;
 	char			*path, *cpath = NULL, *key = NULL;
@@ -2296,7 +2060,7 @@ evidence_load(struct evidence *ev, const char *dir,
 		}
 		ev_ctx_init(&c, ev, b, ev_files[i].line, ev_files[i].finish,
 		    ev_files[i].flags);
-		if (type != SRC_PLAIN)
+		if (type != ZSTREAM_PLAIN)
 			xcache_read(ev, &c, fd, type, path, &w);
 		else
 			ev_read_fd(&c, fd, type, path, &w);
@@ -2319,16 +2083,10 @@ evidence_load(struct evidence *ev, const char *dir,
 	if (fd >= 0) {
 		close(fd);
 		path = xasprintf("%s/trace.dat", dir);
-#ifdef HAVE_LIBTRACECMD
 		ev_ctx_init(&c, ev, b, trace_line, NULL, EVF_TRACE);
 		dat_read(&c, path, &w);
 		ev_ctx_done(&c);
 		lost += c.lost;
-#else
-		ev_warnf(&w, "%s: trace.dat not supported in this build",
-		    path);
-		bundle->warnings++;
-#endif
 		free(path);
 	}
 	close(dfd);
