@@ -26,6 +26,7 @@
 
 #include "evidence.h"
 #include "zstream.h"
+#include "../lib/strmap.h"
 #include "../lib/util.h"
 #include "../lib/fileio.h"
 
@@ -33,21 +34,6 @@
 					   longest line kept */
 #define EV_QUOTE	80		/* bytes of a bad line quoted */
 #define EV_MAXBUNDLE	4096		/* readers' bundle index limit */
-
-/* A string -> pointer hash table (open addressing, linear probing); keys
- * are strings owned by others, their lengths kept so lookups by (s, n)
- * never read past either string. A slot is one cache line's third. */
-struct strmap_slot {
-	const char	*key;		/* NULL: empty */
-	void		*val;
-	uint32_t	 hash;
-	uint32_t	 len;
-};
-struct strmap {
-	struct strmap_slot *slots;
-	size_t		    size;	/* power of two, or 0 */
-	size_t		    count;
-};
 
 /* The items of one kind. */
 struct ev_kindtab {
@@ -66,20 +52,15 @@ struct alias_pat {
 	struct alias_pat	*next;
 };
 struct alias_group {
-	const char		*prefix;	/* the pattern (first plen bytes) */
-	size_t			 plen;
-	uint32_t		 hash;
 	struct alias_pat	*head;
 	struct alias_pat	*tail;
 };
 struct alias_index {
-	struct alias_group	**slots;
-	size_t			  size;		/* power of two, or 0 */
-	size_t			  count;
-	uint8_t			 *lens;		/* lens[L]: a group of prefix
+	struct strmap		 groups;	/* literal prefix -> group */
+	uint8_t			*lens;		/* lens[L]: a group of prefix
 						   length L exists */
-	size_t			  nlens;
-	size_t			  npats;
+	size_t			 nlens;
+	size_t			 npats;
 };
 
 /* A memo of alias lookups: modalias -> result. Filled by
@@ -149,69 +130,6 @@ struct ev_ctx {
 /* Parser flags. */
 #define EVF_TRACE	0x1	/* an unterminated last line is truncated */
 #define EVF_NONUL	0x2	/* lines with NUL bytes are malformed */
-
-/* ------------------------------------------------------------ strmap */
-
-/* Start an empty map. */
-static void
-strmap_init(struct strmap *m)
-{
-	memset(m, 0, sizeof *m);
-}
-
-/* Free a map (keys and values belong to others). */
-static void
-strmap_free(struct strmap *m)
-{
-	free(m->slots);
-	memset(m, 0, sizeof *m);
-}
-
-/* Find key (s, n) with hash h: its slot, or SIZE_MAX. */
-static size_t
-strmap_find(const struct strmap *m, const char *s, size_t n, uint32_t h)
-{
-	size_t	i;
-
-	if (m->size == 0)
-		return SIZE_MAX;
-	i = h & (m->size - 1);
-	while (m->slots[i].key != NULL) {
-		if (m->slots[i].hash == h && m->slots[i].len == n &&
-		    memcmp(m->slots[i].key, s, n) == 0)
-			return i;
-		i = (i + 1) & (m->size - 1);
-	}
-	return SIZE_MAX;
-}
-
-/* Put a key known to be absent. */
-static void
-strmap_put(struct strmap *m, const char *key, size_t n, uint32_t h, void *val)
-{
-	struct strmap	old = *m;
-	size_t		i, j;
-
-	if ((m->count + 1) * 2 > m->size) {
-		m->size = old.size ? old.size * 2 : 256;
-		m->count = 0;
-		m->slots = xcalloc(m->size, sizeof *m->slots);
-		for (j = 0; j < old.size; j++) {
-			if (old.slots[j].key != NULL)
-				strmap_put(m, old.slots[j].key, old.slots[j].len,
-				    old.slots[j].hash, old.slots[j].val);
-		}
-		strmap_free(&old);
-	}
-	i = h & (m->size - 1);
-	while (m->slots[i].key != NULL)
-		i = (i + 1) & (m->size - 1);
-	m->slots[i].key = key;
-	m->slots[i].val = val;
-	m->slots[i].hash = h;
-	m->slots[i].len = (uint32_t)n;
-	m->count++;
-}
 
 /* ------------------------------------------------------------ helpers */
 
@@ -416,19 +334,15 @@ ev_add(struct ev_ctx *c, enum ev_kind k, const char *name, size_t n,
 	struct evidence		*ev = c->ev;
 	struct ev_kindtab	*t = &ev->kinds[k];
 	struct ev_item		*it;
-	uint32_t		 h = hash_str(name, n);
-	size_t			 i;
 
-	i = strmap_find(&t->map, name, n, h);
-	if (i != SIZE_MAX)
-		it = t->map.slots[i].val;
-	else {
+	it = strmap_get(&t->map, name, n);
+	if (it == NULL) {
 		/* the name right after the item: one cache miss for both */
 		it = arena_alloc(&ev->arena, sizeof *it + n + 1);
 		memcpy(it + 1, name, n);
 		it->kind = k;
 		it->name = (const char *)(it + 1);
-		strmap_put(&t->map, it->name, n, h, it);
+		strmap_set(&t->map, it->name, n, it);
 		if (t->n == t->cap) {
 			t->cap = t->cap ? t->cap * 2 : 64;
 			t->v = xrealloc(t->v, t->cap * sizeof *t->v);
@@ -1166,7 +1080,6 @@ kallsyms_line(struct ev_ctx *c, const char *s, size_t n)
 	struct evidence	*ev = c->ev;
 	const char	*p = s, *e = s + n, *name, *mod = NULL, *key;
 	size_t		 namen, mn = 0, kn;
-	uint32_t	 h;
 
 	while (p < e && ev_blank(*p))
 		p++;
@@ -1204,8 +1117,7 @@ kallsyms_line(struct ev_ctx *c, const char *s, size_t n)
 		mn -= 2;
 	}
 	kn = ev_suffix_len(name, namen);
-	h = hash_str(name, kn);
-	if (strmap_find(&ev->syms, name, kn, h) != SIZE_MAX)
+	if (strmap_find(&ev->syms, name, kn) != NULL)
 		return 1;
 	/* A new name: strmap_find just said so, no need to intern it. */
 	key = arena_strndup(&ev->arena, name, kn);
@@ -1216,7 +1128,7 @@ kallsyms_line(struct ev_ctx *c, const char *s, size_t n)
 		c->ksym_mod = ev_intern(ev, mod, mn);
 		c->ksym_modn = mn;
 	}
-	strmap_put(&ev->syms, key, kn, h, (void *)c->ksym_mod);
+	strmap_set(&ev->syms, key, kn, (void *)c->ksym_mod);
 	return 1;
 }
 
@@ -1228,7 +1140,6 @@ config_line(struct ev_ctx *c, const char *s, size_t n)
 	struct evidence	*ev = c->ev;
 	const char	*eq, *key;
 	size_t		 kn;
-	uint32_t	 h;
 
 	if (n == 0 || s[0] == '#')
 		return 0;
@@ -1236,10 +1147,9 @@ config_line(struct ev_ctx *c, const char *s, size_t n)
 	    (eq = memchr(s, '=', n)) == NULL || eq == s + 7)
 		return -1;
 	kn = (size_t)(eq - s) - 7;
-	h = hash_str(s + 7, kn);
-	if (strmap_find(&ev->config, s + 7, kn, h) == SIZE_MAX) {
+	if (strmap_find(&ev->config, s + 7, kn) == NULL) {
 		key = ev_intern(ev, s + 7, kn);
-		strmap_put(&ev->config, key, kn, h, (void *)ev_intern(ev,
+		strmap_set(&ev->config, key, kn, (void *)ev_intern(ev,
 		    eq + 1, (size_t)(s + n - eq - 1)));
 	}
 	return 1;
@@ -1256,91 +1166,47 @@ evidence_has_config(const struct evidence *ev)
 const char *
 evidence_config_value(const struct evidence *ev, const char *sym)
 {
-	size_t	n = strlen(sym), i;
-
-	i = strmap_find(&ev->config, sym, n, hash_str(sym, n));
-	return i == SIZE_MAX ? NULL : ev->config.slots[i].val;
+	return strmap_get(&ev->config, sym, strlen(sym));
 }
 
 /* The module of a symbol, from kallsyms. */
 const char *
 evidence_symbol_module(const struct evidence *ev, const char *func)
 {
-	size_t	n = ev_suffix_len(func, strlen(func)), i;
-
-	i = strmap_find(&ev->syms, func, n, hash_str(func, n));
-	return i == SIZE_MAX ? NULL : ev->syms.slots[i].val;
+	return strmap_get(&ev->syms, func, ev_suffix_len(func, strlen(func)));
 }
 
 /* ------------------------------------------------------------ aliases */
 
-/* FNV-1a of a prefix, one byte on (the alias index's own hash, computed
- * incrementally by lookups). */
-static inline uint32_t
-alias_hash_step(uint32_t h, unsigned char c)
-{
-	return (h ^ c) * 16777619u;
-}
-#define ALIAS_HASH_INIT	2166136261u
-
-/* The group of prefix (s, n) with hash h: its slot (empty if absent). */
-static size_t
-alias_slot(const struct alias_index *a, const char *s, size_t n, uint32_t h)
-{
-	size_t	i = h & (a->size - 1);
-
-	while (a->slots[i] != NULL) {
-		if (a->slots[i]->hash == h && a->slots[i]->plen == n &&
-		    memcmp(a->slots[i]->prefix, s, n) == 0)
-			break;
-		i = (i + 1) & (a->size - 1);
-	}
-	return i;
-}
-
-/* Add a pattern to the index. */
+/*
+ * Add a pattern to the index, under its literal prefix. The groups are a
+ * strmap keyed by that prefix (the interned pattern's first plen bytes):
+ * a lookup hashes each prefix length that some group has (lens[]), which
+ * for modaliases of a hundred bytes is cheap next to fnmatch().
+ */
 static void
 alias_add(struct evidence *ev, const char *pat, size_t pn, const char *mod,
     size_t mn)
 {
 	struct alias_index	*a = &ev->alias;
-	struct alias_group	*g, **old;
+	struct alias_group	*g;
 	struct alias_pat	*p;
-	size_t			 plen, i, j, oldsize;
-	uint32_t		 h = ALIAS_HASH_INIT;
+	size_t			 plen;
 
 	for (plen = 0; plen < pn; plen++) {
 		char ch = pat[plen];
 
 		if (ch == '*' || ch == '?' || ch == '[' || ch == '\\')
 			break;
-		h = alias_hash_step(h, (unsigned char)ch);
-	}
-	if ((a->count + 1) * 2 > a->size) {
-		old = a->slots;
-		oldsize = a->size;
-		a->size = oldsize ? oldsize * 2 : 1024;
-		a->slots = xcalloc(a->size, sizeof *a->slots);
-		for (j = 0; j < oldsize; j++) {
-			if (old[j] != NULL)
-				a->slots[alias_slot(a, old[j]->prefix,
-				    old[j]->plen, old[j]->hash)] = old[j];
-		}
-		free(old);
 	}
 	p = arena_alloc(&ev->arena, sizeof *p);
 	p->pattern = ev_intern(ev, pat, pn);
 	p->module = ev_intern(ev, mod, mn);
 	p->seq = a->npats++;
-	i = alias_slot(a, pat, plen, h);
-	g = a->slots[i];
+	g = strmap_get(&a->groups, pat, plen);
 	if (g == NULL) {
 		g = arena_alloc(&ev->arena, sizeof *g);
-		g->prefix = p->pattern;
-		g->plen = plen;
-		g->hash = h;
-		a->slots[i] = g;
-		a->count++;
+		strmap_set(&a->groups, p->pattern, plen, g);
 		if (plen >= a->nlens) {
 			a->lens = xrealloc(a->lens, plen + 1);
 			memset(a->lens + a->nlens, 0, plen + 1 - a->nlens);
@@ -1394,39 +1260,33 @@ evidence_alias_modules(const struct evidence *ev, const char *modalias,
 	const struct alias_index *a = &ev->alias;
 	struct alias_cache	 *cache = ev->cache;
 	struct alias_result	 *r;
+	struct alias_group	 *g;
 	struct alias_pat	 *p, **hit = NULL;
 	struct arena		 *arena = &cache->arena;
 	size_t			  n = strlen(modalias), L, i, j, nhit = 0;
-	size_t			  caphit = 0, slot;
-	uint32_t		  h = ALIAS_HASH_INIT, ch;
+	size_t			  caphit = 0;
 	char			 *key;
 
 	*mods = NULL;
 	if (a->npats == 0)
 		return 0;
-	ch = hash_str(modalias, n);
-	i = strmap_find(&cache->map, modalias, n, ch);
-	if (i != SIZE_MAX) {
-		r = cache->map.slots[i].val;
+	if ((r = strmap_get(&cache->map, modalias, n)) != NULL) {
 		*mods = r->mods;
 		return r->n;
 	}
 	for (L = 0; L <= n && L < a->nlens; L++) {
-		if (a->lens[L]) {
-			slot = alias_slot(a, modalias, L, h);
-			for (p = a->slots[slot] ? a->slots[slot]->head : NULL;
-			    p != NULL; p = p->next) {
-				if (fnmatch(p->pattern, modalias, 0) != 0)
-					continue;
-				if (nhit == caphit) {
-					caphit = caphit ? caphit * 2 : 8;
-					hit = xrealloc(hit, caphit * sizeof *hit);
-				}
-				hit[nhit++] = p;
+		if (!a->lens[L] ||
+		    (g = strmap_get(&a->groups, modalias, L)) == NULL)
+			continue;
+		for (p = g->head; p != NULL; p = p->next) {
+			if (fnmatch(p->pattern, modalias, 0) != 0)
+				continue;
+			if (nhit == caphit) {
+				caphit = caphit ? caphit * 2 : 8;
+				hit = xrealloc(hit, caphit * sizeof *hit);
 			}
+			hit[nhit++] = p;
 		}
-		if (L < n)
-			h = alias_hash_step(h, (unsigned char)modalias[L]);
 	}
 	if (nhit > 1)
 		qsort(hit, nhit, sizeof *hit, alias_cmp);
@@ -1440,7 +1300,7 @@ evidence_alias_modules(const struct evidence *ev, const char *modalias,
 	}
 	free(hit);
 	key = arena_strndup(arena, modalias, n);
-	strmap_put(&cache->map, key, n, ch, r);
+	strmap_set(&cache->map, key, n, r);
 	*mods = r->mods;
 	return r->n;
 }
@@ -2114,6 +1974,7 @@ evidence_new(void)
 		strmap_init(&ev->kinds[k].map);
 	strmap_init(&ev->syms);
 	strmap_init(&ev->config);
+	strmap_init(&ev->alias.groups);
 	ev->cache = xcalloc(1, sizeof *ev->cache);
 	strmap_init(&ev->cache->map);
 	arena_init(&ev->cache->arena);
@@ -2135,7 +1996,7 @@ evidence_free(struct evidence *ev)
 	strmap_free(&ev->syms);
 	strmap_free(&ev->config);
 	free(ev->cache_dir);
-	free(ev->alias.slots);
+	strmap_free(&ev->alias.groups);
 	free(ev->alias.lens);
 	strmap_free(&ev->cache->map);
 	arena_free(&ev->cache->arena);
@@ -2184,11 +2045,7 @@ evidence_item(const struct evidence *ev, enum ev_kind k, size_t i)
 const struct ev_item *
 evidence_find(const struct evidence *ev, enum ev_kind k, const char *name)
 {
-	size_t	n, i;
-
 	if ((int)k < 0 || k >= EV_NKINDS)
 		return NULL;
-	n = strlen(name);
-	i = strmap_find(&ev->kinds[k].map, name, n, hash_str(name, n));
-	return i == SIZE_MAX ? NULL : ev->kinds[k].map.slots[i].val;
+	return strmap_get(&ev->kinds[k].map, name, strlen(name));
 }
