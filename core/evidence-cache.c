@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "evidence-int.h"
 #include "../lib/cachefile.h"
@@ -111,19 +112,37 @@ evcache_open(struct cachefile *cf, const struct evcache_key *k,
 	return 0;
 }
 
-/* Write a cache file; the directory is made private when it is created,
- * as the text of kallsyms gives KASLR away. Failing is not an error: the
- * file is read again next time. */
+/*
+ * Write a cache file. Failing is not an error: the file is read again next
+ * time. The files are mode 0600, as they always were: the cache directory
+ * is shared with the other caches (0755 as a rule) and the text of
+ * kallsyms gives KASLR away. cachefile_write takes no mode (its files are
+ * 0666 less the umask), so the file is written in a private directory
+ * beside the caches, made 0600 there, and only then renamed into place:
+ * no other user ever sees it readable.
+ */
 static void
 evcache_write(const struct evidence *ev, const struct evcache_key *k,
     const char *magic, uint32_t version, const struct strbuf *payload)
 {
-	char	*cause = NULL;
+	struct stat	 st;
+	char		*cause = NULL, *dir, *tmp;
 
-	if (path_mkdir_p(ev->cache_dir, 0700, &cause) != 0 ||
-	    cachefile_write(k->path, magic, version, k->identity, payload->s,
+	dir = xasprintf("%s/.evidence-new", ev->cache_dir);
+	tmp = xasprintf("%s/%s", dir, strrchr(k->path, '/') + 1);
+	if (path_mkdir_p(dir, 0700, &cause) != 0 ||
+	    lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != geteuid() || (st.st_mode & 077) != 0)
+		goto out;
+	if (cachefile_write(tmp, magic, version, k->identity, payload->s,
 	    payload->len, &cause) != 0)
-		free(cause);
+		goto out;
+	if (chmod(tmp, 0600) != 0 || rename(tmp, k->path) != 0)
+		unlink(tmp);
+out:
+	free(cause);
+	free(tmp);
+	free(dir);
 }
 
 /* Read a trace's cached result into bundle b; false when there is none. */
