@@ -141,36 +141,40 @@ zstream_read_xz(struct zstream *s, char *buf, size_t len, char **cause)
 	return (ssize_t)(len - s->xz.avail_out);
 }
 
+/* zstream_fill through zlib's own input pointer types. */
+static int
+zstream_fill_gz(struct zstream *s, char **cause)
+{
+	const uint8_t	*next = s->gz.next_in;
+	size_t		 avail = s->gz.avail_in;
+
+	if (zstream_fill(s, &next, &avail, cause) != 0)
+		return -1;
+	s->gz.next_in = (Bytef *)next;
+	s->gz.avail_in = (uInt)avail;
+	return 0;
+}
+
 /* Decode gzip into buf; a member's end is only the end of the data when
  * no other member follows (gzip -c a b > c makes two). */
 static ssize_t
 zstream_read_gz(struct zstream *s, char *buf, size_t len, char **cause)
 {
-	const uint8_t	*next;
-	size_t		 avail;
-	int		 ret;
+	int	ret;
 
 	s->gz.next_out = (Bytef *)buf;
 	s->gz.avail_out = (uInt)len;
 	while (s->gz.avail_out == len && !s->done) {
-		next = s->gz.next_in;
-		avail = s->gz.avail_in;
-		if (zstream_fill(s, &next, &avail, cause) != 0)
+		if (zstream_fill_gz(s, cause) != 0)
 			return -1;
-		s->gz.next_in = (Bytef *)next;
-		s->gz.avail_in = (uInt)avail;
 		if (s->gz.avail_in == 0 && s->in_eof) {
 			*cause = xstrdup("gzip: truncated data");
 			return -1;
 		}
 		ret = inflate(&s->gz, Z_NO_FLUSH);
 		if (ret == Z_STREAM_END) {
-			next = s->gz.next_in;
-			avail = s->gz.avail_in;
-			if (zstream_fill(s, &next, &avail, cause) != 0)
+			if (zstream_fill_gz(s, cause) != 0)
 				return -1;
-			s->gz.next_in = (Bytef *)next;
-			s->gz.avail_in = (uInt)avail;
 			if (s->gz.avail_in == 0)
 				s->done = 1;	/* another member follows? */
 			else
