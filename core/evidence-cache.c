@@ -55,7 +55,7 @@ evidence_set_cache_dir(struct evidence *ev, const char *dir)
 /* The cache file (kind "trace" or "text") of an open file and its key;
  * -1 when nothing is cached. */
 static int
-evcache_key(const struct evidence *ev, int fd, const char *path,
+evcache_key_make(const struct evidence *ev, int fd, const char *path,
     const char *kind, struct evcache_key *k)
 {
 	struct stat	 st;
@@ -228,7 +228,7 @@ evcache_read_trace(struct evidence *ev, int b, int fd, enum zstream_type type,
 	size_t			 nold, j;
 	int			 warned = bundle->warnings;
 
-	if (evcache_key(ev, fd, path, "trace", &k) != 0)
+	if (evcache_key_make(ev, fd, path, "trace", &k) != 0)
 		return -1;
 	if (tcache_read(ev, b, &k, &clost)) {
 		*lost += clost;
@@ -268,7 +268,7 @@ evcache_read_text(struct evidence *ev, struct ev_ctx *c, int fd,
 	const char		*p, *e;
 	int			 warned;
 
-	if (evcache_key(ev, fd, path, "text", &k) != 0) {
+	if (evcache_key_make(ev, fd, path, "text", &k) != 0) {
 		ev_read_fd(c, fd, type, path, w);
 		return;
 	}
