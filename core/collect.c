@@ -48,63 +48,28 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/clock.h"
+#include "../lib/fileio.h"
 #include "../lib/util.h"
 #include "collect.h"
 
-/*
- * The optional libraries: the Makefile defines HAVE_<NAME> when pkg-config
- * knows them; a hand build that passes the pkg-config flags but no -D is
- * recognised by the headers being there.
- */
-#if defined(HAVE_LIBLZMA)
-#define KC_LZMA 1
-#elif defined(__has_include)
-#if __has_include(<lzma.h>)
-#define KC_LZMA 1
-#endif
-#endif
-#if defined(HAVE_ZLIB)
-#define KC_ZLIB 1
-#elif defined(__has_include)
-#if __has_include(<zlib.h>)
-#define KC_ZLIB 1
-#endif
-#endif
-#if defined(HAVE_LIBTRACEFS) && defined(HAVE_LIBTRACEEVENT)
-#define KC_TRACEFS 1
-#elif defined(__has_include)
-#if __has_include(<tracefs.h>) && __has_include(<kbuffer.h>)
-#define KC_TRACEFS 1
-#endif
-#endif
-
-#ifdef KC_LZMA
-#include <lzma.h>
-#endif
-#ifdef KC_ZLIB
-#include <zlib.h>
-#endif
-#ifdef KC_TRACEFS
 #include <event-parse.h>
 #include <kbuffer.h>
+#include <lzma.h>
 #include <tracefs.h>
-#endif
+#include <zlib.h>
 
 #define COLLECT_XZ_PRESET	6
 #define COLLECT_DEFAULT_KB	(64 * 1024)	/* per CPU */
 #define COLLECT_IOBUF		65536
 
-/* An output file being written: a temporary name until out_close(). */
+/* An output file being written: a temporary name until out_close(); the
+ * encoder's errors go to af.error, like write errors. */
 struct out {
-	char		*path;
-	char		*tmp;
-	int		 fd;
-	int		 error;		/* first errno, sticky */
+	struct atomic_file af;
 	bool		 xz;
-#ifdef KC_LZMA
 	lzma_stream	 lz;
 	uint8_t		*zbuf;
-#endif
 };
 
 /* Distinct addresses and how often each was seen. */
@@ -167,7 +132,6 @@ collect_note(struct collect *c, const char *fmt, ...)
 	free(s);
 }
 
-#ifdef KC_TRACEFS
 /* Report progress through the caller's callback. */
 static void
 collect_progress(struct collect *c, const char *fmt, ...)
@@ -183,42 +147,14 @@ collect_progress(struct collect *c, const char *fmt, ...)
 	c->opt->progress(c->opt->arg, s);
 	free(s);
 }
-#endif
 
-/* mkdir -p. */
+/* mkdir -p the output directory, and fail now rather than after the
+ * trace if it can't be written. */
 static int
 collect_mkdirs(const char *dir, char **cause)
 {
-	char		*p = xstrdup(dir), *s;
-	struct stat	 sb;
-
-	for (s = p + 1; ; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		if (s[-1] != '/') {
-			char c = *s;
-
-			*s = '\0';
-			if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-				*cause = xasprintf("%s: %s", p,
-				    strerror(errno));
-				free(p);
-				return -1;
-			}
-			*s = c;
-		}
-		if (*s == '\0')
-			break;
-	}
-	free(p);
-	if (stat(dir, &sb) != 0) {
-		*cause = xasprintf("%s: %s", dir, strerror(errno));
+	if (path_mkdir_p(dir, 0755, cause) != 0)
 		return -1;
-	}
-	if (!S_ISDIR(sb.st_mode)) {
-		*cause = xasprintf("%s: not a directory", dir);
-		return -1;
-	}
 	if (access(dir, W_OK) != 0) {
 		*cause = xasprintf("%s: %s", dir, strerror(errno));
 		return -1;
@@ -226,66 +162,35 @@ collect_mkdirs(const char *dir, char **cause)
 	return 0;
 }
 
-/* Write all of a buffer to a descriptor. */
-static int
-out_write_fd(int fd, const void *buf, size_t len)
-{
-	const char	*p = buf;
-	ssize_t		 n;
-
-	while (len > 0) {
-		n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* Start writing dir/name (xz-compressed if xz). */
+/* Start writing dir/name (xz-compressed if xz). The mode is set exactly,
+ * whatever the umask: kallsyms.xz must be 0600, the rest readable. */
 static int
 out_open(struct out *o, const char *dir, const char *name, bool xz,
     mode_t mode, char **cause)
 {
-	memset(o, 0, sizeof *o);
-	o->fd = -1;
-#ifndef KC_LZMA
-	if (xz) {
-		*cause = xasprintf("%s: built without liblzma", name);
-		return -1;
-	}
-#endif
-	o->path = xasprintf("%s/%s", dir, name);
-	o->tmp = xasprintf("%s/.%s.XXXXXX", dir, name);
-	o->fd = mkstemp(o->tmp);
-	if (o->fd < 0) {
-		*cause = xasprintf("%s: %s", o->tmp, strerror(errno));
-		free(o->path);
-		free(o->tmp);
-		return -1;
-	}
-	if (fchmod(o->fd, mode) != 0)
-		o->error = errno;
-	o->xz = xz;
-#ifdef KC_LZMA
-	if (xz) {
-		lzma_stream init = LZMA_STREAM_INIT;
+	lzma_stream	 init = LZMA_STREAM_INIT;
+	char		*path;
+	int		 ret;
 
+	memset(o, 0, sizeof *o);
+	path = xasprintf("%s/%s", dir, name);
+	ret = atomic_open(&o->af, path, mode, 0, cause);
+	free(path);
+	if (ret != 0)
+		return -1;
+	if (fchmod(o->af.fd, mode) != 0)
+		o->af.error = errno;
+	o->xz = xz;
+	if (xz) {
 		o->lz = init;
 		o->zbuf = xmalloc(COLLECT_IOBUF);
 		if (lzma_easy_encoder(&o->lz, COLLECT_XZ_PRESET,
 		    LZMA_CHECK_CRC64) != LZMA_OK)
-			o->error = ENOMEM;
+			o->af.error = ENOMEM;
 	}
-#endif
 	return 0;
 }
 
-#ifdef KC_LZMA
 /* Run the encoder over input (or finish it) and write what comes out. */
 static void
 out_lzma(struct out *o, const void *buf, size_t len, lzma_action action)
@@ -299,37 +204,28 @@ out_lzma(struct out *o, const void *buf, size_t len, lzma_action action)
 		o->lz.avail_out = COLLECT_IOBUF;
 		ret = lzma_code(&o->lz, action);
 		if (ret != LZMA_OK && ret != LZMA_STREAM_END) {
-			o->error = (ret == LZMA_MEM_ERROR) ? ENOMEM : EIO;
+			o->af.error = (ret == LZMA_MEM_ERROR) ? ENOMEM : EIO;
 			return;
 		}
-		if (out_write_fd(o->fd, o->zbuf,
-		    COLLECT_IOBUF - o->lz.avail_out) != 0) {
-			o->error = errno;
-			return;
-		}
-		if (ret == LZMA_STREAM_END)
+		atomic_write(&o->af, o->zbuf, COLLECT_IOBUF - o->lz.avail_out);
+		if (o->af.error != 0 || ret == LZMA_STREAM_END)
 			return;
 		if (action == LZMA_RUN && o->lz.avail_in == 0 &&
 		    o->lz.avail_out != 0)
 			return;
 	}
 }
-#endif
 
 /* Append to an output file; errors are kept for out_close(). */
 static void
 out_add(struct out *o, const void *buf, size_t len)
 {
-	if (o->error != 0 || len == 0)
+	if (o->af.error != 0 || len == 0)
 		return;
-#ifdef KC_LZMA
-	if (o->xz) {
+	if (o->xz)
 		out_lzma(o, buf, len, LZMA_RUN);
-		return;
-	}
-#endif
-	if (out_write_fd(o->fd, buf, len) != 0)
-		o->error = errno;
+	else
+		atomic_write(&o->af, buf, len);
 }
 
 /* Append a string. */
@@ -339,48 +235,24 @@ out_adds(struct out *o, const char *s)
 	out_add(o, s, strlen(s));
 }
 
-/* Throw an output file away. */
+/* Free the encoder. */
 static void
-out_abort(struct out *o)
+out_free(struct out *o)
 {
-	if (o->fd >= 0) {
-		close(o->fd);
-		unlink(o->tmp);
-	}
-#ifdef KC_LZMA
 	if (o->xz)
 		lzma_end(&o->lz);
 	free(o->zbuf);
-#endif
-	free(o->path);
-	free(o->tmp);
-	o->fd = -1;
+	o->zbuf = NULL;
 }
 
 /* Finish an output file and rename it into place. */
 static int
 out_close(struct out *o, char **cause)
 {
-#ifdef KC_LZMA
-	if (o->xz && o->error == 0)
+	if (o->xz && o->af.error == 0)
 		out_lzma(o, NULL, 0, LZMA_FINISH);
-#endif
-	if (o->error == 0 && fsync(o->fd) != 0)
-		o->error = errno;
-	if (close(o->fd) != 0 && o->error == 0)
-		o->error = errno;
-	o->fd = -1;
-	if (o->error == 0 && rename(o->tmp, o->path) != 0)
-		o->error = errno;
-	if (o->error != 0) {
-		*cause = xasprintf("%s: %s", o->path, strerror(o->error));
-		unlink(o->tmp);
-		o->fd = -1;
-		out_abort(o);
-		return -1;
-	}
-	out_abort(o);
-	return 0;
+	out_free(o);
+	return atomic_commit(&o->af, cause);
 }
 
 /* Write a whole file from memory. */
@@ -692,7 +564,6 @@ collect_drivers(struct collect *c, char **cause)
 	return lines_write(c, &l, "drivers", cause);
 }
 
-#ifdef KC_LZMA
 /* config.xz: /boot/config-RELEASE, else /proc/config.gz. */
 static int
 collect_config(struct collect *c, char **cause)
@@ -713,7 +584,6 @@ collect_config(struct collect *c, char **cause)
 		    "no config", c->uts.release);
 		return 0;
 	}
-#ifdef KC_ZLIB
 	{
 		struct strbuf	 sb2;
 		gzFile		 gz;
@@ -744,14 +614,8 @@ collect_config(struct collect *c, char **cause)
 		strbuf_free(&sb2);
 		return ret;
 	}
-#else
-	collect_note(c, "/proc/config.gz: built without zlib: no config");
-	return 0;
-#endif
 }
-#endif
 
-#ifdef KC_TRACEFS
 /* Add n to an address's count. */
 static void
 addr_table_add(struct addr_table *t, uint64_t addr, uint64_t n)
@@ -783,7 +647,6 @@ addr_table_add(struct addr_table *t, uint64_t addr, uint64_t n)
 	}
 	t->slots[h].count += n;
 }
-#endif
 
 /* Free an address table. */
 static void
@@ -973,7 +836,6 @@ collect_functions(struct collect *c, char **cause)
 	return out_close(&o, cause);
 }
 
-#ifdef KC_TRACEFS
 /* The state of one trace. */
 struct trace {
 	struct collect		 *c;
@@ -1068,16 +930,6 @@ trace_read(struct trace *t, size_t max)
 		total += n;
 	}
 	return total;
-}
-
-/* Seconds since an origin, monotonic. */
-static double
-trace_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* Remove instances of collectors that died without cleaning up. */
@@ -1320,14 +1172,14 @@ static void
 trace_loop(struct trace *t)
 {
 	struct collect	*c = t->c;
-	double		 start = trace_now(), last = start, now;
+	double		 start = clock_now(), last = start, now;
 	struct timespec	 nap = { 0, 20 * 1000 * 1000 };
 	int		 seconds = c->opt->trace_seconds, status;
 
 	for (;;) {
 		if (trace_read(t, 256) == 0)
 			nanosleep(&nap, NULL);
-		now = trace_now();
+		now = clock_now();
 		if (now - last >= 1.0) {
 			collect_progress(c, "%llu events, %zu distinct "
 			    "functions", (unsigned long long)c->events,
@@ -1474,17 +1326,6 @@ out:
 	trace_cleanup(&t);
 	return ret;
 }
-#else
-/* Built without libtracefs. */
-static int
-collect_trace(struct collect *c, char **cause)
-{
-	(void)cause;
-	if (!c->opt->no_trace)
-		collect_note(c, "built without libtracefs: no trace");
-	return 0;
-}
-#endif
 
 /* The files that don't depend on the trace. */
 static int
@@ -1505,7 +1346,6 @@ collect_files(struct collect *c, char **cause)
 	    cause) != 0 ||
 	    collect_copy(c, "/proc/crypto", "crypto", false, cause) != 0)
 		return -1;
-#ifdef KC_LZMA
 	if (c->have_kallsyms && collect_write(c, "kallsyms.xz",
 	    c->kallsyms.s, c->kallsyms.len, true, 0600, cause) != 0)
 		return -1;
@@ -1521,12 +1361,6 @@ collect_files(struct collect *c, char **cause)
 		return -1;
 	if (collect_config(c, cause) != 0)
 		return -1;
-#else
-	(void)path;
-	(void)ret;
-	collect_note(c, "built without liblzma: no kallsyms.xz, "
-	    "modules.alias.xz or config.xz");
-#endif
 	return 0;
 }
 

@@ -39,6 +39,7 @@
 #endif
 
 #include "../../core/evidence.h"
+#include "../../lib/cachefile.h"
 
 #define FIXTURE	"tests/fixtures/evidence/cloud-vm"
 /* A string literal and its length, as readers take them. */
@@ -1070,6 +1071,59 @@ count_prefixed(const char *dir, const char *pre)
 	return n;
 }
 
+#ifdef TE_LZMA
+/*
+ * Forge a text cache file (lib/cachefile.h, its payload "key KEY\n" then
+ * the text) as if kctui had written it: its own magic, version and
+ * identity kept, the key line replaced by "key newkey" if newkey is not
+ * NULL, more appended to the text.
+ */
+static void
+forge_text_cache(const char *cpath, const char *newkey, const char *more)
+{
+	struct cachefile cf;
+	char		 magic[9] = "", *cause = NULL, *payload;
+	const char	*text, *nl;
+	uint32_t	 version = 0;
+	size_t		 len;
+	FILE		*f;
+
+	if ((f = fopen(cpath, "rb")) == NULL ||
+	    fread(magic, 1, 8, f) != 8 || fread(&version, 4, 1, f) != 1)
+		printf("# %s: no cache header\n", cpath);
+	if (f != NULL)
+		fclose(f);
+	if (cachefile_open(&cf, cpath, magic, version, 0, &cause) != 0) {
+		printf("# %s: %s\n", cpath, cause ? cause : "no cache");
+		free(cause);
+		return;
+	}
+	text = cf.data;
+	nl = memchr(text, '\n', cf.len);
+	len = nl != NULL ? (size_t)(nl + 1 - text) : 0;
+	if (newkey != NULL)
+		payload = malloc(strlen(newkey) + 6 + cf.len + strlen(more) + 1);
+	else
+		payload = malloc(cf.len + strlen(more) + 1);
+	if (newkey != NULL)
+		len = (size_t)sprintf(payload, "key %s\n", newkey);
+	else
+		memcpy(payload, text, len);
+	memcpy(payload + len, text + (nl != NULL ? nl + 1 - text : 0),
+	    cf.len - (size_t)(nl != NULL ? nl + 1 - text : 0));
+	len += cf.len - (size_t)(nl != NULL ? nl + 1 - text : 0);
+	memcpy(payload + len, more, strlen(more));
+	len += strlen(more);
+	if (cachefile_write(cpath, magic, version, cf.identity, payload, len,
+	    &cause) != 0) {
+		printf("# %s\n", cause);
+		free(cause);
+	}
+	free(payload);
+	cachefile_close(&cf);
+}
+#endif
+
 /* The text cache of compressed files other than traces: a second load
  * reads the kept text (same result, the cache file really used), a
  * changed file is decoded again, a damaged cache is not trusted, and a
@@ -1087,7 +1141,7 @@ test_text_cache(void)
 	char		*cause = NULL;
 	DIR		*d;
 	struct dirent	*de;
-	int		 k, fd;
+	int		 k;
 
 	snprintf(cdir, sizeof cdir, "%s/tcache", tmpdir);
 	snprintf(path, sizeof path, "%s/kallsyms.xz", dir);
@@ -1117,14 +1171,7 @@ test_text_cache(void)
 				    de->d_name);
 		closedir(d);
 	}
-	if ((fd = open(cpath, O_WRONLY | O_APPEND)) >= 0) {
-		static const char more[] =
-		    "ffffffffc0300000 t from_cache\t[cm]\n";
-
-		if (write(fd, more, sizeof more - 1) != sizeof more - 1)
-			printf("# short write\n");
-		close(fd);
-	}
+	forge_text_cache(cpath, NULL, "ffffffffc0300000 t from_cache\t[cm]\n");
 	ev = evidence_new();
 	evidence_set_cache_dir(ev, cdir);
 	if (evidence_load(ev, dir, NULL, NULL, &cause) != 0) {
@@ -1134,8 +1181,9 @@ test_text_cache(void)
 	check_str("text-cache/read-from-cache",
 	    evidence_symbol_module(ev, "from_cache"), "cm");
 	evidence_free(ev);
-	/* a damaged header: decoded again (and the cache rewritten) */
-	put(cdir, cpath + strlen(cdir) + 1, "KCTEXT 1\nkey wrong\n");
+	/* a damaged header (the wrong key): decoded again (and the cache
+	 * rewritten) */
+	forge_text_cache(cpath, "wrong", "");
 	ev = evidence_new();
 	evidence_set_cache_dir(ev, cdir);
 	if (evidence_load(ev, dir, NULL, NULL, &cause) != 0) {
