@@ -112,37 +112,18 @@ evcache_open(struct cachefile *cf, const struct evcache_key *k,
 	return 0;
 }
 
-/*
- * Write a cache file. Failing is not an error: the file is read again next
- * time. The files are mode 0600, as they always were: the cache directory
- * is shared with the other caches (0755 as a rule) and the text of
- * kallsyms gives KASLR away. cachefile_write takes no mode (its files are
- * 0666 less the umask), so the file is written in a private directory
- * beside the caches, made 0600 there, and only then renamed into place:
- * no other user ever sees it readable.
- */
+/* Write a cache file. Failing is not an error: the file is read again
+ * next time. (Cache files are 0600: the text of kallsyms gives KASLR
+ * away.) */
 static void
-evcache_write(const struct evidence *ev, const struct evcache_key *k,
+evcache_write(const struct evcache_key *k,
     const char *magic, uint32_t version, const struct strbuf *payload)
 {
-	struct stat	 st;
-	char		*cause = NULL, *dir, *tmp;
+	char	*cause = NULL;
 
-	dir = xasprintf("%s/.evidence-new", ev->cache_dir);
-	tmp = xasprintf("%s/%s", dir, strrchr(k->path, '/') + 1);
-	if (path_mkdir_p(dir, 0700, &cause) != 0 ||
-	    lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
-	    st.st_uid != geteuid() || (st.st_mode & 077) != 0)
-		goto out;
-	if (cachefile_write(tmp, magic, version, k->identity, payload->s,
+	if (cachefile_write(k->path, magic, version, k->identity, payload->s,
 	    payload->len, &cause) != 0)
-		goto out;
-	if (chmod(tmp, 0600) != 0 || rename(tmp, k->path) != 0)
-		unlink(tmp);
-out:
-	free(cause);
-	free(tmp);
-	free(dir);
+		free(cause);
 }
 
 /* Read a trace's cached result into bundle b; false when there is none. */
@@ -207,7 +188,7 @@ tcache_write(struct evidence *ev, const struct evcache_key *k,
 		else
 			strbuf_addf(&sb, "%s %" PRIu64 "\n", it->name, d);
 	}
-	evcache_write(ev, k, TCACHE_MAGIC, TCACHE_VERSION, &sb);
+	evcache_write(k, TCACHE_MAGIC, TCACHE_VERSION, &sb);
 	strbuf_free(&sb);
 }
 
@@ -290,7 +271,7 @@ evcache_read_text(struct evidence *ev, struct ev_ctx *c, int fd,
 	c->tee = NULL;
 	if (!c->tee_failed && c->malformed == 0 &&
 	    (c->bundle == NULL || c->bundle->warnings == warned))
-		evcache_write(ev, &k, XCACHE_MAGIC, XCACHE_VERSION, &text);
+		evcache_write(&k, XCACHE_MAGIC, XCACHE_VERSION, &text);
 	strbuf_free(&text);
 	evcache_key_free(&k);
 }

@@ -28,7 +28,9 @@ struct cachefile_header {
 _Static_assert(sizeof(struct cachefile_header) == CACHEFILE_HEADER,
     "cache header layout");
 
-/* Write header and payload through one atomic replacement. */
+/* Write header and payload through one atomic replacement. Mode 0600:
+ * a cache is private to its user, and some (the decoded kallsyms) give
+ * away what no other user may read (KASLR offsets). */
 int
 cachefile_write(const char *path, const char *magic, uint32_t version,
     uint64_t identity, const void *payload, size_t len, char **cause)
@@ -43,7 +45,7 @@ cachefile_write(const char *path, const char *magic, uint32_t version,
 	h.identity = identity;
 	h.length = len;
 	h.checksum = hash_buf64(payload, len);
-	if (atomic_open(&af, path, 0666, ATOMIC_MKDIRS, cause) != 0)
+	if (atomic_open(&af, path, 0600, ATOMIC_MKDIRS, cause) != 0)
 		return -1;
 	atomic_write(&af, &h, sizeof h);
 	atomic_write(&af, payload, len);

@@ -38,9 +38,9 @@ struct cachefile {
 	uint64_t	 identity;
 };
 
-/* Write a cache file atomically (creating its directory): the header for
- * magic/version/identity, then the len bytes of payload. -1 with *cause
- * on failure. */
+/* Write a cache file atomically, mode 0600 (creating its directory): the
+ * header for magic/version/identity, then the len bytes of payload. -1
+ * with *cause on failure. */
 int	 cachefile_write(const char *path, const char *magic, uint32_t version,
 	     uint64_t identity, const void *payload, size_t len, char **cause);
 /* Map path and check its header and checksum. 0 on success; -1 when it
