@@ -93,6 +93,7 @@
 #include "kbuild.h"
 #include "../lib/util.h"
 #include "../lib/fileio.h"
+#include "../lib/strmap.h"
 
 #define KB_MAX_WORDS	4096	/* words one expansion may give */
 #define KB_MAX_DEPTH	48	/* nested references and functions */
@@ -102,111 +103,6 @@
 #define KB_MAX_NEST	8	/* nested composite objects */
 #define KB_MAX_FILE	(8 << 20)
 #define KB_BUDGET	2000000L /* expansion steps per file */
-
-/* ------------------------------------------------------------ string map */
-
-/* An open-addressing map from strings to pointers; keys are not copied. */
-struct smap {
-	const char	**keys;
-	size_t		 *lens;
-	uint32_t	 *hashes;
-	void		**vals;
-	size_t		  size;		/* power of two, or 0 */
-	size_t		  count;
-};
-
-/* Free a map's tables (not its keys or values). */
-static void
-smap_free(struct smap *m)
-{
-	free(m->keys);
-	free(m->lens);
-	free(m->hashes);
-	free(m->vals);
-	memset(m, 0, sizeof *m);
-}
-
-/* The slot of key k, or the empty slot where it would go. */
-static size_t
-smap_slot(const struct smap *m, const char *k, size_t len, uint32_t h)
-{
-	size_t	i = h & (m->size - 1);
-
-	while (m->keys[i] != NULL) {
-		if (m->hashes[i] == h && m->lens[i] == len &&
-		    memcmp(m->keys[i], k, len) == 0)
-			break;
-		i = (i + 1) & (m->size - 1);
-	}
-	return i;
-}
-
-/* The value of key k[0..len), or NULL. */
-static void *
-smap_get(const struct smap *m, const char *k, size_t len)
-{
-	size_t	i;
-
-	if (m == NULL || m->size == 0)
-		return NULL;
-	i = smap_slot(m, k, len, hash_str(k, len));
-	return m->keys[i] != NULL ? m->vals[i] : NULL;
-}
-
-/* Make the empty map m big enough for n keys without growing. */
-static void
-smap_reserve(struct smap *m, size_t n)
-{
-	size_t	size = 64;
-
-	if (m->size != 0)
-		return;
-	while ((n + 1) * 2 > size)
-		size *= 2;
-	m->size = size;
-	m->keys = xcalloc(size, sizeof *m->keys);
-	m->lens = xcalloc(size, sizeof *m->lens);
-	m->hashes = xcalloc(size, sizeof *m->hashes);
-	m->vals = xcalloc(size, sizeof *m->vals);
-}
-
-/* Set key k (kept by pointer, len bytes) to v. */
-static void
-smap_put(struct smap *m, const char *k, size_t len, void *v)
-{
-	struct smap	old = *m;
-	uint32_t	h = hash_str(k, len);
-	size_t		i, j;
-
-	if (m->size == 0 || (m->count + 1) * 2 > m->size) {
-		m->size = m->size ? m->size * 2 : 64;
-		m->keys = xcalloc(m->size, sizeof *m->keys);
-		m->lens = xcalloc(m->size, sizeof *m->lens);
-		m->hashes = xcalloc(m->size, sizeof *m->hashes);
-		m->vals = xcalloc(m->size, sizeof *m->vals);
-		m->count = 0;
-		for (i = 0; i < old.size; i++) {
-			if (old.keys[i] == NULL)
-				continue;
-			j = smap_slot(m, old.keys[i], old.lens[i],
-			    old.hashes[i]);
-			m->keys[j] = old.keys[i];
-			m->lens[j] = old.lens[i];
-			m->hashes[j] = old.hashes[i];
-			m->vals[j] = old.vals[i];
-			m->count++;
-		}
-		smap_free(&old);
-	}
-	i = smap_slot(m, k, len, h);
-	if (m->keys[i] == NULL) {
-		m->keys[i] = k;
-		m->lens[i] = len;
-		m->hashes[i] = h;
-		m->count++;
-	}
-	m->vals[i] = v;
-}
 
 /* ------------------------------------------------------------ dependencies */
 
@@ -230,7 +126,7 @@ struct kbdep {
 
 struct kbdeps {
 	struct arena	 a;
-	struct smap	 seen;		/* kind + path -> struct kbdep */
+	struct strmap	 seen;		/* kind + path -> struct kbdep */
 	struct kbdep	**v;
 	size_t		 n, cap;
 	bool		 bad;		/* something not recordable: no cache */
@@ -252,7 +148,7 @@ deps_free(struct kbdeps *r)
 {
 	if (r == NULL)
 		return;
-	smap_free(&r->seen);
+	strmap_free(&r->seen);
 	free(r->v);
 	arena_free(&r->a);
 	free(r);
@@ -280,12 +176,12 @@ deps_add(struct kbdeps *r, char kind, const char *path)
 	key = arena_alloc(&r->a, l + 2);
 	key[0] = kind;
 	memcpy(key + 1, path, l + 1);
-	if (smap_get(&r->seen, key, l + 1) != NULL)
+	if (strmap_get(&r->seen, key, l + 1) != NULL)
 		return NULL;
 	d = arena_alloc(&r->a, sizeof *d);
 	d->path = key + 1;
 	d->kind = kind;
-	smap_put(&r->seen, key, l + 1, d);
+	strmap_set(&r->seen, key, l + 1, d);
 	if (r->n == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 4096;
 		r->v = xrealloc(r->v, r->cap * sizeof *r->v);
@@ -375,11 +271,11 @@ struct kbuild {
 	char			*srctree;
 	int			 treefd;	/* -1 without a tree */
 
-	struct smap		 objpaths;	/* path -> struct kobj chain */
-	struct smap		 sources;	/* "fs/ext4/inode.c" -> kobj */
-	struct smap		 modules;	/* name -> struct olist */
-	struct smap		 syms;		/* last cond -> struct olist */
-	struct smap		 dirs;		/* path -> struct kdir */
+	struct strmap		 objpaths;	/* path -> struct kobj chain */
+	struct strmap		 sources;	/* "fs/ext4/inode.c" -> kobj */
+	struct strmap		 modules;	/* name -> struct olist */
+	struct strmap		 syms;		/* last cond -> struct olist */
+	struct strmap		 dirs;		/* path -> struct kdir */
 
 	struct kobj		**objv;		/* every object, scan order */
 	size_t			  nobjv, capobjv;
@@ -388,7 +284,7 @@ struct kbuild {
 	struct kdir		**queue;
 	size_t			  nqueue, capqueue, qhead;
 
-	struct smap		**gvars;	/* per group: exported vars */
+	struct strmap		**gvars;	/* per group: exported vars */
 	const char		**garch;	/* per group: SRCARCH */
 	int			  ngroups;
 
@@ -439,8 +335,8 @@ struct frame {
 struct parse {
 	struct kbuild		*kb;
 	struct arena		 a;		/* scratch, freed after the file */
-	struct smap		 vars;		/* name -> struct var */
-	const struct smap	*inherit;	/* exported by the top Makefile */
+	struct strmap		 vars;		/* name -> struct var */
+	const struct strmap	*inherit;	/* exported by the top Makefile */
 	const char		*dir;
 	bool			 top;		/* the top Makefile */
 	struct frame		 fr[KB_MAX_IFS];
@@ -752,11 +648,12 @@ var_local(struct parse *p, const char *name, size_t len)
 {
 	struct var		*v, *iv;
 
-	if ((v = smap_get(&p->vars, name, len)) != NULL)
+	if ((v = strmap_get(&p->vars, name, len)) != NULL)
 		return v;
 	v = arena_alloc(&p->a, sizeof *v);
 	v->name = arena_strndup(&p->a, name, len);
-	if ((iv = smap_get(p->inherit, name, len)) != NULL) {
+	if (p->inherit != NULL &&
+	    (iv = strmap_get(p->inherit, name, len)) != NULL) {
 		v->val.n = v->val.cap = iv->val.n;
 		v->val.v = arena_alloc(&p->a, (iv->val.n + 1) *
 		    sizeof *v->val.v);
@@ -768,7 +665,7 @@ var_local(struct parse *p, const char *name, size_t len)
 		v->opaque = iv->opaque;
 		v->broken = iv->broken;
 	}
-	smap_put(&p->vars, v->name, len, v);
+	strmap_set(&p->vars, v->name, len, v);
 	return v;
 }
 
@@ -778,9 +675,9 @@ var_find(const struct parse *p, const char *name, size_t len)
 {
 	const struct var	*v;
 
-	if ((v = smap_get(&p->vars, name, len)) != NULL)
+	if ((v = strmap_get(&p->vars, name, len)) != NULL)
 		return v;
-	return smap_get(p->inherit, name, len);
+	return p->inherit != NULL ? strmap_get(p->inherit, name, len) : NULL;
 }
 
 /* Set a fixed variable to one word (or to nothing, or to unknown). */
@@ -2453,7 +2350,7 @@ parse_init(struct parse *p, struct kbuild *kb, const char *dir, bool top,
 static void
 parse_done(struct parse *p)
 {
-	smap_free(&p->vars);
+	strmap_free(&p->vars);
 	arena_free(&p->a);
 }
 
@@ -2472,15 +2369,15 @@ olist_add(struct olist *l, const struct kbuild_obj *o)
 
 /* The list of key in map m, created (for group) if new. */
 static struct olist *
-olist_get(struct kbuild *kb, struct smap *m, const char *key, int group)
+olist_get(struct kbuild *kb, struct strmap *m, const char *key, int group)
 {
 	struct olist	*l;
 
-	if ((l = smap_get(m, key, strlen(key))) != NULL)
+	if ((l = strmap_get(m, key, strlen(key))) != NULL)
 		return l;
 	l = arena_alloc(&kb->arena, sizeof *l);
 	l->group = group;
-	smap_put(m, key, strlen(key), l);
+	strmap_set(m, key, strlen(key), l);
 	if (kb->nlists == kb->caplists) {
 		kb->caplists = kb->caplists ? kb->caplists * 2 : 256;
 		kb->lists = xrealloc(kb->lists, kb->caplists *
@@ -2509,7 +2406,7 @@ obj_insert(struct kbuild *kb, int group, const char *path, size_t l,
 	int		 i;
 
 	ip = intern_str(&kb->in, path, l);
-	head = smap_get(&kb->objpaths, ip, l);
+	head = strmap_get(&kb->objpaths, ip, l);
 	for (o = head; o != NULL; o = o->next) {
 		if (o->pub.module == module && o->pub.nconds == nconds &&
 		    (nconds == 0 || memcmp(o->pub.conds, conds,
@@ -2527,7 +2424,7 @@ obj_insert(struct kbuild *kb, int group, const char *path, size_t l,
 		o->pub.conds[i] = conds[i];
 	o->group = group;
 	o->next = head;
-	smap_put(&kb->objpaths, ip, l, o);
+	strmap_set(&kb->objpaths, ip, l, o);
 	if (kb->nobjv == kb->capobjv) {
 		kb->capobjv = kb->capobjv ? kb->capobjv * 2 : 4096;
 		kb->objv = xrealloc(kb->objv, kb->capobjv * sizeof *kb->objv);
@@ -2555,8 +2452,8 @@ obj_insert(struct kbuild *kb, int group, const char *path, size_t l,
 			t[l - 1] = (char)src;
 			t[l] = '\0';
 			sp = intern_str(&kb->in, t, l);
-			if (smap_get(&kb->sources, sp, l) == NULL)
-				smap_put(&kb->sources, sp, l, o);
+			if (strmap_get(&kb->sources, sp, l) == NULL)
+				strmap_set(&kb->sources, sp, l, o);
 		}
 		free(t);
 	}
@@ -2604,7 +2501,7 @@ add_composite(struct parse *p, const struct kdir *d, const char *base,
 	key = arena_alloc(&p->a, bl + 2);
 	memcpy(key, base, bl);
 	key[bl] = '-';
-	v = depth < KB_MAX_NEST ? smap_get(&p->vars, key, bl + 1) : NULL;
+	v = depth < KB_MAX_NEST ? strmap_get(&p->vars, key, bl + 1) : NULL;
 	for (i = 0; v != NULL && i < v->val.n; i++) {
 		w = &v->val.v[i];
 		wl = strlen(w->s);
@@ -2672,7 +2569,7 @@ kb_enqueue(struct kbuild *kb, const char *path, const char **conds,
 	if (l == 0)
 		return;
 	ip = intern_str(&kb->in, path, l);
-	if ((d = smap_get(&kb->dirs, ip, l)) != NULL) {
+	if ((d = strmap_get(&kb->dirs, ip, l)) != NULL) {
 		if (!d->parsed && d->group == group)
 			kdir_merge(d, conds, nconds, unk, modonly);
 		return;
@@ -2687,7 +2584,7 @@ kb_enqueue(struct kbuild *kb, const char *path, const char **conds,
 	d->unk = unk;
 	d->modonly = modonly;
 	d->group = group;
-	smap_put(&kb->dirs, ip, l, d);
+	strmap_set(&kb->dirs, ip, l, d);
 	if (kb->nqueue == kb->capqueue) {
 		kb->capqueue = kb->capqueue ? kb->capqueue * 2 : 1024;
 		kb->queue = xrealloc(kb->queue, kb->capqueue *
@@ -2729,7 +2626,7 @@ resolve(struct parse *p, const struct kdir *d)
 	int			 n;
 
 	for (k = 0; k < 3; k++) {
-		v = smap_get(&p->vars, keys[k], strlen(keys[k]));
+		v = strmap_get(&p->vars, keys[k], strlen(keys[k]));
 		for (i = 0; v != NULL && i < v->val.n; i++) {
 			w = &v->val.v[i];
 			l = strlen(w->s);
@@ -2830,7 +2727,8 @@ scan_group(struct kbuild *kb, const char *arch)
 {
 	static const char *const fallback[] = { "init-", "core-", "drivers-",
 	    "net-", "libs-", "virt-" };
-	struct smap	*gv;
+	struct strmap	*gv;
+	struct strmap_entry *e;
 	struct parse	 p;
 	struct kdir	 root;
 	struct var	*v;
@@ -2856,15 +2754,15 @@ scan_group(struct kbuild *kb, const char *arch)
 		parse_text(&p, text, n);
 		free(text);
 	}
-	for (i = 0; i < p.vars.size; i++) {
-		if ((v = p.vars.vals[i]) == NULL || !v->exported || v->fixed)
+	for (i = 0; (e = strmap_next(&p.vars, &i)) != NULL;) {
+		if ((v = e->value) == NULL || !v->exported || v->fixed)
 			continue;
 		v = var_keep(kb, v);
-		smap_put(gv, v->name, strlen(v->name), v);
+		strmap_set(gv, v->name, strlen(v->name), v);
 	}
 	for (i = 0; !have_kbuild && i < sizeof fallback / sizeof *fallback;
 	    i++) {
-		v = smap_get(&p.vars, fallback[i], strlen(fallback[i]));
+		v = strmap_get(&p.vars, fallback[i], strlen(fallback[i]));
 		for (j = 0; v != NULL && j < v->val.n; j++) {
 			if (v->val.v[j].kind != K_PLAIN &&
 			    ends_with(v->val.v[j].s, strlen(v->val.v[j].s),
@@ -3061,15 +2959,15 @@ kbcache_putstr(struct strbuf *sb, const char *s)
 
 /* The id of string s in the table (added to strs if new). */
 static uint32_t
-kbcache_strid(struct smap *ids, struct strbuf *strs, uint32_t *n,
+kbcache_strid(struct strmap *ids, struct strbuf *strs, uint32_t *n,
     const char *s)
 {
 	size_t	l = strlen(s);
 	void	*v;
 
-	if ((v = smap_get(ids, s, l)) != NULL)
+	if ((v = strmap_get(ids, s, l)) != NULL)
 		return (uint32_t)((uintptr_t)v - 1);
-	smap_put(ids, s, l, (void *)(uintptr_t)(*n + 1));
+	strmap_set(ids, s, l, (void *)(uintptr_t)(*n + 1));
 	kbcache_putstr(strs, s);
 	return (*n)++;
 }
@@ -3123,9 +3021,9 @@ static int
 kbcache_fold_dir(const struct kbuild *kb, const char *dir,
     struct kbdep *const *v, size_t n, bool *keep, struct kbdep *dd)
 {
-	struct smap	 names;
+	struct strmap	 names;
 	struct arena	 a;
-	struct timespec	 now;
+	time_t		 now;
 	struct dirent	*de;
 	struct stat	 sb;
 	const char	*name;
@@ -3137,17 +3035,17 @@ kbcache_fold_dir(const struct kbuild *kb, const char *dir,
 	fd = openat(kb->treefd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	clock_gettime(CLOCK_REALTIME, &now);
+	now = time(NULL);	/* wall clock, as mtimes: not lib/clock.h */
 	if (fstat(fd, &sb) != 0 || sb.st_mtim.tv_sec + KBCACHE_RACY >=
-	    now.tv_sec || (dp = fdopendir(fd)) == NULL) {
+	    now || (dp = fdopendir(fd)) == NULL) {
 		close(fd);
 		return 0;
 	}
-	memset(&names, 0, sizeof names);
+	strmap_init(&names);
 	arena_init(&a);
 	while ((de = readdir(dp)) != NULL) {
 		name = arena_strdup(&a, de->d_name);
-		smap_put(&names, name, strlen(name),
+		strmap_set(&names, name, strlen(name),
 		    (void *)(uintptr_t)(de->d_type + 1));
 	}
 	closedir(dp);
@@ -3155,7 +3053,7 @@ kbcache_fold_dir(const struct kbuild *kb, const char *dir,
 		name = v[i]->path + kbcache_dirlen(v[i]->path);
 		if (*name == '/')
 			name++;
-		t = smap_get(&names, name, strlen(name));
+		t = strmap_get(&names, name, strlen(name));
 		type = t != NULL ? (int)((uintptr_t)t - 1) : -1;
 		if (type == DT_LNK || type == DT_UNKNOWN) {
 			keep[i] = true;
@@ -3168,7 +3066,7 @@ kbcache_fold_dir(const struct kbuild *kb, const char *dir,
 		keep[i] = false;
 		folded++;
 	}
-	smap_free(&names);
+	strmap_free(&names);
 	arena_free(&a);
 	if (rc < 0 || folded == 0)
 		return rc;
@@ -3267,14 +3165,14 @@ kbcache_save(struct kbuild *kb, const char *path, const char *srcarch,
 	const struct kbdep	*d;
 	const struct kobj	*o;
 	struct strbuf		 body, strs, objs;
-	struct smap		 ids;
+	struct strmap		 ids;
 	uint32_t		 nstr = 0;
 	uint64_t		 len, sum;
 	size_t			 i, off, l, ndv;
 	char			*tmp;
 	int			 fd, c, g;
 
-	memset(&ids, 0, sizeof ids);
+	strmap_init(&ids);
 	strbuf_init(&body);
 	strbuf_init(&strs);
 	strbuf_init(&objs);
@@ -3344,7 +3242,7 @@ kbcache_save(struct kbuild *kb, const char *path, const char *srcarch,
 	strbuf_add(&body, objs.s, objs.len);
 	strbuf_free(&strs);
 	strbuf_free(&objs);
-	smap_free(&ids);
+	strmap_free(&ids);
 
 	len = body.len;
 	sum = hash_buf64(body.s, body.len);
@@ -3640,11 +3538,12 @@ kbcache_load(const char *path, const char *srctree, const char *srcarch,
 		goto bad;
 
 	nobj = kbcache_count(&rd, 18);
-	if (rd.bad || nobj != (uint32_t)st.objects)
-		goto bad;
-	smap_reserve(&kb->objpaths, nobj);
-	smap_reserve(&kb->sources, nobj);
-	smap_reserve(&kb->modules, (size_t)st.modules);
+	if (rd.bad || nobj != (uint32_t)st.objects || st.modules < 0 ||
+	    (uint32_t)st.modules > nobj)
+		goto bad;	/* (a module has objects: no huge reserve) */
+	strmap_reserve(&kb->objpaths, nobj);
+	strmap_reserve(&kb->sources, nobj);
+	strmap_reserve(&kb->modules, (size_t)st.modules);
 	kb->capobjv = nobj > 0 ? nobj : 1;
 	kb->objv = xrealloc(kb->objv, kb->capobjv * sizeof *kb->objv);
 	for (i = 0; i < nobj; i++) {
@@ -3745,11 +3644,11 @@ kbuild_parse_text(struct kbuild *kb, const char *dir, const char *text,
 	l = path ? strlen(path) : 0;
 	path = intern_str(&kb->in, path ? path : "", l);
 	arena_free(&tmp);
-	if ((d = smap_get(&kb->dirs, path, l)) == NULL) {
+	if ((d = strmap_get(&kb->dirs, path, l)) == NULL) {
 		d = arena_alloc(&kb->arena, sizeof *d);
 		d->path = path;
 		d->conds = arena_alloc(&kb->arena, sizeof *d->conds);
-		smap_put(&kb->dirs, path, l, d);
+		strmap_set(&kb->dirs, path, l, d);
 	}
 	d->parsed = true;
 	kb->st.makefiles++;
@@ -3775,16 +3674,16 @@ kbuild_free(struct kbuild *kb)
 	free(kb->objv);
 	free(kb->queue);
 	for (g = 0; g < kb->ngroups; g++) {
-		smap_free(kb->gvars[g]);
+		strmap_free(kb->gvars[g]);
 		free(kb->gvars[g]);
 	}
 	free(kb->gvars);
 	free(kb->garch);
-	smap_free(&kb->objpaths);
-	smap_free(&kb->sources);
-	smap_free(&kb->modules);
-	smap_free(&kb->syms);
-	smap_free(&kb->dirs);
+	strmap_free(&kb->objpaths);
+	strmap_free(&kb->sources);
+	strmap_free(&kb->modules);
+	strmap_free(&kb->syms);
+	strmap_free(&kb->dirs);
 	intern_free(&kb->in);
 	arena_free(&kb->arena);
 	if (kb->treefd >= 0)
@@ -3801,7 +3700,7 @@ kbuild_source(const struct kbuild *kb, const char *srcpath)
 
 	while (srcpath[0] == '.' && srcpath[1] == '/')
 		srcpath += 2;
-	o = smap_get(&kb->sources, srcpath, strlen(srcpath));
+	o = strmap_get(&kb->sources, srcpath, strlen(srcpath));
 	return o ? &o->pub : NULL;
 }
 
@@ -3816,7 +3715,7 @@ kbuild_module(const struct kbuild *kb, const char *module,
 		if (*q == '-')
 			*q = '_';
 	}
-	l = smap_get(&kb->modules, m, strlen(m));
+	l = strmap_get(&kb->modules, m, strlen(m));
 	free(m);
 	*objs = l ? l->v : NULL;
 	return l ? l->n : 0;
@@ -3830,7 +3729,7 @@ kbuild_symbol_objs(const struct kbuild *kb, const char *sym,
 
 	if (strncmp(sym, "CONFIG_", 7) == 0)
 		sym += 7;
-	l = smap_get(&kb->syms, sym, strlen(sym));
+	l = strmap_get(&kb->syms, sym, strlen(sym));
 	*objs = l ? l->v : NULL;
 	return l ? l->n : 0;
 }
