@@ -92,7 +92,7 @@
 
 #include "kbuild.h"
 #include "../lib/util.h"
-#include "../lib/fileio.h"
+#include "../lib/cachefile.h"
 #include "../lib/strmap.h"
 
 #define KB_MAX_WORDS	4096	/* words one expansion may give */
@@ -2908,11 +2908,12 @@ kbuild_scan(const char *srctree, const char *srcarch, char **cause)
 /* ------------------------------------------------------------ cache */
 
 /*
- * The cache file of kbuild_scan_cached (native byte order; numbers are
- * u32 but for the u64/i64 of the header and of 'R'/'D' records; a string
- * is a u32 length counting its NUL, then its bytes and the NUL):
+ * The cache file of kbuild_scan_cached: a lib/cachefile.h file of magic
+ * "KCKBUILD", whose identity is kbcache_identity (SRCARCH and the tree)
+ * and whose payload is the body below (native byte order; numbers are u32
+ * but for the i64/u64 of 'R'/'D' records; a string is a u32 length
+ * counting its NUL, then its bytes and the NUL):
  *
- *   "KCKBUILD 1\n"  u64 body length  u64 checksum of the body
  *   body:
  *     str srcarch, str realpath(srctree), str srctree (as given)
  *     makefiles objects modules skipped_lines
@@ -2924,14 +2925,27 @@ kbuild_scan(const char *srctree, const char *srcarch, char **cause)
  *     nobjs, each (in scan order): path, module + 1 (0: none), group,
  *       u8 always, u8 source ('c', 'S', 0), nconds, conds (string ids)
  *
- * The cache is valid if the header, srcarch and both srctree strings
- * match and every dependency still holds: it is loaded by replaying the
+ * The cache is valid if the header, identity, srcarch and both srctree
+ * strings match and every dependency still holds: it is loaded by replaying the
  * objects through obj_insert, as the scan recorded them.
  */
-#define KBCACHE_MAGIC	"KCKBUILD 1\n"
-#define KBCACHE_MAGICLEN (sizeof KBCACHE_MAGIC - 1)
-#define KBCACHE_HEAD	(KBCACHE_MAGICLEN + 16)
+#define KBCACHE_MAGIC	"KCKBUILD"
+#define KBCACHE_VERSION	1
 #define KBCACHE_MAX	(1u << 30)
+
+/*
+ * The identity of a cache: what it was made from (SRCARCH, the tree's
+ * real path and the path as given, trailing '/' stripped), so that a
+ * cache of another tree is refused before its body is read.
+ */
+static uint64_t
+kbcache_identity(const char *srcarch, const char *real, const char *srctree)
+{
+	uint64_t	h = hash_buf64(srcarch, strlen(srcarch) + 1);
+
+	h = hash_fnv64(h, real, strlen(real) + 1);
+	return hash_fnv64(h, srctree, strlen(srctree) + 1);
+}
 
 /* Append a u32. */
 static void
@@ -3154,8 +3168,7 @@ kbcache_fold(const struct kbuild *kb, struct kbdeps *r, size_t *np)
 
 /*
  * Save the index kb just scanned (with its dependencies in kb->rec) to
- * path: a temporary file in the same directory, then rename. Failures
- * are ignored: the next run scans again.
+ * path, atomically. Failures are ignored: the next run scans again.
  */
 static void
 kbcache_save(struct kbuild *kb, const char *path, const char *srcarch,
@@ -3167,10 +3180,9 @@ kbcache_save(struct kbuild *kb, const char *path, const char *srcarch,
 	struct strbuf		 body, strs, objs;
 	struct strmap		 ids;
 	uint32_t		 nstr = 0;
-	uint64_t		 len, sum;
 	size_t			 i, off, l, ndv;
-	char			*tmp;
-	int			 fd, c, g;
+	char			*why = NULL;
+	int			 c, g;
 
 	strmap_init(&ids);
 	strbuf_init(&body);
@@ -3207,6 +3219,9 @@ kbcache_save(struct kbuild *kb, const char *path, const char *srcarch,
 
 	if ((dv = kbcache_fold(kb, kb->rec, &ndv)) == NULL) {
 		strbuf_free(&body);
+		strbuf_free(&strs);
+		strbuf_free(&objs);
+		strmap_free(&ids);
 		return;
 	}
 	kbcache_put32(&body, (uint32_t)ndv);
@@ -3244,26 +3259,11 @@ kbcache_save(struct kbuild *kb, const char *path, const char *srcarch,
 	strbuf_free(&objs);
 	strmap_free(&ids);
 
-	len = body.len;
-	sum = hash_buf64(body.s, body.len);
-	if (len <= KBCACHE_MAX) {
-		{ char *why = NULL; path_mkdir_parent(path, 0777, &why); free(why); }
-		tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (fd != -1) {
-			if (fd_write_all(fd, KBCACHE_MAGIC,
-			    KBCACHE_MAGICLEN) != 0 ||
-			    fd_write_all(fd, (const char *)&len,
-			    sizeof len) != 0 ||
-			    fd_write_all(fd, (const char *)&sum,
-			    sizeof sum) != 0 ||
-			    fd_write_all(fd, body.s, body.len) != 0) {
-				close(fd);
-				unlink(tmp);
-			} else if (close(fd) != 0 || rename(tmp, path) != 0)
-				unlink(tmp);
-		}
-		free(tmp);
+	if (body.len <= KBCACHE_MAX) {
+		cachefile_write(path, KBCACHE_MAGIC, KBCACHE_VERSION,
+		    kbcache_identity(srcarch, real, kb->srctree), body.s,
+		    body.len, &why);
+		free(why);
 	}
 	strbuf_free(&body);
 }
@@ -3435,42 +3435,6 @@ kbcache_deps_hold(struct kbcache_rd *rd, const struct kbuild *kb)
 }
 
 
-/* Read the whole cache file at path (at most KBCACHE_MAX bytes). */
-static char *
-kbcache_read(const char *path, size_t *sizep)
-{
-	struct stat	 sb;
-	char		*buf;
-	size_t		 got = 0;
-	ssize_t		 r;
-	int		 fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return NULL;
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    sb.st_size < (off_t)KBCACHE_HEAD ||
-	    (uint64_t)sb.st_size > KBCACHE_MAX + KBCACHE_HEAD) {
-		close(fd);
-		return NULL;
-	}
-	buf = xmalloc((size_t)sb.st_size);
-	while (got < (size_t)sb.st_size) {
-		r = read(fd, buf + got, (size_t)sb.st_size - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	if (got != (size_t)sb.st_size) {
-		free(buf);
-		return NULL;
-	}
-	*sizep = got;
-	return buf;
-}
-
 /*
  * The index from the cache at path if it is intact, for this srctree,
  * srcarch and real path, and every dependency holds; otherwise NULL.
@@ -3479,34 +3443,36 @@ static struct kbuild *
 kbcache_load(const char *path, const char *srctree, const char *srcarch,
     const char *real)
 {
+	struct cachefile	 cf;
 	struct kbcache_rd	 rd;
 	struct kbuild		*kb = NULL;
 	struct kbuild_stats	 st;
 	const char		**strv = NULL, **conds = NULL, *s, *module;
-	char			*buf, *cause = NULL;
-	size_t			 size, l;
+	char			*cause = NULL;
+	size_t			 l;
 	uint32_t		 nstr, nobj, ngroups, i, j, id, group, nc;
 	uint32_t		 capc = 0;
-	uint64_t		 len, sum;
+	uint64_t		 reserved;
 	int			 always, src;
 
-	if ((buf = kbcache_read(path, &size)) == NULL)
-		return NULL;
-	memcpy(&len, buf + KBCACHE_MAGICLEN, 8);
-	memcpy(&sum, buf + KBCACHE_MAGICLEN + 8, 8);
-	if (memcmp(buf, KBCACHE_MAGIC, KBCACHE_MAGICLEN) != 0 ||
-	    len != size - KBCACHE_HEAD ||
-	    hash_buf64(buf + KBCACHE_HEAD, (size_t)len) != sum)
+	if (cachefile_open(&cf, path, KBCACHE_MAGIC, KBCACHE_VERSION,
+	    CACHEFILE_POPULATE, &cause) != 0)
 		goto bad;
-	rd.p = buf + KBCACHE_HEAD;
-	rd.end = buf + size;
+	/* cachefile_open leaves the header's reserved word alone: one not
+	 * 0 is not a header we wrote. */
+	memcpy(&reserved, (const char *)cf.map + CACHEFILE_HEADER -
+	    sizeof reserved, sizeof reserved);
+	if (reserved != 0 || cf.len > KBCACHE_MAX)
+		goto bad;
+	rd.p = cf.data;
+	rd.end = rd.p + cf.len;
 	rd.bad = false;
+	if ((kb = scan_open(srctree, &cause)) == NULL ||
+	    cf.identity != kbcache_identity(srcarch, real, kb->srctree))
+		goto bad;
 	if (strcmp(kbcache_getstr(&rd, NULL), srcarch) != 0 ||
-	    strcmp(kbcache_getstr(&rd, NULL), real) != 0 || rd.bad)
-		goto bad;
-	if ((kb = scan_open(srctree, &cause)) == NULL)
-		goto bad;
-	if (strcmp(kbcache_getstr(&rd, NULL), kb->srctree) != 0)
+	    strcmp(kbcache_getstr(&rd, NULL), real) != 0 || rd.bad ||
+	    strcmp(kbcache_getstr(&rd, NULL), kb->srctree) != 0)
 		goto bad;
 	memset(&st, 0, sizeof st);
 	st.makefiles = (int)kbcache_get32(&rd);
@@ -3580,7 +3546,7 @@ kbcache_load(const char *path, const char *srctree, const char *srcarch,
 	kb->st = st;
 	free(conds);
 	free(strv);
-	free(buf);
+	cachefile_close(&cf);
 	return kb;
 
 bad:
@@ -3588,7 +3554,7 @@ bad:
 	free(conds);
 	free(strv);
 	kbuild_free(kb);
-	free(buf);
+	cachefile_close(&cf);
 	return NULL;
 }
 
