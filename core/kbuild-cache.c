@@ -408,15 +408,24 @@ kbcache_get8(struct kbcache_rd *rd)
 	return s != NULL ? (unsigned char)*s : 0;
 }
 
+/* Copy n bytes to v (unaligned in the file), or leave v (bad) at the
+ * end. */
+static void
+kbcache_copy(struct kbcache_rd *rd, void *v, size_t n)
+{
+	const char	*s = kbcache_take(rd, n);
+
+	if (s != NULL)
+		memcpy(v, s, n);
+}
+
 /* A u32, or 0 (bad) at the end. */
 static uint32_t
 kbcache_get32(struct kbcache_rd *rd)
 {
-	const char	*s = kbcache_take(rd, 4);
-	uint32_t	 v = 0;
+	uint32_t	v = 0;
 
-	if (s != NULL)
-		memcpy(&v, s, 4);
+	kbcache_copy(rd, &v, sizeof v);
 	return v;
 }
 
@@ -424,11 +433,9 @@ kbcache_get32(struct kbcache_rd *rd)
 static uint64_t
 kbcache_get64(struct kbcache_rd *rd)
 {
-	const char	*s = kbcache_take(rd, 8);
-	uint64_t	 v = 0;
+	uint64_t	v = 0;
 
-	if (s != NULL)
-		memcpy(&v, s, 8);
+	kbcache_copy(rd, &v, sizeof v);
 	return v;
 }
 
