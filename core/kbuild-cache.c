@@ -692,6 +692,7 @@ bad:
 	return NULL;
 }
 
+/* A cache that fails any check is only rebuilt: the scan is the truth. */
 struct kbuild *
 kbuild_scan_cached(const char *srctree, const char *srcarch,
     const char *cache_path, char **cause)

@@ -572,12 +572,17 @@ kb_scan_tree(const char *srctree, const char *srcarch, struct kbdeps *rec,
 	return kb;
 }
 
+/* The plain scan records nothing: only a cache needs the dependencies. */
 struct kbuild *
 kbuild_scan(const char *srctree, const char *srcarch, char **cause)
 {
 	return kb_scan_tree(srctree, srcarch, NULL, cause);
 }
 
+/*
+ * A text read as a directory's Makefile, for tests and fuzzing: the
+ * directory keeps the conds it was named with, as in a scan.
+ */
 int
 kbuild_parse_text(struct kbuild *kb, const char *dir, const char *text,
     size_t len)

@@ -202,6 +202,7 @@ kb_obj_insert(struct kbuild *kb, int group, const char *path, size_t l,
 		    &o->pub);
 }
 
+/* An index with no tree (treefd -1): sources are then assumed .c. */
 struct kbuild *
 kbuild_new_empty(void)
 {
@@ -213,6 +214,7 @@ kbuild_new_empty(void)
 	return kb;
 }
 
+/* The objects live in the arena; only the lists and maps are separate. */
 void
 kbuild_free(struct kbuild *kb)
 {
@@ -246,6 +248,7 @@ kbuild_free(struct kbuild *kb)
 	free(kb);
 }
 
+/* Callers pass paths as found in traces, sometimes with a "./". */
 const struct kbuild_obj *
 kbuild_source(const struct kbuild *kb, const char *srcpath)
 {
@@ -257,6 +260,7 @@ kbuild_source(const struct kbuild *kb, const char *srcpath)
 	return o ? &o->pub : NULL;
 }
 
+/* Module names are kept with '_' as the kernel shows them loaded. */
 size_t
 kbuild_module(const struct kbuild *kb, const char *module,
     const struct kbuild_obj *const **objs)
@@ -274,6 +278,7 @@ kbuild_module(const struct kbuild *kb, const char *module,
 	return l ? l->n : 0;
 }
 
+/* Symbols are kept without their CONFIG_ prefix, as in Kconfig. */
 size_t
 kbuild_symbol_objs(const struct kbuild *kb, const char *sym,
     const struct kbuild_obj *const **objs)
@@ -287,18 +292,21 @@ kbuild_symbol_objs(const struct kbuild *kb, const char *sym,
 	return l ? l->n : 0;
 }
 
+/* For walks over every object, in scan order. */
 size_t
 kbuild_nobjs(const struct kbuild *kb)
 {
 	return kb->nobjv;
 }
 
+/* NULL past the end, so a walk needs no separate bound check. */
 const struct kbuild_obj *
 kbuild_obj_at(const struct kbuild *kb, size_t i)
 {
 	return i < kb->nobjv ? &kb->objv[i]->pub : NULL;
 }
 
+/* A copy: the caller may keep it after kbuild_free. */
 void
 kbuild_get_stats(const struct kbuild *kb, struct kbuild_stats *st)
 {
