@@ -617,16 +617,11 @@ kbcache_load(const char *path, const char *srctree, const char *srcarch,
 	char			*cause = NULL;
 	size_t			 l;
 	uint32_t		 nstr, nobj, ngroups, i;
-	uint64_t		 reserved;
 
 	if (cachefile_open(&cf, path, KBCACHE_MAGIC, KBCACHE_VERSION,
 	    CACHEFILE_POPULATE, &cause) != 0)
 		goto bad;
-	/* cachefile_open leaves the header's reserved word alone: one not
-	 * 0 is not a header we wrote. */
-	memcpy(&reserved, (const char *)cf.map + CACHEFILE_HEADER -
-	    sizeof reserved, sizeof reserved);
-	if (reserved != 0 || cf.len > KBCACHE_MAX)
+	if (cf.len > KBCACHE_MAX)
 		goto bad;
 	rd.p = cf.data;
 	rd.end = rd.p + cf.len;

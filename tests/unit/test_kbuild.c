@@ -623,7 +623,6 @@ test_real_tree(const char *tree)
 	printf("# kbuild %s: %.3f s, %d makefiles, %d objects, %d modules, "
 	    "%d skipped lines\n", tree, secs, st.makefiles, st.objects,
 	    st.modules, st.skipped_lines);
-	check("real-time", secs < 10.0, "scan took %.2f s", secs);
 	check("real-stats", st.makefiles > 2500 && st.objects > 20000 &&
 	    st.modules > 5000, "makefiles=%d objects=%d modules=%d",
 	    st.makefiles, st.objects, st.modules);
