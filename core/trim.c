@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
+#include "../lib/clock.h"
 #include "../lib/util.h"
 #include "attrib.h"
 #include "decisions.h"
@@ -1348,15 +1348,6 @@ trim_describe(struct trim *t)
 	}
 }
 
-static double
-trim_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static int
 trim_cmp_double(const void *a, const void *b)
 {
@@ -1376,13 +1367,13 @@ trim_removes(struct trim *t, char **cause)
 
 	ms = xcalloc(t->nsubs + 1, sizeof *ms);
 	for (i = 0; i < t->nsubs; i++) {
-		t0 = trim_now_ms();
+		t0 = clock_now() * 1e3;
 		if (trim_consequences(t, t->k, t->subs[i].cands,
 		    t->subs[i].ncands, &ch, &n, cause) != 0) {
 			free(ms);
 			return -1;
 		}
-		ms[i] = trim_now_ms() - t0;
+		ms[i] = clock_now() * 1e3 - t0;
 		t->st.removes_total_ms += ms[i];
 		t->subs[i].removes = 0;
 		for (j = 0; j < n; j++)
