@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "../kconfig-parser/kconfig.h"
+#include "../lib/strmap.h"
 #include "attrib.h"
 #include "trim.h"
 
@@ -25,11 +26,20 @@ enum keep_kind {
 
 enum why_kind { W_DEPEND, W_SELECT, W_IMPLY, W_DEFAULT, W_NKINDS };
 
-/* .ko sizes by module name ('-' as '_'). */
+/* A module's size: from a .ko file of the module tree (read when first
+ * asked), or from a bundle's list of loaded modules. */
+struct ko_ent {
+	char			*name;		/* '-' as '_' */
+	char			*path;		/* the .ko file; NULL: a bundle's */
+	unsigned long long	 size;		/* 0: unknown */
+	bool			 known;		/* size read or given */
+};
+
+/* Module sizes by name: the first one found for a name wins. */
 struct ko_map {
-	char			**names;
-	unsigned long long	 *sizes;
-	size_t			  size, count;
+	struct strmap		 byname;	/* name -> index + 1 in ents */
+	struct ko_ent		*ents;
+	size_t			 count, alloc;
 };
 
 /* A menu's path, and its subsystem once one was made (-1 before). */

@@ -1,78 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * trim-modsize.c - what a module weighs, for the trim's estimated saving:
- * the .ko files of the installed module tree, else the loaded modules'
- * sizes of the bundles.
+ * the .ko files of the installed module tree (/lib/modules/<release of a
+ * bundle>, or trim_input.modules_dir), else the loaded modules' sizes of
+ * the bundles. The tree is walked once for names; a file's size is read
+ * only when a candidate asks for its module.
  */
 #include <sys/stat.h>
+#include <sys/types.h>
 
-#include <ftw.h>
+#include <fts.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/strmap.h"
 #include "../lib/util.h"
 #include "evidence.h"
 #include "trim-int.h"
-
-/* Hash a module name. */
-static size_t
-ko_hash(const char *s)
-{
-	return hash_str(s, strlen(s));
-}
-
-/* Add a module's size; the first one found for a name wins. */
-static void
-ko_put(struct ko_map *m, const char *name, unsigned long long size)
-{
-	size_t i, j;
-
-	if (m->count * 2 >= m->size) {
-		struct ko_map	n;
-
-		n.size = m->size ? m->size * 2 : 1024;
-		n.count = 0;
-		n.names = xcalloc(n.size, sizeof *n.names);
-		n.sizes = xcalloc(n.size, sizeof *n.sizes);
-		for (i = 0; i < m->size; i++) {
-			if (m->names[i] == NULL)
-				continue;
-			for (j = ko_hash(m->names[i]) & (n.size - 1);
-			    n.names[j] != NULL; j = (j + 1) & (n.size - 1))
-				;
-			n.names[j] = m->names[i];
-			n.sizes[j] = m->sizes[i];
-			n.count++;
-		}
-		free(m->names);
-		free(m->sizes);
-		*m = n;
-	}
-	for (j = ko_hash(name) & (m->size - 1); m->names[j] != NULL;
-	    j = (j + 1) & (m->size - 1)) {
-		if (strcmp(m->names[j], name) == 0)
-			return;		/* first one found wins */
-	}
-	m->names[j] = xstrdup(name);
-	m->sizes[j] = size;
-	m->count++;
-}
-
-/* A module's size, 0 when unknown. */
-static unsigned long long
-ko_get(const struct ko_map *m, const char *name)
-{
-	size_t j;
-
-	if (m->size == 0)
-		return 0;
-	for (j = ko_hash(name) & (m->size - 1); m->names[j] != NULL;
-	    j = (j + 1) & (m->size - 1)) {
-		if (strcmp(m->names[j], name) == 0)
-			return m->sizes[j];
-	}
-	return 0;
-}
 
 /* Module names use '_' in the map ("snd-hda-intel" is snd_hda_intel). */
 static char *
@@ -86,24 +30,67 @@ ko_name(const char *s, size_t len)
 	return n;
 }
 
-static struct ko_map *ko_walking;	/* nftw has no argument pointer */
-
-/* One file under /lib/modules/VERSION: NAME.ko[.xz|.zst|.gz]. */
-static int
-ko_visit(const char *path, const struct stat *st, int flag, struct FTW *f)
+/* Add a module (name and path are taken over); the first one found for a
+ * name wins, as depmod's search order puts the preferred copy first. */
+static void
+ko_put(struct ko_map *m, char *name, char *path, unsigned long long size,
+    bool known)
 {
-	const char	*base = path + f->base, *dot;
-	char		*name;
+	struct strmap_entry	*e;
+	struct ko_ent		*ent;
+	bool			 added;
 
-	if (flag != FTW_F)
-		return 0;
-	if ((dot = strstr(base, ".ko")) == NULL || (dot[3] != '\0' &&
-	    dot[3] != '.'))
-		return 0;
-	name = ko_name(base, (size_t)(dot - base));
-	ko_put(ko_walking, name, (unsigned long long)st->st_size);
-	free(name);
-	return 0;
+	e = strmap_insert(&m->byname, name, strlen(name), &added);
+	if (!added) {
+		free(name);
+		free(path);
+		return;
+	}
+	if (m->count == m->alloc) {
+		m->alloc = m->alloc ? m->alloc * 2 : 1024;
+		m->ents = xrealloc(m->ents, m->alloc * sizeof *m->ents);
+	}
+	ent = &m->ents[m->count];
+	ent->name = name;		/* the map's key: lives as long */
+	ent->path = path;
+	ent->size = size;
+	ent->known = known;
+	e->value = (void *)(uintptr_t)++m->count;
+}
+
+/* The size of a module file. */
+static unsigned long long
+ko_file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (unsigned long long)st.st_size : 0;
+}
+
+/* Every NAME.ko[.xz|.zst|.gz] under dir, in the walk's order (fts, like
+ * nftw before it: each directory's entries as readdir gives them, depth
+ * first, symlinks not followed). */
+static void
+ko_walk(struct ko_map *m, const char *dir)
+{
+	char		*argv[2] = { (char *)dir, NULL };
+	const char	*base, *dot;
+	FTS		*fts;
+	FTSENT		*f;
+
+	if ((fts = fts_open(argv, FTS_PHYSICAL | FTS_NOCHDIR, NULL)) == NULL)
+		return;
+	while ((f = fts_read(fts)) != NULL) {
+		if (f->fts_info != FTS_F)
+			continue;
+		base = f->fts_name;
+		if ((dot = strstr(base, ".ko")) == NULL || (dot[3] != '\0' &&
+		    dot[3] != '.'))
+			continue;
+		ko_put(m, ko_name(base, (size_t)(dot - base)),
+		    xstrdup(f->fts_path), 0, false);
+	}
+	fts_close(fts);
 }
 
 /* Sizes of the modules: the .ko files of the installed tree when there
@@ -115,10 +102,11 @@ trim_ko_load(struct trim *t)
 	const struct ev_bundle	*b;
 	const struct ev_item	*it;
 	struct stat		 st;
-	char			*dir = NULL, *name;
+	char			*dir = NULL;
 	size_t			 i, n;
 	int			 j;
 
+	strmap_init(&t->ko.byname);
 	if (t->in->modules_dir != NULL)
 		dir = xstrdup(t->in->modules_dir);
 	for (j = 0; dir == NULL && ev != NULL && j < evidence_nbundles(ev);
@@ -128,11 +116,7 @@ trim_ko_load(struct trim *t)
 			dir = xasprintf("/lib/modules/%s", b->release);
 	}
 	if (dir != NULL && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
-		/* Static pointer: trim_suggest runs nftw from one thread
-		 * at a time only in practice; guard by resetting. */
-		ko_walking = &t->ko;
-		nftw(dir, ko_visit, 16, FTW_PHYS);
-		ko_walking = NULL;
+		ko_walk(&t->ko, dir);
 		if (t->ko.count != 0)
 			t->st.modules_dir = xstrdup(dir);
 	}
@@ -142,32 +126,41 @@ trim_ko_load(struct trim *t)
 		it = evidence_item(ev, EV_MODULE, i);
 		if (it->detail == NULL)
 			continue;
-		name = ko_name(it->name, strlen(it->name));
-		ko_put(&t->ko, name, strtoull(it->detail, NULL, 10));
-		free(name);
+		ko_put(&t->ko, ko_name(it->name, strlen(it->name)), NULL,
+		    strtoull(it->detail, NULL, 10), true);
 	}
 }
 
-/* Free the map and the names it owns. */
+/* The size of a module (by its Kbuild name), 0 when unknown; a file is
+ * read on first use only (most of a module tree is never asked for). */
+unsigned long long
+trim_ko_bytes(struct trim *t, const char *module)
+{
+	struct ko_ent	*ent;
+	char		*name = ko_name(module, strlen(module));
+	void		*v = strmap_get(&t->ko.byname, name, strlen(name));
+
+	free(name);
+	if (v == NULL)
+		return 0;
+	ent = &t->ko.ents[(uintptr_t)v - 1];
+	if (!ent->known) {
+		ent->size = ko_file_size(ent->path);
+		ent->known = true;
+	}
+	return ent->size;
+}
+
+/* Free the map and the names and paths it owns. */
 void
 trim_ko_free(struct ko_map *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->size; i++)
-		free(m->names[i]);
-	free(m->names);
-	free(m->sizes);
-}
-
-/* The size of a module (by its Kbuild name), 0 when unknown. */
-unsigned long long
-trim_ko_bytes(struct trim *t, const char *module)
-{
-	unsigned long long	 bytes;
-	char			*name = ko_name(module, strlen(module));
-
-	bytes = ko_get(&t->ko, name);
-	free(name);
-	return bytes;
+	for (i = 0; i < m->count; i++) {
+		free(m->ents[i].name);
+		free(m->ents[i].path);
+	}
+	free(m->ents);
+	strmap_free(&m->byname);
 }
