@@ -34,7 +34,7 @@ DEPFLAGS    = -MMD -MP
 # Optional libraries: linked (and HAVE_<NAME> defined) only when pkg-config
 # knows them, so the build works before `make deps` as long as no code needs a
 # missing one.  --as-needed keeps unused ones out of the binary.
-PKGS := ncursesw libtraceevent libtracefs libtracecmd yaml-0.1 libpcre2-8 liblzma zlib
+PKGS := ncursesw libtraceevent libtracefs libtracecmd yaml-0.1 libpcre2-8 liblzma zlib libelf
 PKGS_FOUND := $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),$(p)))
 pkg_macro = HAVE_$(shell echo '$(1)' | tr 'a-z.-' 'A-Z__')
 ifneq ($(PKGS_FOUND),)
@@ -205,7 +205,7 @@ demo:
 DEB_PACKAGES := gcc make libc6-dev xz-utils pkg-config \
 	linux-source-6.1 linux-config-6.1 flex bison bc \
 	libncurses-dev libtraceevent-dev libtracefs-dev libtracecmd-dev \
-	libyaml-dev libpcre2-dev liblzma-dev zlib1g-dev \
+	libyaml-dev libpcre2-dev liblzma-dev zlib1g-dev libelf-dev \
 	tmux clang libclang-rt-14-dev
 
 # Installed packages have status "ii" (dpkg-query prints nothing useful for

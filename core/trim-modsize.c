@@ -2,9 +2,10 @@
 /*
  * trim-modsize.c - what a module weighs, for the trim's estimated saving:
  * the .ko files of the installed module tree (/lib/modules/<release of a
- * bundle>, or trim_input.modules_dir), else the loaded modules' sizes of
- * the bundles. The tree is walked once for names; a file's size is read
- * only when a candidate asks for its module.
+ * bundle>, or trim_input.modules_dir), each weighed by what it takes
+ * once loaded, else the loaded modules' sizes of the bundles. The tree is
+ * walked once for names; a file is read only when a candidate asks for
+ * its module.
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -13,8 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef HAVE_LIBELF
+#include <gelf.h>
+#include <libelf.h>
+#endif
+
 #include "../lib/strmap.h"
 #include "../lib/util.h"
+#include "decompress.h"
 #include "evidence.h"
 #include "trim-int.h"
 
@@ -58,13 +65,54 @@ ko_put(struct ko_map *m, char *name, char *path, unsigned long long size,
 	e->value = (void *)(uintptr_t)++m->count;
 }
 
-/* The size of a module file. */
+/*
+ * The size a module takes once loaded: the sum of its SHF_ALLOC sections,
+ * what the kernel's loader copies into memory (code, data, bss, and the
+ * init sections it frees after init), not the file's size (symbols,
+ * relocations, debug information, signature, compression). Read with
+ * libelf from the decoded file (decompress.c: .ko, .ko.xz, .ko.gz). 0,
+ * unknown, for a file that is not ELF or can't be decoded: a .ko.zst,
+ * since this build has no libzstd (decompress.c), and any module when
+ * libelf is missing.
+ */
 static unsigned long long
-ko_file_size(const char *path)
+ko_loaded_size(const char *path)
 {
-	struct stat st;
+#ifdef HAVE_LIBELF
+	unsigned long long	 sum = 0;
+	Elf			*e;
+	Elf_Scn			*scn = NULL;
+	GElf_Shdr		 sh;
+	char			*cause = NULL;
+	void			*buf;
+	size_t			 len;
 
-	return stat(path, &st) == 0 ? (unsigned long long)st.st_size : 0;
+	if (decompress_file(path, &buf, &len, &cause) != 0) {
+		free(cause);
+		return 0;
+	}
+	if (elf_version(EV_CURRENT) == EV_NONE ||
+	    (e = elf_memory(buf, len)) == NULL) {
+		free(buf);
+		return 0;
+	}
+	if (elf_kind(e) == ELF_K_ELF) {
+		while ((scn = elf_nextscn(e, scn)) != NULL) {
+			if (gelf_getshdr(scn, &sh) == NULL) {
+				sum = 0;	/* damaged: unknown */
+				break;
+			}
+			if (sh.sh_flags & SHF_ALLOC)
+				sum += sh.sh_size;
+		}
+	}
+	elf_end(e);
+	free(buf);
+	return sum;
+#else
+	(void)path;
+	return 0;
+#endif
 }
 
 /* Every NAME.ko[.xz|.zst|.gz] under dir, in the walk's order (fts, like
@@ -145,7 +193,7 @@ trim_ko_bytes(struct trim *t, const char *module)
 		return 0;
 	ent = &t->ko.ents[(uintptr_t)v - 1];
 	if (!ent->known) {
-		ent->size = ko_file_size(ent->path);
+		ent->size = ko_loaded_size(ent->path);
 		ent->known = true;
 	}
 	return ent->size;
