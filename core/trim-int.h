@@ -19,11 +19,14 @@
 #include "attrib.h"
 #include "trim.h"
 
+/* Why a symbol is in the keep-set (trim_keep_reason()); K_NONE: it is
+ * not. */
 enum keep_kind {
 	K_NONE, K_EVIDENCE, K_ESSENTIAL, K_DEPEND, K_SELECT, K_DECISION,
 	K_DISK
 };
 
+/* The causes of a change, each formatted once per symbol (trim_why()). */
 enum why_kind { W_DEPEND, W_SELECT, W_IMPLY, W_DEFAULT, W_NKINDS };
 
 /* A module's size: from a .ko file of the module tree (read when first
@@ -49,6 +52,8 @@ struct trim_pathent {
 	long		 subsys;
 };
 
+/* One trim of one configuration: its keep-set, candidates, subsystems,
+ * module sizes and the state the consequence recomputes reuse. */
 struct trim {
 	struct kconfig		*k;
 	const struct trim_input	*in;
