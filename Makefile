@@ -35,7 +35,7 @@ DEPFLAGS    = -MMD -MP
 # all required, all installed by `make deps`.  Goals that only install or
 # clean may run without them; building anything else stops with a message
 # that names what is missing.  --as-needed keeps unused ones out of binaries.
-PKGS := ncursesw libtraceevent libtracefs libtracecmd yaml-0.1 libpcre2-8 liblzma zlib
+PKGS := ncursesw libtraceevent libtracefs libtracecmd yaml-0.1 libpcre2-8 liblzma zlib libelf
 PKGS_FOUND := $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),$(p)))
 pkg_macro = HAVE_$(shell echo '$(1)' | tr 'a-z.-' 'A-Z__')
 PKGS_MISSING := $(filter-out $(PKGS_FOUND),$(PKGS))
@@ -212,7 +212,7 @@ demo:
 DEB_PACKAGES := gcc make libc6-dev xz-utils pkg-config \
 	linux-source-6.1 linux-config-6.1 flex bison bc \
 	libncurses-dev libtraceevent-dev libtracefs-dev libtracecmd-dev \
-	libyaml-dev libpcre2-dev liblzma-dev zlib1g-dev \
+	libyaml-dev libpcre2-dev liblzma-dev zlib1g-dev libelf-dev \
 	tmux clang libclang-rt-14-dev
 
 # Installed packages have status "ii" (dpkg-query prints nothing useful for

@@ -17,6 +17,7 @@
 #include "attrib.h"
 #include "kbuild.h"
 #include "srcindex.h"
+#include "../lib/strmap.h"
 #include "../lib/util.h"
 
 struct attrib {
@@ -26,11 +27,9 @@ struct attrib {
 
 	struct attrib_sym	*syms;
 	size_t			 nsyms, asyms;
-	uint32_t		*slots;		/* index + 1, 0 empty */
-	size_t			 nslots;	/* power of two */
+	struct strmap		 bysym;		/* name -> index + 1 */
 
-	const char		**coded;	/* symbols that build code */
-	size_t			  ncoded;	/* open-addressed set */
+	struct strmap		 coded;		/* symbols that build code */
 
 	const char		 *srctree;
 	/* .c files #included by other .c files: included -> includer, for
@@ -43,45 +42,22 @@ struct attrib {
 	struct attrib_stats	  st;
 };
 
-/* Hash a symbol name. */
-static uint32_t
-attrib_hash(const char *s)
-{
-	return hash_str(s, strlen(s));
-}
-
-/* Find or add the attribution record of a symbol. */
+/* Find or add the attribution record of a symbol (name is borrowed: a
+ * Kbuild condition or an evidence string, both outliving the attrib). */
 static struct attrib_sym *
 attrib_sym_get(struct attrib *a, const char *name, bool create)
 {
-	uint32_t	*old;
-	size_t		 i, j, n;
+	struct strmap_entry	*e;
+	size_t			 len = strlen(name);
+	bool			 added;
 
-	if (a->nslots != 0) {
-		for (i = attrib_hash(name) & (a->nslots - 1); a->slots[i];
-		    i = (i + 1) & (a->nslots - 1)) {
-			if (strcmp(a->syms[a->slots[i] - 1].name, name) == 0)
-				return &a->syms[a->slots[i] - 1];
-		}
+	if (!create) {
+		e = strmap_find(&a->bysym, name, len);
+		return e != NULL ? &a->syms[(uintptr_t)e->value - 1] : NULL;
 	}
-	if (!create)
-		return NULL;
-	if ((a->nsyms + 1) * 2 > a->nslots) {
-		old = a->slots;
-		n = a->nslots;
-		a->nslots = n ? n * 2 : 1024;
-		a->slots = xcalloc(a->nslots, sizeof *a->slots);
-		for (j = 0; j < n; j++) {
-			if (old[j] == 0)
-				continue;
-			i = attrib_hash(a->syms[old[j] - 1].name) &
-			    (a->nslots - 1);
-			while (a->slots[i])
-				i = (i + 1) & (a->nslots - 1);
-			a->slots[i] = old[j];
-		}
-		free(old);
-	}
+	e = strmap_insert(&a->bysym, name, len, &added);
+	if (!added)
+		return &a->syms[(uintptr_t)e->value - 1];
 	if (a->nsyms == a->asyms) {
 		a->asyms = a->asyms ? a->asyms * 2 : 512;
 		a->syms = xrealloc(a->syms, a->asyms * sizeof *a->syms);
@@ -89,10 +65,7 @@ attrib_sym_get(struct attrib *a, const char *name, bool create)
 	memset(&a->syms[a->nsyms], 0, sizeof a->syms[a->nsyms]);
 	a->syms[a->nsyms].name = name;
 	a->syms[a->nsyms].verdict = V_NONE;
-	for (i = attrib_hash(name) & (a->nslots - 1); a->slots[i];
-	    i = (i + 1) & (a->nslots - 1))
-		;
-	a->slots[i] = (uint32_t)++a->nsyms;
+	e->value = (void *)(uintptr_t)++a->nsyms;
 	return &a->syms[a->nsyms - 1];
 }
 
@@ -555,26 +528,17 @@ static void
 attrib_collect_coded(struct attrib *a)
 {
 	const struct kbuild_obj	*o;
-	size_t			 i, n = kbuild_nobjs(a->kb), cap = 1024, j;
+	size_t			 i, n = kbuild_nobjs(a->kb), cap = 0;
 	int			 c;
 
 	for (i = 0; i < n; i++)
 		cap += (size_t)kbuild_obj_at(a->kb, i)->nconds;
-	while (cap & (cap - 1))
-		cap &= cap - 1;
-	cap *= 4;
-	a->coded = xcalloc(cap, sizeof *a->coded);
-	a->ncoded = cap;
+	strmap_reserve(&a->coded, cap);
 	for (i = 0; i < n; i++) {
 		o = kbuild_obj_at(a->kb, i);
-		for (c = 0; c < o->nconds; c++) {
-			for (j = attrib_hash(o->conds[c]) & (cap - 1);
-			    a->coded[j] != NULL; j = (j + 1) & (cap - 1)) {
-				if (strcmp(a->coded[j], o->conds[c]) == 0)
-					break;
-			}
-			a->coded[j] = o->conds[c];
-		}
+		for (c = 0; c < o->nconds; c++)
+			strmap_set(&a->coded, o->conds[c],
+			    strlen(o->conds[c]), (void *)1);
 	}
 }
 
@@ -586,6 +550,8 @@ attrib_build(const struct evidence *ev, const struct kbuild *kb,
 	struct attrib	*a = xcalloc(1, sizeof *a);
 	size_t		 i;
 
+	strmap_init(&a->bysym);
+	strmap_init(&a->coded);
 	a->srctree = srctree;
 	a->ev = ev;
 	a->kb = kb;
@@ -611,8 +577,8 @@ attrib_free(struct attrib *a)
 	for (i = 0; i < a->nsyms; i++)
 		free(a->syms[i].refs);
 	free(a->syms);
-	free(a->slots);
-	free(a->coded);
+	strmap_free(&a->bysym);
+	strmap_free(&a->coded);
 	free(a->unmapped);
 	for (i = 0; i < a->ninc; i++) {
 		free(a->inc_from[i]);
@@ -637,15 +603,11 @@ enum verdict
 attrib_verdict(const struct attrib *a, const char *sym)
 {
 	const struct attrib_sym	*s = attrib_find(a, sym);
-	size_t			 j;
 
 	if (s != NULL)
 		return s->verdict;
-	for (j = attrib_hash(sym) & (a->ncoded - 1); a->coded[j] != NULL;
-	    j = (j + 1) & (a->ncoded - 1)) {
-		if (strcmp(a->coded[j], sym) == 0)
-			return V_NONE;
-	}
+	if (strmap_find(&a->coded, sym, strlen(sym)) != NULL)
+		return V_NONE;
 	return V_NO_CODE;
 }
 

@@ -12,10 +12,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../kconfig-parser/kconfig.h"
+#include "../lib/clock.h"
 #include "../lib/util.h"
 #include "attrib.h"
 #include "worker.h"
@@ -39,23 +39,13 @@ struct worker {
 	char			*error;
 };
 
-/* Monotonic milliseconds. */
-static double
-worker_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 struct worker_snapshot *
 worker_snapshot_compute(struct kconfig *k, const struct attrib *a)
 {
 	struct worker_snapshot	*s = xcalloc(1, sizeof *s);
 	struct kc_menu		*m;
 	struct kc_symbol	*sym, *sel;
-	double			 t0 = worker_now_ms();
+	double			 t0 = clock_now() * 1e3;
 	int			 i, n = kconfig_nsymbols(k);
 
 	s->nsyms = n;
@@ -102,7 +92,7 @@ worker_snapshot_compute(struct kconfig *k, const struct attrib *a)
 	s->menu_vis = xcalloc((size_t)s->nmenus + 1, 1);
 	for (i = 0, m = kconfig_root(k); m != NULL; m = kc_menu_walk(m), i++)
 		s->menu_vis[i] = kc_menu_is_visible(k, m);
-	s->compute_ms = worker_now_ms() - t0;
+	s->compute_ms = clock_now() * 1e3 - t0;
 	return s;
 }
 
