@@ -22,9 +22,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#ifdef HAVE_YAML_0_1
 #include <yaml.h>
-#endif
 
 #include "../lib/util.h"
 #include "theme.h"
@@ -188,7 +186,6 @@ theme_attr_value(const char *s)
 	return 0;
 }
 
-#ifdef HAVE_YAML_0_1
 struct theme_parse {
 	yaml_parser_t	 p;
 	yaml_event_t	 ev;
@@ -483,18 +480,6 @@ out:
 	yaml_parser_delete(&tp.p);
 	return rc;
 }
-#else
-int
-theme_parse_buffer(struct theme *t, const char *name, const char *buf,
-    size_t len, char **cause)
-{
-	(void)t;
-	(void)buf;
-	(void)len;
-	*cause = xasprintf("%s: built without libyaml", name);
-	return -1;
-}
-#endif
 
 int
 theme_parse_file(struct theme *t, const char *path, char **cause)
