@@ -31,6 +31,18 @@
 #     kctui_clean_env           unset variables that would change what
 #                               make/conf/kctui do (ARCH, CC, KCONFIG_*, ...)
 #     elapsed_since T0          seconds since T0 (from now_ns), e.g. "1.42"
+#     abspath PATH              PATH made absolute (from the current directory)
+#     kctui_binary              set KCTUI to the binary under test, absolute
+#                               (default: the repository's kctui)
+#     flavor_suffix             "" for KCTUI_FLAVOR normal (or unset), else
+#                               "[FLAVOR]", the suffix of result names
+#     kctui_workdir NAME        set work to a new scratch directory
+#                               NAME.XXXXXX (under $KCTUI_TMP, else $TMPDIR,
+#                               else /tmp) removed on exit
+#     kctui_test_setup NAME     what a test of the binary starts with:
+#                               kctui_clean_env, kctui_binary, sfx set to
+#                               flavor_suffix, kctui_workdir NAME
+#     kctui_need_binary NAME    FAIL NAME and exit if $KCTUI is not executable
 
 KCTUI_REPO=${KCTUI_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 
@@ -86,4 +98,31 @@ kctui_clean_env() {
 		$(compgen -v | grep -E '^(KCONFIG_|KBUILD_|CONFIG_)'); do
 		unset "$v"
 	done
+}
+
+abspath() { case $1 in /*) printf '%s\n' "$1";; *) printf '%s\n' "$PWD/$1";; esac; }
+
+kctui_binary() { KCTUI=$(abspath "${KCTUI:-$KCTUI_REPO/kctui}"); }
+
+flavor_suffix() {
+	local f=${KCTUI_FLAVOR:-normal}
+	[ "$f" = normal ] || printf '[%s]' "$f"
+}
+
+kctui_workdir() {
+	work=$(mktemp -d "${KCTUI_TMP:-${TMPDIR:-/tmp}}/$1.XXXXXX") || exit 1
+	trap 'rm -rf "$work"' EXIT
+}
+
+kctui_test_setup() {
+	kctui_clean_env
+	kctui_binary
+	sfx=$(flavor_suffix)
+	kctui_workdir "$1"
+}
+
+kctui_need_binary() {
+	[ -x "$KCTUI" ] && return 0
+	fail "$1" "no executable $KCTUI"
+	exit 1
 }

@@ -35,7 +35,6 @@ REPO=$PWD
 kctui_clean_env
 export KCTUI_REPO=$REPO
 
-abspath() { case $1 in /*) printf '%s\n' "$1";; *) printf '%s\n' "$REPO/$1";; esac; }
 KCTUI=$(abspath "${KCTUI:-./kctui}")
 KCTUI_ASAN=$(abspath "${KCTUI_ASAN:-build-asan/kctui}")
 GROUPS_WANTED=${KCTUI_GROUPS:-unit kconfig real tui fuzz}

@@ -4,8 +4,8 @@
  * "Symbol:" screen says (type, prompt, where it is defined, depends on,
  * selects, selected by, implied by), then the evidence. Sections are a
  * table so that more (the explanation of a value, the plan to enable an
- * option) slot in without touching the others. Shown as a view of the
- * tree widget, one line per item.
+ * option) slot in without touching the others. Shown in a pager
+ * (pager.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -242,71 +242,20 @@ help_text(struct tui *t, struct kc_menu *m)
 	return strbuf_detach(&sb);
 }
 
-struct help {
-	char	 *text;
-	char	**lines;
-	int	  nlines;
-};
-
-static void
-help_build(void *arg, struct tree *tr)
+/* The section titles. */
+static bool
+help_heading(const char *s)
 {
-	struct tui_view	*v = arg;
-	struct help	*h = v->data;
-	int		 i;
-
-	for (i = 0; i < h->nlines; i++)
-		tree_add(tr, NULL, h->lines[i], h->lines[i], false);
-}
-
-static void
-help_draw(void *arg, struct tree *tr, const struct tree_line *l,
-    bool selected, struct row *r, int width)
-{
-	const char *s = l->data;
-
-	(void)arg;
-	(void)tr;
-	(void)selected;
-	(void)width;
-	row_add(r, (strncmp(s, "Symbol:", 7) == 0 ||
+	return strncmp(s, "Symbol:", 7) == 0 ||
 	    strncmp(s, "Evidence:", 9) == 0 || strcmp(s, "Help:") == 0 ||
-	    (strncmp(s, "CONFIG_", 7) == 0 && strstr(s, " \u2014 ") != NULL)) ?
-	    EL_HELP_TITLE : EL_HELP, s);
+	    (strncmp(s, "CONFIG_", 7) == 0 && strstr(s, " \u2014 ") != NULL);
 }
 
-static const struct tree_ops help_tree_ops = {
-	help_build, help_draw, NULL, NULL
-};
-
-static char *
-help_title(struct tui *t, struct tui_view *v)
-{
-	struct kc_symbol *s = kc_menu_sym(v->menu);
-
-	(void)t;
-	if (s != NULL && kc_sym_name(s) != NULL)
-		return xasprintf("Help: %s", kc_sym_name(s));
-	return xasprintf("Help: %s", kc_menu_prompt(v->menu) != NULL ?
-	    kc_menu_prompt(v->menu) : "");
-}
-
-/* A pager: the cursor is the top line, so scrolling moves the view. */
+/* Any key closes it but E (the plan) and the value keys (nothing). */
 static int
 help_action(struct tui *t, struct tui_view *v, enum tui_action act)
 {
-	int h = tree_height(v->tree), top = tree_offset(v->tree);
-
 	switch (act) {
-	case A_UP:
-		tree_home(v->tree);
-		tree_move(v->tree, top - 1);
-		return R_LINES;
-	case A_DOWN:
-		tree_end(v->tree);
-		tree_home(v->tree);
-		tree_move(v->tree, top + h);
-		return R_LINES;
 	case A_ENTER:
 	case A_HELP:
 	case A_QUIT:
@@ -328,6 +277,7 @@ help_action(struct tui *t, struct tui_view *v, enum tui_action act)
 	}
 }
 
+/* How many lines, and the keys. */
 static void
 help_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 {
@@ -337,37 +287,20 @@ help_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 	    "on, Enter/Esc/q close", tree_count(v->tree));
 }
 
-static void
-help_free(struct tui_view *v)
-{
-	struct help *h = v->data;
-
-	free(h->text);
-	free(h->lines);
-	free(h);
-}
-
-static const struct tui_view_ops help_ops = {
-	"help", &help_tree_ops, help_title, help_action, help_info, help_free
+static const struct pager_ops help_pager_ops = {
+	help_heading, help_action, help_info, NULL
 };
 
 void
 help_open(struct tui *t, struct kc_menu *m)
 {
-	struct help	*h = xcalloc(1, sizeof *h);
-	char		*p, *nl;
+	struct kc_symbol	*s = kc_menu_sym(m);
+	char			*title;
 
-	h->text = help_text(t, m);
-	for (p = h->text; *p != '\0'; p = nl + 1) {
-		if ((nl = strchr(p, '\n')) == NULL)
-			nl = p + strlen(p) - 1;
-		else
-			*nl = '\0';
-		h->lines = xrealloc(h->lines, ((size_t)h->nlines + 1) *
-		    sizeof *h->lines);
-		h->lines[h->nlines++] = p;
-		if (nl[1] == '\0')
-			break;
-	}
-	tui_push(t, &help_ops, m, h);
+	if (s != NULL && kc_sym_name(s) != NULL)
+		title = xasprintf("Help: %s", kc_sym_name(s));
+	else
+		title = xasprintf("Help: %s", kc_menu_prompt(m) != NULL ?
+		    kc_menu_prompt(m) : "");
+	pager_open(t, &help_pager_ops, m, title, help_text(t, m), NULL);
 }

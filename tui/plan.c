@@ -3,7 +3,8 @@
  * plan.c - "how do I turn this on?" (E): the plan of core/enable.c for
  * the option, each step with its reason, or why it can't be done; y
  * applies it to the interface's configuration (then the worker
- * recomputes as for any change), anything else closes it.
+ * recomputes as for any change), anything else closes it. Shown in a
+ * pager (pager.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,61 +14,26 @@
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/util.h"
-#include "tree.h"
 #include "tui.h"
 
 struct plan {
 	struct enable_plan	*p;
 	struct kc_symbol	*s;
-	char			*text;
-	char		       **lines;
-	int			 nlines;
 };
 
-static void
-plan_build(void *arg, struct tree *tr)
+/* The first line and the last (what y does). */
+static bool
+plan_heading(const char *s)
 {
-	struct tui_view	*v = arg;
-	struct plan	*pl = v->data;
-	int		 i;
-
-	for (i = 0; i < pl->nlines; i++)
-		tree_add(tr, NULL, pl->lines[i], pl->lines[i], false);
-}
-
-static void
-plan_draw(void *arg, struct tree *tr, const struct tree_line *l,
-    bool selected, struct row *r, int width)
-{
-	const char *s = l->data;
-
-	(void)arg;
-	(void)tr;
-	(void)selected;
-	(void)width;
-	row_add(r, (strncmp(s, "To make", 7) == 0 || strncmp(s, "Press", 5) ==
-	    0 || strstr(s, " can't be made ") != NULL) ? EL_HELP_TITLE :
-	    EL_HELP, s);
-}
-
-static const struct tree_ops plan_tree_ops = {
-	plan_build, plan_draw, NULL, NULL
-};
-
-static char *
-plan_title(struct tui *t, struct tui_view *v)
-{
-	struct plan *pl = v->data;
-
-	(void)t;
-	return xasprintf("Enable: CONFIG_%s", kc_sym_name(pl->s));
+	return strncmp(s, "To make", 7) == 0 || strncmp(s, "Press", 5) == 0 ||
+	    strstr(s, " can't be made ") != NULL;
 }
 
 /* y: apply, then back to where E was pressed from. */
 static int
 plan_apply(struct tui *t, struct tui_view *v)
 {
-	struct plan		*pl = v->data;
+	struct plan		*pl = pager_data(v);
 	struct kc_symbol	*s = pl->s;
 	char			*cause = NULL;
 	size_t			 n = pl->p->nsteps;
@@ -93,23 +59,13 @@ plan_apply(struct tui *t, struct tui_view *v)
 	return R_ALL;
 }
 
+/* y applies; the other keys but scrolling close it. */
 static int
 plan_action(struct tui *t, struct tui_view *v, enum tui_action act)
 {
-	int h = tree_height(v->tree), top = tree_offset(v->tree);
-
 	switch (act) {
 	case A_SET_Y:
 		return plan_apply(t, v);
-	case A_UP:
-		tree_home(v->tree);
-		tree_move(v->tree, top - 1);
-		return R_LINES;
-	case A_DOWN:
-		tree_end(v->tree);
-		tree_home(v->tree);
-		tree_move(v->tree, top + h);
-		return R_LINES;
 	case A_SET_N:
 	case A_ENTER:
 	case A_QUIT:
@@ -128,10 +84,11 @@ plan_action(struct tui *t, struct tui_view *v, enum tui_action act)
 	}
 }
 
+/* What the keys do. */
 static void
 plan_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 {
-	struct plan *pl = v->data;
+	struct plan *pl = pager_data(v);
 
 	(void)t;
 	(void)width;
@@ -142,19 +99,18 @@ plan_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 		row_add(r, EL_STATUS, "Enter or Esc closes");
 }
 
+/* The plan and its symbol. */
 static void
-plan_free(struct tui_view *v)
+plan_free(void *data)
 {
-	struct plan *pl = v->data;
+	struct plan *pl = data;
 
 	enable_plan_free(pl->p);
-	free(pl->text);
-	free(pl->lines);
 	free(pl);
 }
 
-static const struct tui_view_ops plan_ops = {
-	"plan", &plan_tree_ops, plan_title, plan_action, plan_info, plan_free
+static const struct pager_ops plan_pager_ops = {
+	plan_heading, plan_action, plan_info, plan_free
 };
 
 void
@@ -164,7 +120,7 @@ plan_open(struct tui *t, struct kc_symbol *s)
 	struct enable_plan	*p;
 	struct strbuf		 sb;
 	enum kc_tri		 want = KC_YES;
-	char			*w, *nl, *q;
+	char			*w, *q;
 	size_t			 i;
 	int			 width = t->width - 2 > 20 ? t->width - 2 : 20;
 
@@ -216,14 +172,6 @@ plan_open(struct tui *t, struct kc_symbol *s)
 	pl = xcalloc(1, sizeof *pl);
 	pl->p = p;
 	pl->s = s;
-	pl->text = strbuf_detach(&sb);
-	for (q = pl->text; *q != '\0'; q = nl + 1) {
-		if ((nl = strchr(q, '\n')) == NULL)
-			break;
-		*nl = '\0';
-		pl->lines = xrealloc(pl->lines, ((size_t)pl->nlines + 1) *
-		    sizeof *pl->lines);
-		pl->lines[pl->nlines++] = q;
-	}
-	tui_push(t, &plan_ops, kc_sym_menu(s), pl);
+	pager_open(t, &plan_pager_ops, kc_sym_menu(s), xasprintf("Enable: "
+	    "CONFIG_%s", kc_sym_name(s)), strbuf_detach(&sb), pl);
 }

@@ -8,10 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef HAVE_LIBPCRE2_8
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
-#endif
 
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
@@ -200,7 +198,6 @@ search_add(struct search *s, struct kc_menu *m, char *location)
 	s->n++;
 }
 
-#ifdef HAVE_LIBPCRE2_8
 /* Whether the subject matches. */
 static bool
 search_match(pcre2_code *re, pcre2_match_data *md, const char *subject)
@@ -272,12 +269,3 @@ search_open(struct tui *t, const char *regex, char **cause)
 	tui_push(t, &search_ops, NULL, s);
 	return 0;
 }
-#else
-int
-search_open(struct tui *t, const char *regex, char **cause)
-{
-	(void)t;
-	*cause = xasprintf("/%s/: built without PCRE2", regex);
-	return -1;
-}
-#endif

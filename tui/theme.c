@@ -22,9 +22,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#ifdef HAVE_YAML_0_1
 #include <yaml.h>
-#endif
 
 #include "../lib/util.h"
 #include "theme.h"
@@ -188,7 +186,6 @@ theme_attr_value(const char *s)
 	return 0;
 }
 
-#ifdef HAVE_YAML_0_1
 struct theme_parse {
 	yaml_parser_t	 p;
 	yaml_event_t	 ev;
@@ -242,6 +239,21 @@ tp_scalar(struct theme_parse *tp)
 	return (const char *)tp->ev.data.scalar.value;
 }
 
+/* The next item of a sequence or mapping (end: its end event): 1 with a
+ * scalar in tp->ev, 0 at the end, -1 on an error (what: the error when
+ * the item is not a scalar). */
+static int
+tp_item(struct theme_parse *tp, yaml_event_type_t end, const char *what)
+{
+	if (tp_next(tp) != 0)
+		return -1;
+	if (tp->ev.type == end)
+		return 0;
+	if (tp->ev.type != YAML_SCALAR_EVENT)
+		return tp_error(tp, "%s", what);
+	return 1;
+}
+
 /* Skip a whole value (scalar, sequence or mapping) starting at tp->ev. */
 static int
 tp_skip(struct theme_parse *tp)
@@ -273,7 +285,8 @@ tp_skip(struct theme_parse *tp)
 static int
 tp_attrs(struct theme_parse *tp, unsigned *out)
 {
-	unsigned a;
+	unsigned	a;
+	int		rc;
 
 	*out = 0;
 	if (tp->ev.type == YAML_SCALAR_EVENT) {
@@ -295,18 +308,14 @@ tp_attrs(struct theme_parse *tp, unsigned *out)
 	}
 	if (tp->ev.type != YAML_SEQUENCE_START_EVENT)
 		return tp_error(tp, "attrs: expected a list of attributes");
-	for (;;) {
-		if (tp_next(tp) != 0)
-			return -1;
-		if (tp->ev.type == YAML_SEQUENCE_END_EVENT)
-			return 0;
-		if (tp->ev.type != YAML_SCALAR_EVENT)
-			return tp_error(tp, "attrs: expected an attribute");
+	while ((rc = tp_item(tp, YAML_SEQUENCE_END_EVENT,
+	    "attrs: expected an attribute")) > 0) {
 		if ((a = theme_attr_value(tp_scalar(tp))) == 0)
 			return tp_error(tp, "unknown attribute: %s",
 			    tp_scalar(tp));
 		*out |= a;
 	}
+	return rc;
 }
 
 /* One element: { fg: C, bg: C, attrs: A }. */
@@ -314,18 +323,13 @@ static int
 tp_element(struct theme_parse *tp, struct theme_color *c)
 {
 	char	*key;
-	int	 v;
+	int	 v, rc;
 
 	if (tp->ev.type != YAML_MAPPING_START_EVENT)
 		return tp_error(tp, "expected a mapping of fg, bg, attrs");
 	c->attrs = 0;
-	for (;;) {
-		if (tp_next(tp) != 0)
-			return -1;
-		if (tp->ev.type == YAML_MAPPING_END_EVENT)
-			return 0;
-		if (tp->ev.type != YAML_SCALAR_EVENT)
-			return tp_error(tp, "expected fg, bg or attrs");
+	while ((rc = tp_item(tp, YAML_MAPPING_END_EVENT,
+	    "expected fg, bg or attrs")) > 0) {
 		key = xstrdup(tp_scalar(tp));
 		if (strcmp(key, "fg") != 0 && strcmp(key, "bg") != 0 &&
 		    strcmp(key, "attrs") != 0) {
@@ -358,46 +362,39 @@ tp_element(struct theme_parse *tp, struct theme_color *c)
 			c->bg = (short)v;
 		free(key);
 	}
+	return rc;
 }
 
 /* colors: { ELEMENT: {...}, ... } */
 static int
 tp_colors(struct theme_parse *tp, struct theme *t)
 {
-	int el;
+	int el, rc;
 
 	if (tp->ev.type != YAML_MAPPING_START_EVENT)
 		return tp_error(tp, "colors: expected a mapping of elements");
-	for (;;) {
-		if (tp_next(tp) != 0)
-			return -1;
-		if (tp->ev.type == YAML_MAPPING_END_EVENT)
-			return 0;
-		if (tp->ev.type != YAML_SCALAR_EVENT)
-			return tp_error(tp, "expected an element name");
+	while ((rc = tp_item(tp, YAML_MAPPING_END_EVENT,
+	    "expected an element name")) > 0) {
 		if ((el = theme_el_find(tp_scalar(tp))) < 0)
 			return tp_error(tp, "unknown element: %s",
 			    tp_scalar(tp));
 		if (tp_next(tp) != 0 || tp_element(tp, &t->el[el]) != 0)
 			return -1;
 	}
+	return rc;
 }
 
 /* The document: a mapping with name, mono, colors. */
 static int
 tp_document(struct theme_parse *tp, struct theme *t)
 {
-	char *key;
+	char	*key;
+	int	 rc;
 
 	if (tp->ev.type != YAML_MAPPING_START_EVENT)
 		return tp_error(tp, "a theme is a mapping (name, colors)");
-	for (;;) {
-		if (tp_next(tp) != 0)
-			return -1;
-		if (tp->ev.type == YAML_MAPPING_END_EVENT)
-			return 0;
-		if (tp->ev.type != YAML_SCALAR_EVENT)
-			return tp_error(tp, "expected a key");
+	while ((rc = tp_item(tp, YAML_MAPPING_END_EVENT,
+	    "expected a key")) > 0) {
 		key = xstrdup(tp_scalar(tp));
 		if (tp_next(tp) != 0) {
 			free(key);
@@ -436,6 +433,7 @@ tp_document(struct theme_parse *tp, struct theme *t)
 			return -1;
 		}
 	}
+	return rc;
 }
 
 int
@@ -483,18 +481,6 @@ out:
 	yaml_parser_delete(&tp.p);
 	return rc;
 }
-#else
-int
-theme_parse_buffer(struct theme *t, const char *name, const char *buf,
-    size_t len, char **cause)
-{
-	(void)t;
-	(void)buf;
-	(void)len;
-	*cause = xasprintf("%s: built without libyaml", name);
-	return -1;
-}
-#endif
 
 int
 theme_parse_file(struct theme *t, const char *path, char **cause)

@@ -769,18 +769,58 @@ tui_bench(struct tui *t, const char *fmt, ...)
 	fflush(t->bench);
 }
 
+/* The rows the screen is formatted into; paints so far and the start
+ * time, for the bench log. */
+struct tui_screen {
+	struct row	*rows;
+	int		 nrows;
+	int		 npaint;
+	double		 t0;
+};
+
+/*
+ * Paint what flags (R_*) says changed: all of it after R_ALL (the size may
+ * have changed too). The bench log gets the first paint's time since the
+ * start, then that of every paint keys caused since tk (< 0: none did).
+ */
+static void
+tui_refresh(struct tui *t, struct tui_screen *scr, int flags, double tk)
+{
+	int i;
+
+	if (flags & R_ALL) {
+		getmaxyx(stdscr, t->height, t->width);
+		erase();
+	}
+	if (scr->nrows < t->height) {
+		scr->rows = xrealloc(scr->rows, (size_t)t->height *
+		    sizeof *scr->rows);
+		for (i = scr->nrows; i < t->height; i++)
+			row_init(&scr->rows[i]);
+		scr->nrows = t->height;
+	}
+	tui_render(t, scr->rows, t->height, t->width);
+	tui_paint(t, scr->rows);
+	refresh();
+	if (scr->npaint++ == 0)
+		tui_bench(t, "first-paint %.3f", tui_now_ms() - scr->t0);
+	else if (tk >= 0)
+		tui_bench(t, "key %.3f busy %d", tui_now_ms() - tk,
+		    t->w != NULL && t->snap->gen < t->gen);
+}
+
 int
 tui_main(struct cli *c, const char *theme_spec)
 {
 	struct tui		 t;
 	struct kconfig		*k;
 	struct worker_hooks	 hooks;
-	struct row		*rows = NULL;
+	struct tui_screen	 scr = { NULL, 0, 0, tui_now_ms() };
 	struct pollfd		 pfd[3];
 	const char		*name, *spec;
 	char			*cause = NULL, *theme_err = NULL;
-	double			 t0 = tui_now_ms(), tk;
-	int			 nrows = 0, i, flags, rc, key, npaint = 0;
+	double			 tk = -1;
+	int			 i, flags, rc, key;
 	wint_t			 wch;
 	bool			 existed;
 
@@ -842,28 +882,13 @@ tui_main(struct cli *c, const char *theme_spec)
 
 	flags = R_ALL;
 	load_start(&t);
+	key = -1;
 	while (!t.quit) {
-		if (flags != R_NONE) {
-			tk = tui_now_ms();
-			if (flags & R_ALL) {
-				getmaxyx(stdscr, t.height, t.width);
-				erase();
-			}
-			if (nrows < t.height) {
-				rows = xrealloc(rows, (size_t)t.height *
-				    sizeof *rows);
-				for (i = nrows; i < t.height; i++)
-					row_init(&rows[i]);
-				nrows = t.height;
-			}
-			tui_render(&t, rows, t.height, t.width);
-			tui_paint(&t, rows);
-			refresh();
-			if (npaint++ == 0)
-				tui_bench(&t, "first-paint %.3f", tui_now_ms() -
-				    t0);
-			flags = R_NONE;
-		}
+		/* The one place that paints: after keys, or what the
+		 * worker and the loader brought. */
+		if (flags != R_NONE)
+			tui_refresh(&t, &scr, flags, key >= 0 ? tk : -1);
+		flags = R_NONE;
 		pfd[0].fd = STDIN_FILENO;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = t.w != NULL ? worker_fd(t.w) : -1;
@@ -899,7 +924,7 @@ tui_main(struct cli *c, const char *theme_spec)
 				flags |= R_ALL;
 			}
 		}
-		/* Every key waiting, then one paint. */
+		/* Every key waiting, then one paint (above). */
 		tk = tui_now_ms();
 		key = -1;
 		while (!t.quit && (rc = get_wch(&wch)) != ERR) {
@@ -907,30 +932,11 @@ tui_main(struct cli *c, const char *theme_spec)
 				continue;
 			flags |= tui_key(&t, key);
 		}
-		if (key >= 0 && flags != R_NONE && !t.quit) {
-			if (flags & R_ALL) {
-				getmaxyx(stdscr, t.height, t.width);
-				erase();
-			}
-			if (nrows < t.height) {
-				rows = xrealloc(rows, (size_t)t.height *
-				    sizeof *rows);
-				for (i = nrows; i < t.height; i++)
-					row_init(&rows[i]);
-				nrows = t.height;
-			}
-			tui_render(&t, rows, t.height, t.width);
-			tui_paint(&t, rows);
-			refresh();
-			tui_bench(&t, "key %.3f busy %d", tui_now_ms() - tk,
-			    t.w != NULL && t.snap->gen < t.gen);
-			flags = R_NONE;
-		}
 	}
 	endwin();
-	for (i = 0; i < nrows; i++)
-		row_free(&rows[i]);
-	free(rows);
+	for (i = 0; i < scr.nrows; i++)
+		row_free(&scr.rows[i]);
+	free(scr.rows);
 	worker_stop(t.w);
 	t.w = NULL;
 	if (t.bench != NULL)

@@ -7,7 +7,9 @@
  *
  * Adding a mode (the trim review, the export dialog): write a struct
  * tui_view_ops with its tree_ops, push it with tui_push(), and bind its
- * key in keys.c; the help screen takes more sections in help.c's table.
+ * key in keys.c; a page of text is a pager (pager.c) with its own
+ * struct pager_ops; the help screen takes more sections in help.c's
+ * table.
  */
 #ifndef KC_TUI_H
 #define KC_TUI_H
@@ -168,6 +170,27 @@ char		*help_wrap(const char *text, int width, int indent);
 
 /* plan.c: "how do I turn this on?" for a symbol (E). */
 void		 plan_open(struct tui *, struct kc_symbol *);
+
+/* pager.c: scrollable lines of text with a title (help, plan). */
+struct pager_ops {
+	/* Whether a line is drawn as a heading. */
+	bool		 (*heading)(const char *line);
+	/* An action other than scrolling (up, down): R_* flags, or -1 for
+	 * the defaults. */
+	int		 (*action)(struct tui *, struct tui_view *,
+			     enum tui_action);
+	/* The info line. */
+	void		 (*info)(struct tui *, struct tui_view *,
+			     struct row *, int width);
+	/* Free the kind's data (NULL: not owned). */
+	void		 (*free)(void *data);
+};
+/* Push a pager over text (lines end in \n) with its title; it owns both
+ * (malloc'd) and data. */
+struct tui_view	*pager_open(struct tui *, const struct pager_ops *,
+		     struct kc_menu *, char *title, char *text, void *data);
+/* The data given to pager_open(). */
+void		*pager_data(struct tui_view *);
 
 /* load.c */
 /* Start loading the -e bundles and the trim suggestions on a thread. */

@@ -21,9 +21,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/../real/tree.sh"
 kctui_clean_env
 
-abs() { case $1 in /*) printf '%s\n' "$1";; *) printf '%s\n' "$PWD/$1";; esac; }
-KCTUI=$(abs "${KCTUI:-$KCTUI_REPO/kctui}")
-BENCH=$(abs "${BENCH:-$KCTUI_REPO/build/bench}")
+kctui_binary
+BENCH=$(abspath "${BENCH:-$KCTUI_REPO/build/bench}")
 N=${BENCH_N:-7}
 TARGET=${BENCH_TARGET:-0.5}
 strict=; [ "${BENCH_STRICT:-0}" = 1 ] && strict=-s
@@ -33,8 +32,7 @@ for b in "$KCTUI" "$BENCH"; do
 done
 kctui_tree_ensure
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/kctui-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+kctui_workdir kctui-bench
 cache=$work/shell-cache
 mkdir -p "$cache"
 

@@ -20,16 +20,14 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/../real/tree.sh"
 kctui_clean_env
 
-abs() { case $1 in /*) printf '%s\n' "$1";; *) printf '%s\n' "$PWD/$1";; esac; }
-KCTUI=$(abs "${KCTUI:-$KCTUI_REPO/kctui}")
+kctui_binary
 N=${BENCH_N:-5}
 TARGET=${BENCH_TRIM_TARGET:-0.2}
 CTARGET=${BENCH_CONSEQ_TARGET:-15}
 BUNDLE=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
 kctui_tree_ensure
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/kctui-bench-trim.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+kctui_workdir kctui-bench-trim
 export KCTUI_CACHE_DIR=$work/cache
 
 lm=$work/tree

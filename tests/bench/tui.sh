@@ -16,8 +16,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../tui/tmux.sh
 . "$here/../tui/tmux.sh"
 kctui_clean_env
-KCTUI=${KCTUI:-$KCTUI_REPO/kctui}
-case $KCTUI in /*) ;; *) KCTUI=$PWD/$KCTUI;; esac
+kctui_binary
 kctui_tree_ensure >/dev/null 2>&1 || { echo "tui bench: no tree"; exit 1; }
 work=$(mktemp -d)
 trap 'tui_stop; rm -rf "$work"' EXIT

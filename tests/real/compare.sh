@@ -21,7 +21,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/../lib.sh"
 # shellcheck source=tree.sh
 . "$here/tree.sh"
-kctui_clean_env
+kctui_test_setup real
 
 CASES="olddefconfig-amd64 olddefconfig-cloud olddefconfig-noconfig
 	defconfig-x86_64 defconfig-default defconfig-arm64
@@ -32,28 +32,15 @@ CASES="olddefconfig-amd64 olddefconfig-cloud olddefconfig-noconfig
 	defconfig-arm defconfig-riscv defconfig-powerpc defconfig-s390
 	defconfig-sparc defconfig-um defconfig-m68k"
 
-KCTUI=${KCTUI:-$KCTUI_REPO/kctui}
-case $KCTUI in /*) ;; *) KCTUI=$PWD/$KCTUI;; esac
 flavor=${KCTUI_FLAVOR:-normal}
-sfx=; [ "$flavor" = normal ] || sfx="[$flavor]"
 want=${KCTUI_REAL_CASES:-all}
 
-base=${KCTUI_TMP:-${TMPDIR:-/tmp}}
-work=$(mktemp -d "$base/real.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
 ORACLE=${KCTUI_ORACLE_DIR:-$work/oracle}
 mkdir -p "$ORACLE"
 export KCTUI_CACHE_DIR=${KCTUI_CACHE_DIR:-$work/shell-cache}
 
-if [ ! -x "$KCTUI" ]; then
-	fail "real/kctui$sfx" "no executable $KCTUI"
-	exit 1
-fi
-if ! kctui_tree_ensure 2>"$work/tree.log"; then
-	fail "real/tree" "could not prepare the kernel tree"
-	indent < "$work/tree.log"
-	exit 1
-fi
+kctui_need_binary "real/kctui$sfx"
+kctui_tree_or_fail "real/tree" "$work/tree.log"
 cat "$work/tree.log" >&2
 
 # Seed files for the KCONFIG_ALLCONFIG cases (one unknown symbol on purpose).

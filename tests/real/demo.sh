@@ -12,8 +12,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/tree.sh"
 kctui_clean_env
 
-KCTUI=${KCTUI:-$KCTUI_REPO/kctui}
-case $KCTUI in /*) ;; *) KCTUI=$PWD/$KCTUI;; esac
+kctui_binary
 [ -x "$KCTUI" ] || { echo "demo: no executable $KCTUI (run make)" >&2; exit 1; }
 
 kctui_tree_ensure

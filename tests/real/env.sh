@@ -14,12 +14,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/../lib.sh"
 # shellcheck source=tree.sh
 . "$here/tree.sh"
-kctui_clean_env
-
-KCTUI=${KCTUI:-$KCTUI_REPO/kctui}
-case $KCTUI in /*) ;; *) KCTUI=$PWD/$KCTUI;; esac
-flavor=${KCTUI_FLAVOR:-normal}
-sfx=; [ "$flavor" = normal ] || sfx="[$flavor]"
+kctui_test_setup env
 
 # Variables referenced as $(NAME) by 6.1's Kconfig files (or read from the
 # environment by the scripts they run, or by conf) and set by the Makefile.
@@ -27,18 +22,8 @@ NAMES="ARCH SRCARCH SUBARCH KERNELVERSION CC LD AR NM OBJCOPY CC_VERSION_TEXT
 	CLANG_FLAGS USERCFLAGS USERLDFLAGS RUSTC BINDGEN PAHOLE
 	CROSS_COMPILE_COMPAT HEADER_ARCH srctree KCONFIG_DEFCONFIG_LIST"
 
-work=$(mktemp -d "${KCTUI_TMP:-${TMPDIR:-/tmp}}/env.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-
-if [ ! -x "$KCTUI" ]; then
-	fail "real/print-env$sfx" "no executable $KCTUI"
-	exit 1
-fi
-if ! kctui_tree_ensure 2>"$work/tree.log"; then
-	fail "real/tree" "could not prepare the kernel tree"
-	indent < "$work/tree.log"
-	exit 1
-fi
+kctui_need_binary "real/print-env$sfx"
+kctui_tree_or_fail "real/tree" "$work/tree.log"
 
 # A goal ending in "config" is a config target for the top Makefile, so this
 # runs exactly where `make olddefconfig` would run conf: in the kconfig

@@ -14,22 +14,10 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/../lib.sh"
 # shellcheck source=tree.sh
 . "$here/tree.sh"
-kctui_clean_env
-
-KCTUI=${KCTUI:-$KCTUI_REPO/kctui}
-case $KCTUI in /*) ;; *) KCTUI=$PWD/$KCTUI;; esac
-flavor=${KCTUI_FLAVOR:-normal}
-sfx=; [ "$flavor" = normal ] || sfx="[$flavor]"
+kctui_test_setup evidence
 BUNDLE=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
 
-work=$(mktemp -d "${KCTUI_TMP:-${TMPDIR:-/tmp}}/evidence.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-
-if ! kctui_tree_ensure 2>"$work/tree.log"; then
-	fail "real/evidence$sfx" "could not prepare the kernel tree"
-	indent < "$work/tree.log"
-	exit 1
-fi
+kctui_tree_or_fail "real/evidence$sfx" "$work/tree.log"
 export KCTUI_CACHE_DIR=$work/cache
 
 # kt ARGS...: kctui in the tree, output in $work/out, stderr in $work/err.

@@ -18,27 +18,13 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/../lib.sh"
 # shellcheck source=tree.sh
 . "$here/tree.sh"
-kctui_clean_env
-
-KCTUI=${KCTUI:-$KCTUI_REPO/kctui}
-case $KCTUI in /*) ;; *) KCTUI=$PWD/$KCTUI;; esac
-flavor=${KCTUI_FLAVOR:-normal}
-sfx=; [ "$flavor" = normal ] || sfx="[$flavor]"
+kctui_test_setup explain
 BUNDLE=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
 
-work=$(mktemp -d "${KCTUI_TMP:-${TMPDIR:-/tmp}}/explain.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
 export KCTUI_CACHE_DIR=${KCTUI_CACHE_DIR:-$work/cache}
 
-if [ ! -x "$KCTUI" ]; then
-	fail "real/explain$sfx" "no executable $KCTUI"
-	exit 1
-fi
-if ! kctui_tree_ensure 2>"$work/tree.log"; then
-	fail "real/explain$sfx" "could not prepare the kernel tree"
-	indent < "$work/tree.log"
-	exit 1
-fi
+kctui_need_binary "real/explain$sfx"
+kctui_tree_or_fail "real/explain$sfx" "$work/tree.log"
 
 # The environment conf gets from make, as kctui derives it.
 mapfile -t ENVV < <("$KCTUI" -C "$TREE" print-env)

@@ -4,6 +4,7 @@
 # (the test oracle), plus uncompressed copies of Debian's 6.1 configs.
 #
 # Usage:  . tests/real/tree.sh && kctui_tree_ensure
+#         (in a test: kctui_tree_or_fail NAME LOG)
 # Sets:   TREE          unpacked tree   ($KCTUI_CACHE/linux-6.1)
 #         CONF          $TREE/scripts/kconfig/conf
 #         DEBIAN_AMD64  uncompressed config.amd64_none_amd64
@@ -144,4 +145,14 @@ kctui_tree_ensure() {
 	_kctui_tree_ensure_locked || rc=1
 	export TREE CONF DEBIAN_AMD64 DEBIAN_CLOUD TREE_VERSION
 	return $rc
+}
+
+# kctui_tree_or_fail NAME LOG: kctui_tree_ensure with its messages in LOG,
+# or report FAIL NAME with them and exit.
+kctui_tree_or_fail() {
+	if ! kctui_tree_ensure 2>"$2"; then
+		fail "$1" "could not prepare the kernel tree"
+		indent < "$2"
+		exit 1
+	fi
 }

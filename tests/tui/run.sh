@@ -23,9 +23,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 kctui_clean_env
 unset NO_COLOR KCTUI_THEME
 
-KCTUI=${KCTUI:-$KCTUI_REPO/kctui}
-FLAVOR=${KCTUI_FLAVOR:-normal}
-sfx=; [ "$FLAVOR" = asan ] && sfx="[asan]"
+kctui_binary
+sfx=$(flavor_suffix)
 GOLDEN=$here/golden
 work=$(mktemp -d "${KCTUI_TMP:-/tmp}/tui.XXXXXX")
 trap 'tui_stop; rm -rf "$work"' EXIT

@@ -22,27 +22,10 @@
 #include "../../lib/util.h"
 #include "../../core/collect.h"
 
-static int	failures;
+#define UNIT_PREFIX "unit/collect/"
+#include "unit.h"
+
 static char	tmpdir[] = "/tmp/kctui-unit-XXXXXX";
-
-/* Report one assertion. */
-static void
-check(const char *name, int ok, const char *detail)
-{
-	if (ok)
-		printf("PASS unit/collect/%s\n", name);
-	else {
-		printf("FAIL unit/collect/%s: %s\n", name, detail);
-		failures++;
-	}
-}
-
-/* Report a test that can't run here. */
-static void
-skip(const char *name, const char *why)
-{
-	printf("SKIP unit/collect/%s: %s\n", name, why);
-}
 
 /* What the callbacks saw. */
 struct seen {
@@ -72,31 +55,12 @@ on_progress(void *arg, const char *text)
 	s->nprogress++;
 }
 
-/* Read a whole file ("" and false if missing). */
-static bool
-slurp(const char *path, struct strbuf *sb)
-{
-	char	buf[65536];
-	ssize_t	n;
-	int	fd;
-
-	strbuf_reset(sb);
-	strbuf_add(sb, "", 0);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return false;
-	while ((n = read(fd, buf, sizeof buf)) > 0)
-		strbuf_add(sb, buf, n);
-	close(fd);
-	return n == 0;
-}
-
 /* Read a file of the bundle. */
 static bool
 slurp_out(const char *dir, const char *name, struct strbuf *sb)
 {
 	char	*path = xasprintf("%s/%s", dir, name);
-	bool	 ok = slurp(path, sb);
+	bool	 ok = unit_read_file(path, sb);
 
 	free(path);
 	return ok;
@@ -320,7 +284,7 @@ test_static(void)
 	free(want);
 
 	if (exists("/proc/modules")) {
-		slurp("/proc/modules", &src);
+		unit_read_file("/proc/modules", &src);
 		check("modules", slurp_out(dir, "modules", &sb) &&
 		    strcmp(sb.s, src.s) == 0, "differs from /proc/modules");
 	} else
@@ -331,7 +295,7 @@ test_static(void)
 	    strstr(sb.s, " / ") != NULL, "no line for /");
 	check("filesystems", slurp_out(dir, "filesystems", &sb) &&
 	    strstr(sb.s, "\tproc\n") != NULL, "no proc");
-	slurp("/proc/crypto", &src);
+	unit_read_file("/proc/crypto", &src);
 	check("crypto", slurp_out(dir, "crypto", &sb) &&
 	    strcmp(sb.s, src.s) == 0, "differs from /proc/crypto");
 
@@ -346,7 +310,7 @@ test_static(void)
 
 		path = xasprintf("/sys/devices/%.*s/modalias",
 		    (int)(sp - sb.s), sb.s);
-		slurp(path, &src);
+		unit_read_file(path, &src);
 		check("modalias-matches-sysfs", strncmp(src.s, sp + 1,
 		    nl - sp - 1) == 0, path);
 		free(path);
@@ -376,7 +340,7 @@ test_static(void)
 	}
 
 	if (geteuid() == 0) {
-		slurp("/proc/kallsyms", &src);
+		unit_read_file("/proc/kallsyms", &src);
 		check("kallsyms", unxz_out(dir, "kallsyms.xz", &sb) &&
 		    sb.len > 0 && strncmp(sb.s, src.s, 17) == 0 &&
 		    strchr(sb.s, '\n') != NULL,
@@ -684,12 +648,8 @@ test_not_root_note(void)
 int
 main(void)
 {
-	char	*cmd;
-
-	if (mkdtemp(tmpdir) == NULL) {
-		perror("mkdtemp");
+	if (!unit_tmpdir(tmpdir))
 		return 1;
-	}
 	test_static();
 	test_errors();
 	test_trace_not_found();
@@ -703,9 +663,6 @@ main(void)
 	} else
 		skip("trace", "needs root and tracefs with instances");
 
-	cmd = xasprintf("rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		printf("# could not remove %s\n", tmpdir);
-	free(cmd);
-	return failures != 0;
+	unit_rmtree(tmpdir);
+	return unit_failures != 0;
 }

@@ -41,26 +41,16 @@
 #include "../../core/evidence.h"
 #include "../../lib/cachefile.h"
 
+#define UNIT_PREFIX "unit/evidence/"
+#include "unit.h"
+
 #define FIXTURE	"tests/fixtures/evidence/cloud-vm"
 /* A string literal and its length, as readers take them. */
 #define TXT(s)	(s), sizeof(s) - 1
 
-static int	failures;
 static char	tmpdir[] = "/tmp/kctui-evidence-XXXXXX";
 static char	warnings[8192];
 static int	nwarnings;
-
-/* Report one assertion. */
-static void
-check(const char *name, int ok, const char *detail)
-{
-	if (ok)
-		printf("PASS unit/evidence/%s\n", name);
-	else {
-		printf("FAIL unit/evidence/%s: %s\n", name, detail);
-		failures++;
-	}
-}
 
 /* Report an assertion about a number. */
 static void
@@ -138,30 +128,6 @@ put(const char *dir, const char *name, const char *text)
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
 	write_bytes(path, text, strlen(text));
-}
-
-/* Remove a directory tree of plain files (one level of subdirectories). */
-static void
-remove_tree(const char *dir)
-{
-	DIR		*d = opendir(dir);
-	struct dirent	*de;
-	char		 path[4096];
-	struct stat	 st;
-
-	if (d == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			remove_tree(path);
-		else
-			unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
 }
 
 /* Load a bundle, expecting success. */
@@ -1252,6 +1218,6 @@ main(void)
 	test_text_cache();
 	test_errors();
 	test_fixture();
-	remove_tree(tmpdir);
-	return failures != 0;
+	unit_rmtree(tmpdir);
+	return unit_failures != 0;
 }

@@ -15,25 +15,8 @@
 #include "../../core/explain.h"
 #include "../../kconfig-parser/kconfig.h"
 
-static int failures;
-
-static void
-check(const char *name, int ok, const char *detail)
-{
-	if (ok)
-		printf("PASS unit/explain/%s\n", name);
-	else {
-		printf("FAIL unit/explain/%s: %s\n", name, detail);
-		failures++;
-	}
-}
-
-static void
-quiet(void *arg, const char *text)
-{
-	(void)arg;
-	(void)text;
-}
+#define UNIT_PREFIX "unit/explain/"
+#include "unit.h"
 
 static const char MODULES[] =
     "config MODULES\n\tbool \"modules\"\n\tdefault y\n\tmodules\n";
@@ -42,29 +25,11 @@ static const char MODULES[] =
 static struct kconfig *
 load(const char *text, const char *cfg)
 {
-	static char		*noenv[] = { NULL };
-	struct kconfig_options	 opt;
-	struct kconfig		*k;
-	char			*cause = NULL, *all;
-	size_t			 n = strlen(MODULES) + strlen(text) + 1;
+	struct kconfig	*k;
+	char		*all = xasprintf("%s%s", MODULES, text);
 
-	memset(&opt, 0, sizeof opt);
-	opt.envp = noenv;
-	opt.warn = quiet;
-	opt.info = quiet;
-	k = kconfig_new(&opt);
-	all = malloc(n);
-	snprintf(all, n, "%s%s", MODULES, text);
-	if (kconfig_parse_buffer(k, "Kconfig", all, strlen(all), &cause)) {
-		printf("# parse error: %s\n", cause);
-		free(cause);
-	}
+	k = unit_kconfig(all, cfg, NULL);
 	free(all);
-	if (kconfig_read_buffer(k, "cfg", cfg, strlen(cfg), &cause)) {
-		printf("# read error: %s\n", cause);
-		free(cause);
-	}
-	kconfig_recalc(k);
 	return k;
 }
 
@@ -430,5 +395,5 @@ main(void)
 {
 	test_reasons();
 	test_enable();
-	return failures != 0;
+	return unit_failures != 0;
 }

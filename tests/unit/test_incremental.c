@@ -22,48 +22,11 @@
 #include "../../kconfig-parser/kconfig.h"
 #include "../../kconfig-parser/preprocess.h"
 
+#define UNIT_PREFIX "unit/incremental/"
+#include "unit.h"
+
 #define STEPS	300
 
-static int	failures;
-
-static void
-check(const char *name, int ok, const char *detail)
-{
-	if (ok)
-		printf("PASS unit/incremental/%s\n", name);
-	else {
-		printf("FAIL unit/incremental/%s: %s\n", name, detail);
-		failures++;
-	}
-}
-
-static void
-quiet(void *arg, const char *text)
-{
-	(void)arg;
-	(void)text;
-}
-
-/* The tree to test on, or NULL. */
-static const char *
-find_tree(void)
-{
-	static char	 buf[PATH_MAX];
-	const char	*env = getenv("KCTUI_TREE"), *home = getenv("HOME");
-	struct stat	 sb;
-
-	if (env != NULL && env[0] != '\0') {
-		snprintf(buf, sizeof buf, "%s/Kconfig", env);
-		return stat(buf, &sb) == 0 ? env : NULL;
-	}
-	if (home == NULL)
-		return NULL;
-	snprintf(buf, sizeof buf, "%s/.cache/kctui/linux-6.1/Kconfig", home);
-	if (stat(buf, &sb) != 0)
-		return NULL;
-	snprintf(buf, sizeof buf, "%s/.cache/kctui/linux-6.1", home);
-	return buf;
-}
 
 /* Parse the tree (cwd) with its derived environment and read config. */
 static struct kconfig *
@@ -75,8 +38,8 @@ load(char **envp, const char *config, bool incremental)
 
 	memset(&opt, 0, sizeof opt);
 	opt.envp = envp;
-	opt.warn = quiet;
-	opt.info = quiet;
+	opt.warn = unit_quiet;
+	opt.info = unit_quiet;
 	k = kconfig_new(&opt);
 	if (kconfig_parse(k, "Kconfig", &cause) != 0 ||
 	    (config != NULL && kconfig_read(k, config, &cause) < 0)) {
@@ -132,8 +95,9 @@ now(void)
 int
 main(void)
 {
-	const char		*tree = find_tree(), *home = getenv("HOME");
-	char			 config[PATH_MAX], detail[256];
+	char			 config[PATH_MAX], detail[256], buf[PATH_MAX];
+	const char		*tree = unit_find_tree("Kconfig", buf, sizeof buf);
+	const char		*home = getenv("HOME");
 	char			**envp, *cause = NULL;
 	extern char		**environ;
 	struct kconfig		*full, *inc;
@@ -282,5 +246,5 @@ main(void)
 	kconfig_free(full);
 	kconfig_free(inc);
 	env_free(envp);
-	return failures != 0;
+	return unit_failures != 0;
 }

@@ -25,26 +25,12 @@
 #include "../../lib/util.h"
 #include "../../lib/cachefile.h"
 
-static int	failures;
+#define UNIT_PREFIX "unit/kbuild/"
+#include "unit.h"
+/* Details here are printf formats. */
+#define check checkf
+
 static char	tmpdir[] = "/tmp/kctui-kbuild-XXXXXX";
-
-/* Report one assertion; detail is a format. */
-static void
-check(const char *name, int ok, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (ok) {
-		printf("PASS unit/kbuild/%s\n", name);
-		return;
-	}
-	printf("FAIL unit/kbuild/%s: ", name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	failures++;
-}
 
 /* An object's conds as "A,B,C" (a static buffer). */
 static const char *
@@ -496,7 +482,7 @@ test_mini_tree(void)
 	check("mini-other-arch", is_obj(o, "", "bmod", 0), "%s", desc(o));
 	check("mini-other-arch-core",
 	    kbuild_symbol_objs(kb, "X", &(const struct kbuild_obj *const *)
-	    { NULL }) == 0, "");
+	    { NULL }) == 0, "%s", "");
 	kbuild_get_stats(kb, &st);
 	check("mini-stats", st.makefiles >= 14 && st.modules == 4,
 	    "makefiles=%d modules=%d", st.makefiles, st.modules);
@@ -1186,5 +1172,5 @@ main(void)
 		test_real_tree(tree);
 		test_cache_real(tree);
 	}
-	return failures != 0;
+	return unit_failures != 0;
 }

@@ -19,21 +19,11 @@
 
 #include "../../kconfig-parser/kconfig.h"
 
-static int	failures;
+#define UNIT_PREFIX "unit/kconfig/"
+#include "unit.h"
+
 static char	tmpdir[] = "/tmp/kctui-unit-XXXXXX";
 static char	warnings[4096];
-
-/* Report one assertion. */
-static void
-check(const char *name, int ok, const char *detail)
-{
-	if (ok)
-		printf("PASS unit/kconfig/%s\n", name);
-	else {
-		printf("FAIL unit/kconfig/%s: %s\n", name, detail);
-		failures++;
-	}
-}
 
 /* Collect warnings instead of printing them. */
 static void
@@ -63,43 +53,8 @@ new_kconfig(void)
 static struct kconfig *
 parse_ok(const char *text)
 {
-	struct kconfig	*k = new_kconfig();
-	char		*cause = NULL;
-
-	if (kconfig_parse_buffer(k, "Kconfig", text, strlen(text), &cause)) {
-		printf("# unexpected parse error: %s\n", cause);
-		free(cause);
-	}
-	return k;
-}
-
-/* Read a whole file into a static buffer ("" if missing). */
-static const char *
-slurp(const char *path)
-{
-	static char	 buf[65536];
-	FILE		*f = fopen(path, "r");
-	size_t		 n = 0;
-
-	buf[0] = '\0';
-	if (f != NULL) {
-		n = fread(buf, 1, sizeof buf - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
-/* Write text to a file. */
-static void
-spit(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f != NULL) {
-		fputs(text, f);
-		fclose(f);
-	}
+	warnings[0] = '\0';
+	return unit_kconfig(text, NULL, collect);
 }
 
 static const char base_kconfig[] =
@@ -204,32 +159,36 @@ test_write(void)
 	struct kconfig	*k = parse_ok(base_kconfig);
 	char		 path[256], old[300];
 	char		*cause = NULL, *text;
+	struct strbuf	 sb;
 	int		 r;
 
+	strbuf_init(&sb);
 	snprintf(path, sizeof path, "%s/.config", tmpdir);
 	snprintf(old, sizeof old, "%s.old", path);
-	spit(path, "# the user's file\n");
+	unit_write_file(path, "# the user's file\n");
 	kconfig_read(k, path, &cause);
 	r = kconfig_write(k, path, &cause);
 	text = kconfig_write_string(k);
 	check("write-ok", r == 0, cause ? cause : "");
-	check("write-content", strcmp(slurp(path), text) == 0, slurp(path));
-	check("old-kept", strcmp(slurp(old), "# the user's file\n") == 0,
-	    slurp(old));
+	unit_read_file(path, &sb);
+	check("write-content", strcmp(sb.s, text) == 0, sb.s);
+	unit_read_file(old, &sb);
+	check("old-kept", strcmp(sb.s, "# the user's file\n") == 0, sb.s);
 	check("string-escaped", strstr(text, "CONFIG_S=\"x\\\"y\"\n") != NULL,
 	    text);
 	free(text);
 
 	/* An identical write leaves both files alone. */
-	spit(old, "# marker\n");
+	unit_write_file(old, "# marker\n");
 	r = kconfig_write(k, path, &cause);
+	unit_read_file(old, &sb);
 	check("unchanged-no-rotation", r == 0 &&
-	    strcmp(slurp(old), "# marker\n") == 0, slurp(old));
+	    strcmp(sb.s, "# marker\n") == 0, sb.s);
 
 	/* A failed write leaves the original untouched: make writing the
 	 * temporary file fail with a file size limit (EFBIG; works as root
 	 * too, unlike permissions). */
-	spit(path, "# keep me\n");
+	unit_write_file(path, "# keep me\n");
 	cause = NULL;
 	{
 		struct rlimit	 saved, small;
@@ -245,10 +204,11 @@ test_write(void)
 	}
 	check("failed-write-reported", r != 0 && cause != NULL,
 	    "write with a failing temporary file should fail");
-	check("original-intact", strcmp(slurp(path), "# keep me\n") == 0,
-	    slurp(path));
-	check("failed-write-old-intact", strcmp(slurp(old), "# marker\n") == 0,
-	    slurp(old));
+	unit_read_file(path, &sb);
+	check("original-intact", strcmp(sb.s, "# keep me\n") == 0, sb.s);
+	unit_read_file(old, &sb);
+	check("failed-write-old-intact", strcmp(sb.s, "# marker\n") == 0,
+	    sb.s);
 	free(cause);
 
 	/* A directory as the target is refused. */
@@ -257,6 +217,7 @@ test_write(void)
 	check("write-to-directory-fails", r != 0 && cause != NULL &&
 	    strstr(cause, "Is a directory") != NULL, cause ? cause : "no cause");
 	free(cause);
+	strbuf_free(&sb);
 	kconfig_free(k);
 }
 
@@ -320,19 +281,13 @@ test_introspection(void)
 int
 main(void)
 {
-	char cmd[300];
-
-	if (mkdtemp(tmpdir) == NULL) {
-		perror("mkdtemp");
+	if (!unit_tmpdir(tmpdir))
 		return 1;
-	}
 	test_evaluation();
 	test_errors();
 	test_bad_config();
 	test_write();
 	test_introspection();
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", tmpdir);
-	return failures != 0;
+	unit_rmtree(tmpdir);
+	return unit_failures != 0;
 }

@@ -24,7 +24,9 @@
 #include "../../lib/cachefile.h"
 #include "../../lib/util.h"
 
-static int	 failures;
+#define UNIT_PREFIX ""
+#include "unit.h"
+
 static char	 tmpdir[256];
 static char	*base_env[8];
 
@@ -32,24 +34,6 @@ struct msgs {
 	struct strbuf	info;
 	struct strbuf	warn;
 };
-
-/* Report one assertion group. */
-static void __attribute__((format(printf, 3, 4)))
-check(const char *name, int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok) {
-		printf("PASS %s\n", name);
-		return;
-	}
-	failures++;
-	printf("FAIL %s: ", name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 /* Message callback collecting $(info) and $(warning-if) text. */
 static void
@@ -132,18 +116,14 @@ as(struct pp *pp, const char *name, const char *value, enum pp_flavor fl,
 	}
 }
 
-/* Write a file. */
+/* Write a file with mode; stop if it can't be written. */
 static void
 write_file(const char *path, const char *text, int mode)
 {
-	FILE *f = fopen(path, "w");
-
-	if (f == NULL) {
+	if (!unit_write_file(path, text)) {
 		perror(path);
 		exit(2);
 	}
-	fputs(text, f);
-	fclose(f);
 	chmod(path, mode);
 }
 
@@ -161,7 +141,7 @@ test_variables(void)
 	ok &= ex_is(pp, "$(Y)|$(S)", "a b|a s", &log);
 	as(pp, "X", "c", PP_SIMPLE, &log);
 	ok &= ex_is(pp, "$(Y)|$(S)", "c b|a s", &log);
-	check("variables simple/recursive", ok && log.len == 0, "%s", log.s);
+	checkf("variables simple/recursive", ok && log.len == 0, "%s", log.s);
 
 	ok = 1;
 	strbuf_reset(&log);
@@ -179,7 +159,7 @@ test_variables(void)
 	as(pp, "Z", "$(Z) z", PP_SIMPLE, &log);	/* old value: none */
 	as(pp, "Z", "$(Z) z", PP_SIMPLE, &log);
 	ok &= ex_is(pp, "$(Z)", " z z", &log);
-	check("variables append", ok && log.len == 0, "%s", log.s);
+	checkf("variables append", ok && log.len == 0, "%s", log.s);
 
 	ok = 1;
 	strbuf_reset(&log);
@@ -191,7 +171,7 @@ test_variables(void)
 	ok &= ex_is(pp, "$A ${X} $", "$A ${X} $", &log);
 	ok &= ex_is(pp, ".tmp_$$/tmp.o", ".tmp_$$/tmp.o", &log);
 	ok &= ex_is(pp, "$(1)$(2)", "", &log);
-	check("nested expansion", ok && log.len == 0, "%s", log.s);
+	checkf("nested expansion", ok && log.len == 0, "%s", log.s);
 	strbuf_free(&log);
 	pp_free(pp);
 }
@@ -214,7 +194,7 @@ test_errors(void)
 	as(pp, "F", "$(F,$(1))", PP_RECURSIVE, &log);
 	ok &= ex_is(pp, "$(F,1)", "ERR:arch/Kconfig:12: Too deep recursive "
 	    "expansion", &log);
-	check("recursion error", ok && log.len == 0, "%s", log.s);
+	checkf("recursion error", ok && log.len == 0, "%s", log.s);
 
 	ok = 1;
 	strbuf_reset(&log);
@@ -227,7 +207,7 @@ test_errors(void)
 	    "ERR:arch/Kconfig:12: too many function arguments", &log);
 	ok &= ex_is(pp, "a $(foo,(x)", "ERR:arch/Kconfig:12: unterminated "
 	    "reference to 'foo,(x)': missing ')'", &log);
-	check("argument count errors", ok && log.len == 0, "%s", log.s);
+	checkf("argument count errors", ok && log.len == 0, "%s", log.s);
 	strbuf_free(&log);
 	pp_free(pp);
 }
@@ -255,7 +235,7 @@ test_functions(void)
 	ok &= ex_is(pp, "$(wrap,z)", "[zz]", &log);
 	as(pp, "shell", "user shell", PP_RECURSIVE, &log);
 	ok &= ex_is(pp, "$(shell,echo no)", "user shell", &log);
-	check("user functions", ok && log.len == 0, "%s", log.s);
+	checkf("user functions", ok && log.len == 0, "%s", log.s);
 	pp_free(pp);
 	strbuf_free(&m.info);
 	strbuf_free(&m.warn);
@@ -286,7 +266,7 @@ test_functions(void)
 	    "yny", &log);
 	ok &= ex_is(pp, "$(success,test \"$(shell,printf 'a\\nb')\" = \"a b\")",
 	    "y", &log);
-	check("comma tricks", ok && log.len == 0 &&
+	checkf("comma tricks", ok && log.len == 0 &&
 	    strcmp(m.warn.s, ":0: Sorry, this C compiler|") == 0,
 	    "%s warn=[%s]", log.s, m.warn.s);
 
@@ -311,7 +291,7 @@ test_functions(void)
 	r = pp_expand_dollar(pp, &p, &cause);
 	ok &= r != NULL && strcmp(r, "$") == 0 && strcmp(p, "x") == 0;
 	free(r);
-	check("token and dollar", ok && log.len == 0, "%s", log.s);
+	checkf("token and dollar", ok && log.len == 0, "%s", log.s);
 	strbuf_free(&m.info);
 	strbuf_free(&m.warn);
 	pp_free(pp);
@@ -327,7 +307,7 @@ test_functions(void)
 	ok &= ex_is(pp, "$(error-if,n,fine)", "", &log);
 	ok &= ex_is(pp, "$(error-if,y,Sorry$(comma) boom)",
 	    "ERR:init/Kconfig:42: Sorry boom", &log);
-	check("info/warning-if/error-if", ok && log.len == 0 &&
+	checkf("info/warning-if/error-if", ok && log.len == 0 &&
 	    strcmp(m.info.s, "hello init/Kconfig:42|") == 0 &&
 	    strcmp(m.warn.s, "init/Kconfig:42: careful|") == 0,
 	    "%s info=[%s] warn=[%s]", log.s, m.info.s, m.warn.s);
@@ -362,7 +342,7 @@ test_env(void)
 	ok &= n == 3 && strcmp(names[0], "FOO") == 0 &&
 	    strcmp(values[0], "bar") == 0 && strcmp(names[1], "B") == 0 &&
 	    strcmp(names[2], "EMPTY") == 0 && strcmp(values[2], "") == 0;
-	check("environment", ok && log.len == 0, "%s (n=%d)", log.s, n);
+	checkf("environment", ok && log.len == 0, "%s (n=%d)", log.s, n);
 	strbuf_free(&log);
 	pp_free(pp);
 	unsetenv("KCTUI_PROCESS_ONLY");
@@ -399,7 +379,7 @@ test_shell(void)
 	    &log);
 	pp_get_stats(pp, &st);
 	ok &= st.shell_dedup == 1;
-	check("shell post-processing", ok && log.len == 0, "%s dedup=%d",
+	checkf("shell post-processing", ok && log.len == 0, "%s dedup=%d",
 	    log.s, st.shell_dedup);
 	strbuf_free(&log);
 	pp_free(pp);
@@ -464,7 +444,7 @@ test_cache(void)
 	ok = strcmp(out[0], "probe-v1") == 0 && strcmp(out[1], "tool-v1") == 0
 	    && st.shell_runs == 4 && st.shell_cached == 0 &&
 	    st.shell_dedup == 1 && access(cache, R_OK) == 0;
-	check("cache first run", ok, "runs=%d cached=%d out0=%s out1=%s",
+	checkf("cache first run", ok, "runs=%d cached=%d out0=%s out1=%s",
 	    st.shell_runs, st.shell_cached, out[0], out[1]);
 	free_batch(out, 5);
 
@@ -472,7 +452,7 @@ test_cache(void)
 	ok = strcmp(out[0], "probe-v1") == 0 && strcmp(out[1], "tool-v1") == 0
 	    && strcmp(out[3], "multi line") == 0 && st.shell_runs == 0 &&
 	    st.shell_cached == 4;
-	check("cache hit on second pp", ok, "runs=%d cached=%d",
+	checkf("cache hit on second pp", ok, "runs=%d cached=%d",
 	    st.shell_runs, st.shell_cached);
 	free_batch(out, 5);
 
@@ -481,7 +461,7 @@ test_cache(void)
 	run_batch(cache, cmds, out, &st, 0);
 	ok = strcmp(out[0], "probe-v2") == 0 && st.shell_runs == 1 &&
 	    st.shell_cached == 3;
-	check("cache miss when a script changes", ok, "runs=%d cached=%d "
+	checkf("cache miss when a script changes", ok, "runs=%d cached=%d "
 	    "out0=%s", st.shell_runs, st.shell_cached, out[0]);
 	free_batch(out, 5);
 
@@ -493,7 +473,7 @@ test_cache(void)
 	run_batch(cache, cmds, out, &st, 0);
 	ok = strcmp(out[1], "tool-v1") == 0 && st.shell_runs == 1 &&
 	    st.shell_cached == 3;
-	check("cache miss when a PATH tool is touched", ok,
+	checkf("cache miss when a PATH tool is touched", ok,
 	    "runs=%d cached=%d", st.shell_runs, st.shell_cached);
 	free_batch(out, 5);
 
@@ -522,7 +502,7 @@ test_cache(void)
 	run_batch(cache, cmds, out, &st, 0);
 	ok &= st.shell_runs == 0 && st.shell_cached == 4;
 	free_batch(out, 5);
-	check("corrupt cache ignored and rewritten", ok, "runs=%d cached=%d",
+	checkf("corrupt cache ignored and rewritten", ok, "runs=%d cached=%d",
 	    st.shell_runs, st.shell_cached);
 
 	/* A different environment value is a miss. */
@@ -531,7 +511,7 @@ test_cache(void)
 	base_env[2] = NULL;
 	ok = st.shell_runs == 4 && st.shell_cached == 0;
 	free_batch(out, 5);
-	check("cache miss when CC changes", ok, "runs=%d cached=%d",
+	checkf("cache miss when CC changes", ok, "runs=%d cached=%d",
 	    st.shell_runs, st.shell_cached);
 }
 
@@ -571,7 +551,7 @@ test_cache_speed(void)
 			printf("  cold: %d commands in %.0f ms\n", NCMD, ms);
 	}
 	printf("  warm: %d commands in %.1f ms\n", NCMD, ms);
-	check("warm cache of 740 commands", ok && st.shell_cached == NCMD &&
+	checkf("warm cache of 740 commands", ok && st.shell_cached == NCMD &&
 	    st.shell_runs == 0 && ms < 200, "cached=%d runs=%d %.1f ms",
 	    st.shell_cached, st.shell_runs, ms);
 	for (i = 0; i < NCMD; i++)
@@ -654,7 +634,7 @@ test_async(void)
 	ok &= strcmp(m[0].info.s, m[1].info.s) == 0 &&
 	    strcmp(m[0].info.s, "msg|") == 0 && m[0].warn.len == 0 &&
 	    m[1].warn.len == 0;
-	check("async identical to sync", ok && placeholder != NULL &&
+	checkf("async identical to sync", ok && placeholder != NULL &&
 	    secs[1] < secs[0], "sync %.2fs async %.2fs placeholder=%s",
 	    secs[0], secs[1], placeholder ? "yes" : "no");
 	for (mode = 0; mode < 2; mode++) {
@@ -759,7 +739,7 @@ test_deferred(void)
 	ok &= rc[0] == 0 && rc[1] == 0;
 	ok &= st[0].shell_runs == st[1].shell_runs &&
 	    st[0].shell_dedup == st[1].shell_dedup && waits[1] == 0;
-	check("dependent futures and deferred checks", ok && log.len == 0 &&
+	checkf("dependent futures and deferred checks", ok && log.len == 0 &&
 	    ms[1] < 150, "%s async %.0f ms info [%s] [%s] warn [%s] [%s] "
 	    "runs %d/%d dedup %d/%d waits %d", log.len ? log.s : "", ms[1],
 	    m[0].info.s,
@@ -805,7 +785,7 @@ test_deferred(void)
 	    strcmp(err[0], "scripts/Kconfig.include:39: C compiler 'cc' not "
 	    "found") == 0 && strcmp(err[1], err[0]) == 0 &&
 	    m[1].info.len == 0;
-	check("deferred error-if", ok, "[%s] [%s] info [%s]",
+	checkf("deferred error-if", ok, "[%s] [%s] info [%s]",
 	    err[0] ? err[0] : "(null)", err[1] ? err[1] : "(null)",
 	    m[1].info.s);
 	for (mode = 0; mode < 2; mode++) {
@@ -852,7 +832,7 @@ test_deferred(void)
 	pp_free(pp);
 	strbuf_free(&m[0].info);
 	strbuf_free(&m[0].warn);
-	check("queued error-if wins", ok, "%s", log.s);
+	checkf("queued error-if wins", ok, "%s", log.s);
 	strbuf_free(&log);
 }
 
@@ -923,7 +903,7 @@ test_stderr_order(void)
 
 	out[0] = capture_stderr(stderr_body, &jobs[0]);
 	out[1] = capture_stderr(stderr_body, &jobs[1]);
-	check("stderr of commands in input order", strcmp(out[0],
+	checkf("stderr of commands in input order", strcmp(out[0],
 	    "one\ntwo\nthree\nE:2: stop\n") == 0 && strcmp(out[1],
 	    "one\ntwo\nthree\nE:2: stop\n") == 0, "[%s] [%s]", out[0],
 	    out[1]);
@@ -1010,7 +990,7 @@ test_kconfig_include(const char *tree)
 		return;
 	}
 	if ((env = env_derive(tree, base_env, &cause)) == NULL) {
-		check("Kconfig.include env_derive", 0, "%s", cause);
+		checkf("Kconfig.include env_derive", 0, "%s", cause);
 		free(cause);
 		return;
 	}
@@ -1026,7 +1006,7 @@ test_kconfig_include(const char *tree)
 		gettimeofday(&t0, NULL);
 		pp = pp_create(&o);
 		if (feed_file(pp, inc, &cause) != 0) {
-			check("Kconfig.include", 0, "mode %d: %s", mode, cause);
+			checkf("Kconfig.include", 0, "mode %d: %s", mode, cause);
 			free(cause);
 			pp_free(pp);
 			env_free(env);
@@ -1059,12 +1039,12 @@ test_kconfig_include(const char *tree)
 	    "m32=%s; warm run %.1f ms (runs=%d cached=%d)\n", r[0][0], r[0][1],
 	    r[0][2], r[0][3], r[0][4], r[0][5], warm, st[2].shell_runs,
 	    st[2].shell_cached);
-	check("Kconfig.include cc-name is GCC", ok &&
+	checkf("Kconfig.include cc-name is GCC", ok &&
 	    strcmp(r[0][0], "GCC") == 0 && strcmp(r[0][4], "-m64") == 0 &&
 	    st[2].shell_runs == 0 && st[2].shell_cached == st[0].shell_runs,
 	    "cc-name=%s m64=%s sync runs=%d warm runs=%d cached=%d", r[0][0],
 	    r[0][4], st[0].shell_runs, st[2].shell_runs, st[2].shell_cached);
-	check("Kconfig.include async: no waits, same counts", waits == 0 &&
+	checkf("Kconfig.include async: no waits, same counts", waits == 0 &&
 	    st[1].shell_runs == st[0].shell_runs &&
 	    st[1].shell_dedup == st[0].shell_dedup, "waits=%d runs=%d/%d "
 	    "dedup=%d/%d", waits, st[0].shell_runs, st[1].shell_runs,
@@ -1096,7 +1076,7 @@ test_env_derive(const char *tree)
 		return;
 	env = env_derive(".", base_env, &cause);
 	if (chdir(cwd) != 0 || env == NULL) {
-		check("env_derive in-tree", 0, "%s", cause ? cause : "chdir");
+		checkf("env_derive in-tree", 0, "%s", cause ? cause : "chdir");
 		free(cause);
 		return;
 	}
@@ -1164,7 +1144,7 @@ test_env_derive(const char *tree)
 	ok &= env != NULL && env[0] != NULL && env[1] == NULL &&
 	    strcmp(env_lookup(env, "srctree"), tmpdir) == 0;
 	env_free(env);
-	check("env_derive", ok, "%s", cause ? cause : "values differ");
+	checkf("env_derive", ok, "%s", cause ? cause : "values differ");
 	free(cause);
 }
 
@@ -1189,7 +1169,7 @@ test_cache_path(void)
 	    strncmp(c, "/k/shell-", 9) == 0 &&
 	    strcmp(strrchr(a, '/'), strrchr(b, '/')) == 0 &&
 	    strcmp(a, d) != 0 && strcmp(a + strlen(a) - 6, ".cache") == 0;
-	check("env_cache_path", ok, "%s %s %s %s", a, b, c, d);
+	checkf("env_cache_path", ok, "%s %s %s %s", a, b, c, d);
 	free(a);
 	free(b);
 	free(c);
@@ -1225,10 +1205,8 @@ main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/kctui-test-XXXXXX");
-	if (mkdtemp(tmpdir) == NULL) {
-		perror("mkdtemp");
+	if (!unit_tmpdir(tmpdir))
 		return 2;
-	}
 	snprintf(cmd, sizeof cmd, "%s/bin", tmpdir);
 	mkdir(cmd, 0755);
 	snprintf(path, sizeof path, "PATH=%s/bin:%s", tmpdir, getenv("PATH"));
@@ -1252,12 +1230,9 @@ main(int argc, char **argv)
 	test_cache_path();
 	test_kconfig_include(tree);
 
-	if (chdir("/") == 0) {
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-		if (system(cmd) != 0)
-			fprintf(stderr, "could not remove %s\n", tmpdir);
-	}
-	if (failures)
-		printf("%d FAILED\n", failures);
-	return failures ? 1 : 0;
+	if (chdir("/") == 0)
+		unit_rmtree(tmpdir);
+	if (unit_failures)
+		printf("%d FAILED\n", unit_failures);
+	return unit_failures ? 1 : 0;
 }

@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,20 +24,10 @@
 #include "../../lib/fileio.h"
 #include "../../lib/util.h"
 
-static int	failures;
-static char	tmpdir[] = "/tmp/kctui-srcindex-XXXXXX";
+#define UNIT_PREFIX "unit/srcindex/"
+#include "unit.h"
 
-/* Report one assertion. */
-static void
-check(const char *name, int ok, const char *detail)
-{
-	if (ok)
-		printf("PASS unit/srcindex/%s\n", name);
-	else {
-		printf("FAIL unit/srcindex/%s: %s\n", name, detail);
-		failures++;
-	}
-}
+static char	tmpdir[] = "/tmp/kctui-srcindex-XXXXXX";
 
 /* Seconds on the monotonic clock. */
 static double
@@ -75,21 +64,11 @@ write_file(const char *dir, const char *rel, const char *text)
 	make_parents(path);
 	if ((f = fopen(path, "w")) == NULL) {
 		printf("# cannot write %s: %s\n", path, strerror(errno));
-		failures++;
+		unit_failures++;
 		return;
 	}
 	fputs(text, f);
 	fclose(f);
-}
-
-/* Remove one entry of a tree (nftw callback). */
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
 }
 
 /* The files for name, joined by spaces ("" if none), in a static buffer. */
@@ -744,16 +723,14 @@ main(int argc, char **argv)
 	char		 buf[4096];
 	const char	*tree;
 
-	if (mkdtemp(tmpdir) == NULL) {
-		perror("mkdtemp");
+	if (!unit_tmpdir(tmpdir))
 		return 1;
-	}
 	test_synthetic();
 	tree = argc > 1 ? argv[1] : find_tree(buf, sizeof buf);
 	if (tree != NULL)
 		test_real(tree);
 	else
-		printf("SKIP unit/srcindex/real: no Linux tree\n");
-	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	return failures ? 1 : 0;
+		skip("real", "no Linux tree");
+	unit_rmtree(tmpdir);
+	return unit_failures ? 1 : 0;
 }

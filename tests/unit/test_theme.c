@@ -10,18 +10,8 @@
 
 #include "../../tui/theme.c"
 
-static int failures;
-
-static void
-check(const char *name, int ok, const char *detail)
-{
-	if (ok)
-		printf("PASS unit/theme/%s\n", name);
-	else {
-		printf("FAIL unit/theme/%s: %s\n", name, detail);
-		failures++;
-	}
-}
+#define UNIT_PREFIX "unit/theme/"
+#include "unit.h"
 
 /* Parse text over the classic table; the error, or NULL. */
 static char *
@@ -127,5 +117,5 @@ main(void)
 	    cause != NULL && strstr(cause, "not found") != NULL, "found?");
 	free(cause);
 	theme_free(&t);
-	return failures != 0;
+	return unit_failures != 0;
 }

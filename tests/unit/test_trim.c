@@ -15,19 +15,10 @@
 #include "../../core/trim.h"
 #include "../../kconfig-parser/kconfig.h"
 
-static int	failures;
-static char	tmpdir[] = "/tmp/kctui-trim-XXXXXX";
+#define UNIT_PREFIX "unit/trim/"
+#include "unit.h"
 
-static void
-check(const char *name, int ok, const char *detail)
-{
-	if (ok)
-		printf("PASS unit/trim/%s\n", name);
-	else {
-		printf("FAIL unit/trim/%s: %s\n", name, detail);
-		failures++;
-	}
-}
+static char	tmpdir[] = "/tmp/kctui-trim-XXXXXX";
 
 static void
 quiet(void *arg, const char *text)
@@ -437,5 +428,5 @@ main(void)
 	test_keep_set();
 	test_decisions();
 	rmdir(tmpdir);
-	return failures != 0;
+	return unit_failures != 0;
 }

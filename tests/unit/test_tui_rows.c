@@ -12,17 +12,14 @@
 #include "../../tui/rows.c"
 #include "../../tui/tree.c"
 
-static int failures;
+#define UNIT_PREFIX "unit/tui_rows/"
+#include "unit.h"
 
+/* A result with what the rows or the tree gave. */
 static void
-check(const char *name, int ok, const char *got)
+check_got(const char *name, int ok, const char *got)
 {
-	if (ok)
-		printf("PASS unit/tui_rows/%s\n", name);
-	else {
-		printf("FAIL unit/tui_rows/%s: got \"%s\"\n", name, got);
-		failures++;
-	}
+	checkf(name, ok, "got \"%s\"", got);
 }
 
 static const char *names[] = { "Alpha", "Beta", "Gamma", "Delta",
@@ -77,17 +74,17 @@ main(void)
 	row_addf(&r, 2, "%d", 42);
 	s = row_text(&r);
 	a = row_attrs(&r, "NTS");
-	check("utf8", strcmp(s, "a\u2500b 42") == 0 && r.n == 6, s);
-	check("attrs", strcmp(a, "TTTTSS") == 0, a);
+	check_got("utf8", strcmp(s, "a\u2500b 42") == 0 && r.n == 6, s);
+	check_got("attrs", strcmp(a, "TTTTSS") == 0, a);
 	free(s);
 	free(a);
 	row_clear(&r);
 	row_add(&r, 0, "\xff\xc3");
 	s = row_text(&r);
-	check("invalid-utf8", strcmp(s, "??") == 0, s);
+	check_got("invalid-utf8", strcmp(s, "??") == 0, s);
 	free(s);
 	row_fit(&r, 0, 5);
-	check("fit", r.n == 5, "");
+	check_got("fit", r.n == 5, "");
 
 	tree_set_height(t, 3);
 	tree_build(t);
@@ -100,16 +97,16 @@ main(void)
 		strcat(all, "|");
 		free(s);
 	}
-	check("flatten", strcmp(all, "Alpha|\u251c\u2500 Beta|\u2502  "
+	check_got("flatten", strcmp(all, "Alpha|\u251c\u2500 Beta|\u2502  "
 	    "\u2514\u2500 Gamma|\u2514\u2500 Delta|Epsilon|") == 0, all);
-	check("depth-last", tree_line(t, 2)->depth == 2 &&
+	check_got("depth-last", tree_line(t, 2)->depth == 2 &&
 	    tree_line(t, 2)->last && !tree_line(t, 1)->last, "");
 	tree_end(t);
-	check("scroll", tree_current(t) == 4 && tree_offset(t) == 2, "");
+	check_got("scroll", tree_current(t) == 4 && tree_offset(t) == 2, "");
 	tree_format(t, 2, &r, 10);
 	s = row_text(&r);
 	a = row_attrs(&r, "NTS");
-	check("format-selected", strcmp(s, "Epsilon   ") == 0 &&
+	check_got("format-selected", strcmp(s, "Epsilon   ") == 0 &&
 	    strncmp(a, "SSSSSSS", 7) == 0, s);
 	free(s);
 	free(a);
@@ -117,19 +114,20 @@ main(void)
 	tree_select_key(t, names[3]);
 	nitems = 3;
 	tree_build(t);
-	check("rebuild-gone", tree_current(t) == 3, "");
+	check_got("rebuild-gone", tree_current(t) == 3, "");
 	nitems = 5;
 	tree_select_key(t, names[2]);
 	tree_build(t);
-	check("rebuild-kept", tree_current_data(t) == names[2], "");
+	check_got("rebuild-kept", tree_current_data(t) == names[2], "");
 	tree_home(t);
-	check("hotkey", tree_hotkey(t, 'd') && tree_current_data(t) ==
+	check_got("hotkey", tree_hotkey(t, 'd') && tree_current_data(t) ==
 	    names[3], "");
-	check("hotkey-wrap", tree_hotkey(t, 'a') && tree_current(t) == 0, "");
-	check("hotkey-none", !tree_hotkey(t, 'z'), "");
-	check("move", !tree_move(t, -1) && tree_move(t, 100) &&
+	check_got("hotkey-wrap", tree_hotkey(t, 'a') && tree_current(t) == 0,
+	    "");
+	check_got("hotkey-none", !tree_hotkey(t, 'z'), "");
+	check_got("move", !tree_move(t, -1) && tree_move(t, 100) &&
 	    tree_current(t) == 4, "");
 	tree_free(t);
 	row_free(&r);
-	return failures != 0;
+	return unit_failures != 0;
 }

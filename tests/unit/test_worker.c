@@ -16,26 +16,10 @@
 #include "../../core/worker.h"
 #include "../../kconfig-parser/kconfig.h"
 
-static int failures;
+#define UNIT_PREFIX "unit/worker/"
+#include "unit.h"
+
 static int nconsequences, nbefore;
-
-static void
-check(const char *name, int ok, const char *detail)
-{
-	if (ok)
-		printf("PASS unit/worker/%s\n", name);
-	else {
-		printf("FAIL unit/worker/%s: %s\n", name, detail);
-		failures++;
-	}
-}
-
-static void
-quiet(void *arg, const char *text)
-{
-	(void)arg;
-	(void)text;
-}
 
 static struct kconfig *
 open_fixture(void *arg, char **cause)
@@ -47,8 +31,8 @@ open_fixture(void *arg, char **cause)
 	(void)arg;
 	memset(&opt, 0, sizeof opt);
 	opt.envp = noenv;
-	opt.warn = quiet;
-	opt.info = quiet;
+	opt.warn = unit_quiet;
+	opt.info = unit_quiet;
 	k = kconfig_new(&opt);
 	if (kconfig_parse(k, "tests/tui/fixture/Kconfig", cause) != 0) {
 		kconfig_free(k);
@@ -207,5 +191,5 @@ main(void)
 	}
 	free(cause);
 	kconfig_free(k);
-	return failures != 0;
+	return unit_failures != 0;
 }

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pager.c - scrollable lines of text with a title, a mode of the tree
+ * widget with one item per line: the help screen (help.c) and the plan to
+ * turn an option on (plan.c). The cursor is the top line, so up and down
+ * scroll the view; what a key does otherwise, which lines are headings,
+ * and the info line are the kind's (struct pager_ops).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/util.h"
+#include "tree.h"
+#include "tui.h"
+
+struct pager {
+	const struct pager_ops	*ops;
+	char			*title;
+	char			*text;
+	char		       **lines;
+	int			 nlines;
+	void			*data;
+};
+
+/* One item per line. */
+static void
+pager_build(void *arg, struct tree *tr)
+{
+	struct tui_view	*v = arg;
+	struct pager	*pg = v->data;
+	int		 i;
+
+	for (i = 0; i < pg->nlines; i++)
+		tree_add(tr, NULL, pg->lines[i], pg->lines[i], false);
+}
+
+/* A line as it is, in the heading colour if the kind says so. */
+static void
+pager_draw(void *arg, struct tree *tr, const struct tree_line *l,
+    bool selected, struct row *r, int width)
+{
+	struct tui_view	*v = arg;
+	struct pager	*pg = v->data;
+	const char	*s = l->data;
+
+	(void)tr;
+	(void)selected;
+	(void)width;
+	row_add(r, pg->ops->heading(s) ? EL_HELP_TITLE : EL_HELP, s);
+}
+
+static const struct tree_ops pager_tree_ops = {
+	pager_build, pager_draw, NULL, NULL
+};
+
+/* The title given when it was opened. */
+static char *
+pager_title(struct tui *t, struct tui_view *v)
+{
+	struct pager *pg = v->data;
+
+	(void)t;
+	return xstrdup(pg->title);
+}
+
+/* Up and down scroll; the rest is the kind's. */
+static int
+pager_action(struct tui *t, struct tui_view *v, enum tui_action act)
+{
+	struct pager	*pg = v->data;
+	int		 h = tree_height(v->tree), top = tree_offset(v->tree);
+
+	switch (act) {
+	case A_UP:
+		tree_home(v->tree);
+		tree_move(v->tree, top - 1);
+		return R_LINES;
+	case A_DOWN:
+		tree_end(v->tree);
+		tree_home(v->tree);
+		tree_move(v->tree, top + h);
+		return R_LINES;
+	default:
+		return pg->ops->action(t, v, act);
+	}
+}
+
+/* The kind's info line. */
+static void
+pager_info(struct tui *t, struct tui_view *v, struct row *r, int width)
+{
+	struct pager *pg = v->data;
+
+	pg->ops->info(t, v, r, width);
+}
+
+/* Free the text, then the kind's data. */
+static void
+pager_free(struct tui_view *v)
+{
+	struct pager *pg = v->data;
+
+	if (pg->ops->free != NULL)
+		pg->ops->free(pg->data);
+	free(pg->title);
+	free(pg->text);
+	free(pg->lines);
+	free(pg);
+}
+
+static const struct tui_view_ops pager_ops = {
+	"pager", &pager_tree_ops, pager_title, pager_action, pager_info,
+	pager_free
+};
+
+struct tui_view *
+pager_open(struct tui *t, const struct pager_ops *ops, struct kc_menu *m,
+    char *title, char *text, void *data)
+{
+	struct pager	*pg = xcalloc(1, sizeof *pg);
+	char		*p, *nl;
+
+	pg->ops = ops;
+	pg->title = title;
+	pg->text = text;
+	pg->data = data;
+	/* Lines end in \n; a last one without it is a line too. */
+	for (p = pg->text; *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p) - 1;
+		else
+			*nl = '\0';
+		pg->lines = xrealloc(pg->lines, ((size_t)pg->nlines + 1) *
+		    sizeof *pg->lines);
+		pg->lines[pg->nlines++] = p;
+		if (nl[1] == '\0')
+			break;
+	}
+	return tui_push(t, &pager_ops, m, pg);
+}
+
+void *
+pager_data(struct tui_view *v)
+{
+	return ((struct pager *)v->data)->data;
+}
