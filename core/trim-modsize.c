@@ -14,16 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef HAVE_LIBELF
 #include <gelf.h>
 #include <libelf.h>
-#endif
 
 #include "../lib/strmap.h"
 #include "../lib/util.h"
-#include "decompress.h"
 #include "evidence.h"
 #include "trim-int.h"
+#include "zstream.h"
 
 /* Module names use '_' in the map ("snd-hda-intel" is snd_hda_intel). */
 static char *
@@ -70,15 +68,13 @@ ko_put(struct ko_map *m, char *name, char *path, unsigned long long size,
  * what the kernel's loader copies into memory (code, data, bss, and the
  * init sections it frees after init), not the file's size (symbols,
  * relocations, debug information, signature, compression). Read with
- * libelf from the decoded file (decompress.c: .ko, .ko.xz, .ko.gz). 0,
+ * libelf from the decoded file (zstream.c: .ko, .ko.xz, .ko.gz). 0,
  * unknown, for a file that is not ELF or can't be decoded: a .ko.zst,
- * since this build has no libzstd (decompress.c), and any module when
- * libelf is missing.
+ * since this build has no libzstd.
  */
 static unsigned long long
 ko_loaded_size(const char *path)
 {
-#ifdef HAVE_LIBELF
 	unsigned long long	 sum = 0;
 	Elf			*e;
 	Elf_Scn			*scn = NULL;
@@ -87,7 +83,7 @@ ko_loaded_size(const char *path)
 	void			*buf;
 	size_t			 len;
 
-	if (decompress_file(path, &buf, &len, &cause) != 0) {
+	if (zstream_decode_file(path, &buf, &len, &cause) != 0) {
 		free(cause);
 		return 0;
 	}
@@ -109,10 +105,6 @@ ko_loaded_size(const char *path)
 	elf_end(e);
 	free(buf);
 	return sum;
-#else
-	(void)path;
-	return 0;
-#endif
 }
 
 /* Every NAME.ko[.xz|.zst|.gz] under dir, in the walk's order (fts, like

@@ -11,11 +11,28 @@
 #include <unistd.h>
 
 #include "zstream.h"
+#include "../lib/fileio.h"
 #include "../lib/util.h"
 
 #define ZSTREAM_INSIZE	(256 * 1024)	/* compressed bytes per read */
 
-/* Recognise xz and gzip by their magic: names lie ("trace" may be xz). */
+/* Recognise xz, gzip and zstd by their magic: names lie ("trace" may be
+ * xz). */
+enum zstream_type
+zstream_detect_buf(const void *buf, size_t n)
+{
+	const unsigned char *magic = buf;
+
+	if (n >= 6 && memcmp(magic, "\xfd" "7zXZ\0", 6) == 0)
+		return ZSTREAM_XZ;
+	if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
+		return ZSTREAM_GZ;
+	if (n >= 4 && memcmp(magic, "\x28\xb5\x2f\xfd", 4) == 0)
+		return ZSTREAM_ZSTD;
+	return ZSTREAM_PLAIN;
+}
+
+/* The same for an open file, read at offset 0 without moving it. */
 enum zstream_type
 zstream_detect(int fd)
 {
@@ -23,11 +40,7 @@ zstream_detect(int fd)
 	ssize_t		n;
 
 	n = pread(fd, magic, sizeof magic, 0);
-	if (n == 6 && memcmp(magic, "\xfd" "7zXZ\0", 6) == 0)
-		return ZSTREAM_XZ;
-	if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-		return ZSTREAM_GZ;
-	return ZSTREAM_PLAIN;
+	return zstream_detect_buf(magic, n > 0 ? (size_t)n : 0);
 }
 
 /* Refill the compressed input buffer only once the decoder has used it
@@ -40,6 +53,13 @@ zstream_fill(struct zstream *s, const uint8_t **next, size_t *avail,
 
 	if (*avail != 0 || s->in_eof)
 		return 0;
+	if (s->fd < 0) {
+		/* compressed bytes in memory: all of them at once */
+		*next = (const uint8_t *)s->mem;
+		*avail = s->memlen;
+		s->in_eof = 1;
+		return 0;
+	}
 	do
 		n = read(s->fd, s->in, ZSTREAM_INSIZE);
 	while (n < 0 && errno == EINTR);
@@ -66,7 +86,14 @@ zstream_open(struct zstream *s, int fd, enum zstream_type type, char **cause)
 	s->type = type;
 	if (type == ZSTREAM_PLAIN || type == ZSTREAM_MEM)
 		return 0;
-	s->in = xmalloc(ZSTREAM_INSIZE);
+	if (type == ZSTREAM_ZSTD) {
+		*cause = xstrdup("zstd data: not supported (built without "
+		    "libzstd)");
+		s->type = ZSTREAM_PLAIN;
+		return -1;
+	}
+	if (fd >= 0)
+		s->in = xmalloc(ZSTREAM_INSIZE);
 	if (type == ZSTREAM_XZ) {
 		s->xz = init;
 		if (lzma_stream_decoder(&s->xz, UINT64_MAX,
@@ -208,6 +235,7 @@ zstream_read(struct zstream *s, char *buf, size_t len, char **cause)
 		s->mempos += len;
 		return (ssize_t)len;
 	case ZSTREAM_PLAIN:
+	case ZSTREAM_ZSTD:	/* never open (zstream_open refuses it) */
 		break;
 	}
 	do
@@ -216,4 +244,60 @@ zstream_read(struct zstream *s, char *buf, size_t len, char **cause)
 	if (n < 0)
 		*cause = xstrdup(strerror(errno));
 	return n;
+}
+
+/* Decode a whole buffer: the decoders read it as their input at once (a
+ * stream with fd -1), the output grows by doubling. */
+int
+zstream_decode(const void *data, size_t len, void **out, size_t *outlen,
+    char **cause)
+{
+	struct zstream		 s;
+	enum zstream_type	 type = zstream_detect_buf(data, len);
+	char			*buf;
+	size_t			 cap, n = 0;
+	ssize_t			 r;
+
+	if (type == ZSTREAM_PLAIN)
+		type = ZSTREAM_MEM;
+	if (zstream_open(&s, -1, type, cause) != 0)
+		return -1;
+	s.mem = data;
+	s.memlen = len;
+	cap = len * 4 + 4096;
+	buf = xmalloc(cap);
+	for (;;) {
+		if (n == cap)
+			buf = xrealloc(buf, cap *= 2);
+		r = zstream_read(&s, buf + n, cap - n, cause);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	zstream_close(&s);
+	if (r < 0) {
+		free(buf);
+		return -1;
+	}
+	*out = buf;
+	*outlen = n;
+	return 0;
+}
+
+/* Read path whole, then decode it. */
+int
+zstream_decode_file(const char *path, void **out, size_t *outlen,
+    char **cause)
+{
+	char	*raw;
+	size_t	 len;
+	int	 rc;
+
+	if ((raw = file_read_all(path, &len)) == NULL) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = zstream_decode(raw, len, out, outlen, cause);
+	free(raw);
+	return rc;
 }

@@ -17,26 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#if defined(HAVE_LIBLZMA)
-#define TE_LZMA 1
-#elif defined(__has_include)
-#if __has_include(<lzma.h>)
-#define TE_LZMA 1
-#endif
-#endif
-#if defined(HAVE_ZLIB)
-#define TE_ZLIB 1
-#elif defined(__has_include)
-#if __has_include(<zlib.h>)
-#define TE_ZLIB 1
-#endif
-#endif
-#ifdef TE_LZMA
 #include <lzma.h>
-#endif
-#ifdef TE_ZLIB
 #include <zlib.h>
-#endif
 
 #include "../../core/evidence.h"
 #include "../../lib/cachefile.h"
@@ -629,7 +611,6 @@ test_merge(void)
 	evidence_free(ev);
 }
 
-#ifdef TE_LZMA
 /* xz-compress text into file path. */
 static void
 write_xz(const char *path, const char *text, size_t n, size_t cut)
@@ -645,9 +626,7 @@ write_xz(const char *path, const char *text, size_t n, size_t cut)
 	write_bytes(path, buf, cut && cut < out ? cut : out);
 	free(buf);
 }
-#endif
 
-#ifdef TE_ZLIB
 /* gzip-compress text into file path (members: the text twice if two). */
 static void
 write_gz(const char *path, const char *text, size_t n, int two)
@@ -672,7 +651,6 @@ write_gz(const char *path, const char *text, size_t n, int two)
 	write_bytes(path, buf, out);
 	free(buf);
 }
-#endif
 
 /* A big enough trace that it crosses buffer boundaries when decoded. */
 static char *
@@ -701,7 +679,6 @@ test_compressed(void)
 
 	text = big_trace(lines, &len);
 	dx = bundle_dir("xz");
-#ifdef TE_LZMA
 	ev = evidence_new();
 	snprintf(path, sizeof path, "%s/trace.xz", dx);
 	write_xz(path, text, len, 0);
@@ -740,11 +717,6 @@ test_compressed(void)
 	check("xz/fake-warns", strstr(warnings, "not xz data") != NULL,
 	    warnings);
 	evidence_free(ev);
-#else
-	(void)dx;
-	check("xz/support", 0, "built without liblzma");
-#endif
-#ifdef TE_ZLIB
 	ev = evidence_new();
 	dg = bundle_dir("gz");
 	snprintf(path, sizeof path, "%s/trace.gz", dg);
@@ -756,10 +728,6 @@ test_compressed(void)
 	check_num("gz/events", evidence_bundle(ev, 0)->trace_events,
 	    2 * lines);
 	evidence_free(ev);
-#else
-	(void)dg;
-	check("gz/support", 0, "built without zlib");
-#endif
 	free(text);
 }
 
@@ -856,13 +824,8 @@ test_errors(void)
 	put(dir, "trace.dat", "not really");
 	reset_warnings();
 	load(ev, dir);
-#ifdef HAVE_LIBTRACECMD
 	check("errors/bad-trace-dat", strstr(warnings, "trace.dat") != NULL,
 	    warnings);
-#else
-	check("errors/trace-dat-unsupported", strstr(warnings,
-	    "trace.dat not supported in this build") != NULL, warnings);
-#endif
 	evidence_free(ev);
 }
 
@@ -1037,7 +1000,6 @@ count_prefixed(const char *dir, const char *pre)
 	return n;
 }
 
-#ifdef TE_LZMA
 /*
  * Forge a text cache file (lib/cachefile.h, its payload "key KEY\n" then
  * the text) as if kctui had written it: its own magic, version and
@@ -1088,7 +1050,6 @@ forge_text_cache(const char *cpath, const char *newkey, const char *more)
 	free(payload);
 	cachefile_close(&cf);
 }
-#endif
 
 /* The text cache of compressed files other than traces: a second load
  * reads the kept text (same result, the cache file really used), a
@@ -1097,7 +1058,6 @@ forge_text_cache(const char *cpath, const char *newkey, const char *more)
 static void
 test_text_cache(void)
 {
-#ifdef TE_LZMA
 	static const char ks[] = "ffffffff81000000 T vfs_read\n"
 	    "ffffffffc0100000 t virtnet_poll\t[virtio_net]\n"
 	    "ffffffffc0200000 t ext4_fill_super.isra.0\t[ext4]\n";
@@ -1192,9 +1152,6 @@ test_text_cache(void)
 		evidence_free(ev);
 	}
 	check_num("text-cache/bad-not-kept", count_prefixed(cdir, "text-"), 0);
-#else
-	check("text-cache/support", 0, "built without liblzma");
-#endif
 }
 
 int

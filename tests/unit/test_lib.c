@@ -3,31 +3,15 @@
  * test_lib.c - the plumbing in lib/: the string map, mkdir -p, atomic
  * file replacement and the cache file format.
  */
-#include <sys/stat.h>
-
 #include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+
+#define UNIT_PREFIX "lib/"
+#include "unit.h"
 
 #include "../../lib/cachefile.h"
 #include "../../lib/clock.h"
 #include "../../lib/fileio.h"
 #include "../../lib/strmap.h"
-#include "../../lib/util.h"
-
-static int failures;
-
-/* Print one result line in the suite's PASS/FAIL convention. */
-static void
-check(const char *name, int ok, const char *detail)
-{
-	printf("%s lib/%s%s%s\n", ok ? "PASS" : "FAIL", name,
-	    !ok && detail ? ": " : "", !ok && detail ? detail : "");
-	if (!ok)
-		failures++;
-}
 
 /* A map of 20000 keys: every key found with its value, absent ones not,
  * iteration sees each once, replacing keeps the count. */
@@ -218,10 +202,10 @@ test_clock(void)
 int
 main(void)
 {
-	char	top[] = "/tmp/kctui-lib.XXXXXX", *cmd;
+	char	top[] = "/tmp/kctui-lib.XXXXXX";
 
-	if (mkdtemp(top) == NULL) {
-		printf("FAIL lib/tempdir: %s\n", strerror(errno));
+	if (!unit_tmpdir(top)) {
+		check("tempdir", 0, strerror(errno));
 		return 1;
 	}
 	test_strmap();
@@ -229,9 +213,6 @@ main(void)
 	test_atomic(top);
 	test_cachefile(top);
 	test_clock();
-	cmd = xasprintf("rm -rf '%s'", top);
-	if (system(cmd) != 0)
-		printf("# could not remove %s\n", top);
-	free(cmd);
-	return failures != 0;
+	unit_rmtree(top);
+	return unit_failures != 0;
 }

@@ -49,11 +49,11 @@ checkf(const char *name, int ok, const char *fmt, ...)
 	printf("\n");
 }
 
-/* Report one result with a detail string. */
+/* Report one result with a detail string (NULL: none). */
 static inline void
 check(const char *name, int ok, const char *detail)
 {
-	checkf(name, ok, "%s", detail);
+	checkf(name, ok, "%s", detail != NULL ? detail : "");
 }
 
 /* A test that can't run here, and why. */

@@ -1,31 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * test_decompress.c - core/decompress.c: xz and gzip (several members)
- * decode to the original bytes, plain data is returned as is, truncated
- * and corrupt data and zstd are errors, and a file is read whole.
+ * test_zstream.c - core/zstream.c's whole-buffer and whole-file decoding:
+ * xz and gzip (several members) decode to the original bytes, plain data
+ * is returned as is, truncated and corrupt data and zstd are errors, and
+ * a file is read whole.
  */
 #include <lzma.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 
-#include "../../core/decompress.h"
+#define UNIT_PREFIX "zstream/"
+#include "unit.h"
+
+#include "../../core/zstream.h"
 #include "../../lib/fileio.h"
-#include "../../lib/util.h"
-
-static int failures;
-
-/* Print one result line in the suite's PASS/FAIL convention. */
-static void
-check(const char *name, int ok, const char *detail)
-{
-	printf("%s decompress/%s%s%s\n", ok ? "PASS" : "FAIL", name,
-	    !ok && detail ? ": " : "", !ok && detail ? detail : "");
-	if (!ok)
-		failures++;
-}
 
 /* xz of data (malloc'd), as the xz tool writes it. */
 static unsigned char *
@@ -69,7 +56,7 @@ decodes_to(const void *in, size_t inlen, const void *want, size_t wantlen,
 	int	 ok;
 
 	*cause = NULL;
-	if (decompress_buffer(in, inlen, &out, &outlen, cause) != 0)
+	if (zstream_decode(in, inlen, &out, &outlen, cause) != 0)
 		return 0;
 	ok = outlen == wantlen && memcmp(out, want, wantlen) == 0;
 	free(out);
@@ -81,7 +68,7 @@ main(void)
 {
 	unsigned char	*data, *xz, *gz, *two, zst[] = "\x28\xb5\x2f\xfd...";
 	size_t		 len = 1 << 20, xzlen, gzlen = 0, twolen = 0, i, outlen;
-	char		*cause, path[] = "/tmp/kctui-test-decompress.XXXXXX";
+	char		*cause, path[] = "/tmp/kctui-test-zstream.XXXXXX";
 	void		*out;
 	int		 fd;
 
@@ -92,7 +79,7 @@ main(void)
 		data[i] = (unsigned char)((i * 7) ^ (i >> 9));
 
 	xz = make_xz(data, len, &xzlen);
-	check("xz-format", decompress_format_of(xz, xzlen) == DECOMPRESS_XZ,
+	check("xz-format", zstream_detect_buf(xz, xzlen) == ZSTREAM_XZ,
 	    NULL);
 	check("xz", xzlen != 0 && decodes_to(xz, xzlen, data, len, &cause),
 	    cause);
@@ -103,8 +90,8 @@ main(void)
 
 	gz = xmalloc(len + 4096);
 	add_gz(data, len, gz, len + 4096, &gzlen);
-	check("gz-format", decompress_format_of(gz, gzlen) ==
-	    DECOMPRESS_GZIP, NULL);
+	check("gz-format", zstream_detect_buf(gz, gzlen) ==
+	    ZSTREAM_GZ, NULL);
 	check("gz", decodes_to(gz, gzlen, data, len, &cause), cause);
 	free(cause);
 	check("gz-truncated", !decodes_to(gz, gzlen - 10, data, len, &cause) &&
@@ -122,11 +109,11 @@ main(void)
 	check("gz-members", decodes_to(two, twolen, data, len, &cause), cause);
 	free(cause);
 
-	check("plain", decompress_format_of(data, len) == DECOMPRESS_PLAIN &&
+	check("plain", zstream_detect_buf(data, len) == ZSTREAM_PLAIN &&
 	    decodes_to(data, len, data, len, &cause), cause);
 	free(cause);
-	check("zstd-unsupported", decompress_format_of(zst, sizeof zst) ==
-	    DECOMPRESS_ZSTD && !decodes_to(zst, sizeof zst, data, 0, &cause) &&
+	check("zstd-unsupported", zstream_detect_buf(zst, sizeof zst) ==
+	    ZSTREAM_ZSTD && !decodes_to(zst, sizeof zst, data, 0, &cause) &&
 	    cause != NULL && strstr(cause, "zstd") != NULL, cause);
 	free(cause);
 
@@ -135,7 +122,7 @@ main(void)
 	if ((fd = mkstemp(path)) >= 0) {
 		fd_write_all(fd, xz, xzlen);
 		close(fd);
-		check("file", decompress_file(path, &out, &outlen, &cause) ==
+		check("file", zstream_decode_file(path, &out, &outlen, &cause) ==
 		    0 && outlen == len && memcmp(out, data, len) == 0, cause);
 		free(out);
 		free(cause);
@@ -143,7 +130,7 @@ main(void)
 	} else
 		check("file", 0, "mkstemp");
 	cause = NULL;
-	check("file-missing", decompress_file(path, &out, &outlen, &cause) !=
+	check("file-missing", zstream_decode_file(path, &out, &outlen, &cause) !=
 	    0 && cause != NULL, NULL);
 	free(cause);
 
@@ -151,5 +138,5 @@ main(void)
 	free(xz);
 	free(gz);
 	free(two);
-	return failures != 0;
+	return unit_failures != 0;
 }
