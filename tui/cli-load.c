@@ -19,7 +19,7 @@
 #include "../core/kbuild.h"
 #include "../core/srcindex.h"
 #include "../kconfig-parser/kconfig.h"
-#include "../kconfig-parser/preprocess.h"
+#include "../kconfig-parser/env.h"
 #include "../lib/util.h"
 #include "cli.h"
 

@@ -20,7 +20,7 @@
 #include "../core/report.h"
 #include "../core/trim.h"
 #include "../kconfig-parser/kconfig.h"
-#include "../kconfig-parser/preprocess.h"
+#include "../kconfig-parser/env.h"
 #include "../lib/util.h"
 #include "cli.h"
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "../kconfig-parser/kconfig.h"
-#include "../kconfig-parser/preprocess.h"
+#include "../kconfig-parser/env.h"
 #include "../lib/util.h"
 #include "cli.h"
 #include "tui.h"

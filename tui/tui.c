@@ -21,7 +21,7 @@
 #include "../core/attrib.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
-#include "../kconfig-parser/preprocess.h"
+#include "../kconfig-parser/env.h"
 #include "../lib/util.h"
 #include "cli.h"
 #include "tree.h"
