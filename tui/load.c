@@ -27,7 +27,7 @@
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/util.h"
-#include "cli.h"
+#include "../cli/cli.h"
 #include "tree.h"
 #include "tui.h"
 

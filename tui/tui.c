@@ -23,7 +23,7 @@
 #include "../kconfig-parser/kconfig.h"
 #include "../kconfig-parser/env.h"
 #include "../lib/util.h"
-#include "cli.h"
+#include "../cli/cli.h"
 #include "tree.h"
 #include "tui.h"
 

@@ -19,7 +19,7 @@
 #include "../kconfig-parser/env.h"
 #include "../lib/util.h"
 #include "cli.h"
-#include "tui.h"
+#include "../tui/tui.h"
 
 extern char **environ;
 
