@@ -1,88 +1,63 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cli.h - what the command-line front end's files share.
+ * cli.h - the command line: the command table (cmd.c) and the commands
+ * (cmd-*.c). Each command gets the session main() resolved (core/session.h)
+ * and its own arguments, argv[0] being its name.
  */
 #ifndef KC_CLI_H
 #define KC_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
-struct cli {
-	const char	*dir;
-	const char	*config;
-	/* A --config that does not exist yet is fine (the browser writes
-	 * it); for the query commands it is a typo and an error. */
-	bool		 config_may_be_new;
-	const char	*kconfig;
-	bool		 no_cache;
-	bool		 silent;
-	bool		 verbose;
-	int		 jobs;
-	char	       **envp;
-	char	       **vars;		/* NAME=value arguments */
-	char		*cwd;		/* where kctui was started, for
-					   relative paths given after -C */
-	char	       **bundles;	/* -e BUNDLE (before or after the
-					   mode), absolute paths */
-	int		 nbundles;
-	char		*cache;		/* $(shell) cache path, or NULL */
-	/* The interactive browser's trim suggestions: --policy and
-	 * --decisions (NULL: modules, .kctui-decisions in the tree). */
-	const char	*policy;
-	const char	*decisions;
-};
-
+struct session;
+struct session_evidence;
 struct kconfig;
-struct evidence;
-struct kbuild;
-struct srcindex;
-struct attrib;
 
-/* Evidence with everything needed to attribute it. */
-struct cli_evidence {
-	struct evidence	*ev;
-	struct kbuild	*kb;
-	struct srcindex	*si;
-	struct attrib	*a;
+/*
+ * A command: its name, the synopsis after the name and the text of the
+ * help's line (a newline in text continues at the text's column; text
+ * starting with one starts on the next line; entries with no text are
+ * listed together on one line), and what runs it.
+ */
+struct cmd_entry {
+	const char	*name;
+	const char	*args;
+	const char	*text;
+	int		(*exec)(struct session *, int argc, char **argv);
 };
 
-/* A configuration context with kctui's options (environment, $(shell)
- * cache, jobs); warn and info get c as their argument. */
-struct kconfig *cli_new_kconfig(struct cli *, void (*warn)(void *, const char *),
-	    void (*info)(void *, const char *));
-/* Add a bundle path (as given) to c->bundles. */
-void	 cli_add_bundle(struct cli *, const char *path);
-/* Parse the tree's Kconfig and read the user's config as the
- * configuration tools do (new symbols take their defaults; nothing is
- * written). NULL, with the reason printed, on failure. */
-struct kconfig *cli_open_config(struct cli *);
-/* Load c->bundles, index the tree and attribute. -1 (reason printed)
- * on failure; 0 with everything NULL when no bundle was given. */
-int	 cli_open_evidence(struct cli *, struct cli_evidence *);
-/* Both at once (the evidence on a second thread); -1 if either fails. */
-int	 cli_open_both(struct cli *, struct kconfig **, struct cli_evidence *,
-	     double *t_config, double *t_evidence);
-void	 cli_close_evidence(struct cli_evidence *);
+/* cmd.c */
+const struct cmd_entry *cmd_lookup(const char *name);
+void	 cmd_usage(FILE *);
+/* The session's config and evidence, with the reason printed on
+ * failure. */
+struct kconfig *cli_open_config(struct session *);
+int	 cli_open_evidence(struct session *, struct session_evidence *);
+int	 cli_open_both(struct session *, struct kconfig **,
+	     struct session_evidence *, double *t_config, double *t_evidence);
 /* Warnings from evidence readers and the engine: "kctui: text". */
 void	 cli_warn_prefixed(void *, const char *text);
 
-/* path made absolute against the starting directory (malloc'd). */
-char	*cli_path(struct cli *, const char *path);
-
+/* cmd-conf.c: olddefconfig, defconfig, savedefconfig, all*config, and a
+ * name that is no command */
+int	cmd_conf(struct session *, int argc, char **argv);
+/* kctui print-env */
+int	cmd_print_env(struct session *, int argc, char **argv);
 /* kctui evidence -e BUNDLE... [--format text|tsv] [--unmapped] */
-int	cmd_evidence(struct cli *, int argc, char **argv);
+int	cmd_evidence(struct session *, int argc, char **argv);
 /* kctui collect -o DIR [--trace-seconds N] [-- COMMAND ARGS...] */
-int	cmd_collect(struct cli *, int argc, char **argv);
+int	cmd_collect(struct session *, int argc, char **argv);
 /* kctui explain SYMBOL */
-int	cmd_explain(struct cli *, int argc, char **argv);
+int	cmd_explain(struct session *, int argc, char **argv);
 /* kctui enable SYMBOL[=y|m] [--apply -o FILE] */
-int	cmd_enable(struct cli *, int argc, char **argv);
+int	cmd_enable(struct session *, int argc, char **argv);
 /* kctui suggest -e BUNDLE... [--policy P] [--format text|tsv]
  * [--decisions FILE] */
-int	cmd_suggest(struct cli *, int argc, char **argv);
+int	cmd_suggest(struct session *, int argc, char **argv);
 /* kctui export -e BUNDLE... -o FILE [--policy P] [--accept X]...
  * [--report FILE] [--decisions FILE] */
-int	cmd_export(struct cli *, int argc, char **argv);
+int	cmd_export(struct session *, int argc, char **argv);
 /* kctui decide CONFIG_X keep|trim|forget [REASON...] [--decisions FILE] */
-int	cmd_decide(struct cli *, int argc, char **argv);
+int	cmd_decide(struct session *, int argc, char **argv);
 #endif
