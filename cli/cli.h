@@ -39,9 +39,12 @@ int	 cli_open_both(struct session *, struct kconfig **,
 /* Warnings from evidence readers and the engine: "kctui: text". */
 void	 cli_warn_prefixed(void *, const char *text);
 
-/* cmd-conf.c: olddefconfig, defconfig, savedefconfig, all*config, and a
- * name that is no command */
-int	cmd_conf(struct session *, int argc, char **argv);
+/* cmd-conf.c: the configuration modes, and a name that is no command */
+int	cmd_olddefconfig(struct session *, int argc, char **argv);
+int	cmd_defconfig(struct session *, int argc, char **argv);
+int	cmd_savedefconfig(struct session *, int argc, char **argv);
+int	cmd_allconfig(struct session *, int argc, char **argv);
+int	cmd_unknown(struct session *, int argc, char **argv);
 /* kctui print-env */
 int	cmd_print_env(struct session *, int argc, char **argv);
 /* kctui evidence -e BUNDLE... [--format text|tsv] [--unmapped] */

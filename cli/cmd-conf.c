@@ -84,116 +84,210 @@ conf_allconfig(struct session *s, struct kconfig *k, const char *mode)
 	return 0;
 }
 
-/* Run one configuration mode (argv[0], its argument argv[1]): what conf
- * does for the make target of the same name; the exit status. A name that
- * is no command comes here too, and is said unknown once the Kconfig files
- * have been read, as it always was. */
-int
-cmd_conf(struct session *s, int argc, char **argv)
-{
-	const char		*mode = argv[0];
-	const char		*arg = argc > 1 ? argv[1] : NULL;
-	struct kconfig		*k;
-	char			*cause = NULL, *defconfig = NULL;
-	const char		*werror;
-	int			 status = 1;
+/* One configuration mode being run. */
+struct conf_run {
+	struct session	*s;
+	struct kconfig	*k;
+	const char	*mode;		/* argv[0] */
+	const char	*arg;		/* argv[1], or NULL */
+	char		*defconfig;	/* the arch's default, when used */
+};
 
-	if (access(s->kconfig, R_OK) != 0) {
-		fprintf(stderr, "kctui: %s: %s (run kctui inside a kernel "
-		    "tree, or give -C DIR or --kconfig FILE)\n", s->kconfig,
-		    strerror(errno));
+/* olddefconfig and savedefconfig start from the user's config. */
+static int
+conf_read_old(struct conf_run *r)
+{
+	const char	*name = r->s->config_path;
+	char		*cause = NULL;
+
+	/* conf treats an unreadable config as missing and would start
+	 * from defaults; say so instead of silently replacing it. */
+	if (access(name, F_OK) == 0 && access(name, R_OK) != 0) {
+		fprintf(stderr, "kctui: %s: %s\n", name, strerror(errno));
 		return 1;
 	}
-	k = session_new_kconfig(s, conf_warn, conf_info);
+	kconfig_read(r->k, NULL, &cause);
+	free(cause);
+	return 0;
+}
 
-	if (kconfig_parse(k, s->kconfig, &cause) != 0) {
+/* defconfig starts from FILE, else the arch's defconfig. */
+static int
+conf_read_defconfig(struct conf_run *r)
+{
+	char *cause = NULL;
+
+	if (r->arg == NULL) {
+		r->defconfig = conf_default_defconfig(r->s);
+		if (r->defconfig == NULL) {
+			fprintf(stderr, "kctui: no SRCARCH to find the "
+			    "default defconfig\n");
+			return 1;
+		}
+		if (!r->s->silent)
+			printf("*** Default configuration is based on "
+			    "'%s'\n", strrchr(r->defconfig, '/') + 1);
+		r->arg = r->defconfig;
+	}
+	if (kconfig_read(r->k, r->arg, &cause) != 0) {
+		fprintf(stderr, "***\n*** Can't find default "
+		    "configuration \"%s\"!\n***\n", r->arg);
+		free(cause);
+		return 1;
+	}
+	kconfig_set_all_new(r->k, KC_NEW_DEFAULT);
+	return 0;
+}
+
+/* all{no,yes,mod,def}config: KCONFIG_ALLCONFIG's seed, then every new
+ * symbol as the mode's name says. */
+static int
+conf_read_all(struct conf_run *r)
+{
+	const char	*mode = r->mode;
+	char		*m = xstrndup(mode, strlen(mode) - 6);	/* allno */
+	int		 rc;
+
+	rc = conf_allconfig(r->s, r->k, m);
+	free(m);
+	if (rc != 0)
+		return 1;
+	kconfig_set_all_new(r->k, mode[3] == 'n' ? KC_NEW_NO :
+	    mode[3] == 'y' ? KC_NEW_YES : mode[3] == 'm' ? KC_NEW_MOD :
+	    KC_NEW_DEFAULT);
+	return 0;
+}
+
+/* A name that is no command: said once the Kconfig files are read, with
+ * the usage; -1: stop at once. */
+static int
+conf_read_unknown(struct conf_run *r)
+{
+	fprintf(stderr, "kctui: unknown mode: %s\n", r->mode);
+	cmd_usage(stderr);
+	return -1;
+}
+
+/* Write the configuration, as conf does. */
+static int
+conf_write_config(struct conf_run *r)
+{
+	char *cause = NULL;
+
+	if (kconfig_write(r->k, NULL, &cause) != 0) {
+		fprintf(stderr, "\n*** Error during writing of the "
+		    "configuration: %s\n\n", cause);
+		free(cause);
+		return 1;
+	}
+	return 0;
+}
+
+/* savedefconfig: the minimal config to FILE, default ./defconfig. */
+static int
+conf_write_defconfig(struct conf_run *r)
+{
+	const char	*path = r->arg != NULL ? r->arg : "defconfig";
+	char		*cause = NULL;
+
+	if (kconfig_write_defconfig(r->k, path, &cause) != 0) {
+		fprintf(stderr, "*** Error while saving defconfig to: %s: %s\n",
+		    path, cause);
+		free(cause);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Run one configuration mode (argv[0], its argument argv[1]) as conf
+ * does for the make target of the same name: parse the Kconfig files,
+ * start the values as input says, write them as output says. The exit
+ * status.
+ */
+static int
+conf_run(struct session *s, int argc, char **argv,
+    int (*input)(struct conf_run *), int (*output)(struct conf_run *))
+{
+	struct conf_run		 r;
+	struct kconfig_stats	 st;
+	char			*cause = NULL;
+	int			 status = 1, rc;
+
+	if (session_check_kconfig(s, &cause) != 0) {
+		fprintf(stderr, "%s\n", cause);
+		free(cause);
+		return 1;
+	}
+	memset(&r, 0, sizeof r);
+	r.s = s;
+	r.mode = argv[0];
+	r.arg = argc > 1 ? argv[1] : NULL;
+	r.k = session_new_kconfig(s, conf_warn, conf_info);
+	if (kconfig_parse(r.k, s->kconfig, &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
 		goto out;
 	}
-
-	if (strcmp(mode, "defconfig") == 0) {
-		if (arg == NULL) {
-			defconfig = conf_default_defconfig(s);
-			if (defconfig == NULL) {
-				fprintf(stderr, "kctui: no SRCARCH to find the "
-				    "default defconfig\n");
-				goto out;
-			}
-			if (!s->silent)
-				printf("*** Default configuration is based on "
-				    "'%s'\n", strrchr(defconfig, '/') + 1);
-			arg = defconfig;
-		}
-		if (kconfig_read(k, arg, &cause) != 0) {
-			fprintf(stderr, "***\n*** Can't find default "
-			    "configuration \"%s\"!\n***\n", arg);
-			goto out;
-		}
-		kconfig_set_all_new(k, KC_NEW_DEFAULT);
-	} else if (strcmp(mode, "savedefconfig") == 0 ||
-	    strcmp(mode, "olddefconfig") == 0) {
-		/* conf treats an unreadable config as missing and would start
-		 * from defaults; say so instead of silently replacing it. */
-		const char *name = s->config_path;
-
-		if (access(name, F_OK) == 0 && access(name, R_OK) != 0) {
-			fprintf(stderr, "kctui: %s: %s\n", name,
-			    strerror(errno));
-			goto out;
-		}
-		kconfig_read(k, NULL, &cause);
-	} else if (strcmp(mode, "allnoconfig") == 0 ||
-	    strcmp(mode, "allyesconfig") == 0 ||
-	    strcmp(mode, "allmodconfig") == 0 ||
-	    strcmp(mode, "alldefconfig") == 0) {
-		char *m = xstrndup(mode, strlen(mode) - 6);
-
-		if (conf_allconfig(s, k, m) != 0) {
-			free(m);
-			goto out;
-		}
-		free(m);
-		kconfig_set_all_new(k, mode[3] == 'n' ? KC_NEW_NO :
-		    mode[3] == 'y' ? KC_NEW_YES : mode[3] == 'm' ?
-		    KC_NEW_MOD : KC_NEW_DEFAULT);
-	} else {
-		fprintf(stderr, "kctui: unknown mode: %s\n", mode);
-		cmd_usage(stderr);
-		free(cause);
-		kconfig_free(k);
+	if ((rc = input(&r)) < 0) {
+		kconfig_free(r.k);
 		return 1;
 	}
-
-	werror = env_lookup(s->envp, "KCONFIG_WERROR");
-	if (werror != NULL && kconfig_dep_warnings(k) != 0)
+	if (rc != 0)
 		goto out;
-
-	if (strcmp(mode, "savedefconfig") == 0) {
-		if (kconfig_write_defconfig(k, arg != NULL ? arg : "defconfig",
-		    &cause) != 0) {
-			fprintf(stderr, "*** Error while saving defconfig to: "
-			    "%s: %s\n", arg != NULL ? arg : "defconfig", cause);
-			goto out;
-		}
-	} else if (kconfig_write(k, NULL, &cause) != 0) {
-		fprintf(stderr, "\n*** Error during writing of the "
-		    "configuration: %s\n\n", cause);
+	if (env_lookup(s->envp, "KCONFIG_WERROR") != NULL &&
+	    kconfig_dep_warnings(r.k) != 0)
 		goto out;
-	}
+	if (output(&r) != 0)
+		goto out;
 	status = 0;
 out:
 	if (s->verbose) {
-		struct kconfig_stats st;
-
-		kconfig_get_stats(k, &st);
+		kconfig_get_stats(r.k, &st);
 		fprintf(stderr, "kctui: %d symbols, %d files; $(shell): %d run, "
 		    "%d cached, %d repeated\n", st.nsymbols, st.nfiles,
 		    st.shell_runs, st.shell_cached, st.shell_dedup);
 	}
 	free(cause);
-	free(defconfig);
-	kconfig_free(k);
+	free(r.defconfig);
+	kconfig_free(r.k);
 	return status;
+}
+
+/* kctui olddefconfig */
+int
+cmd_olddefconfig(struct session *s, int argc, char **argv)
+{
+	return conf_run(s, argc, argv, conf_read_old, conf_write_config);
+}
+
+/* kctui savedefconfig [FILE] */
+int
+cmd_savedefconfig(struct session *s, int argc, char **argv)
+{
+	return conf_run(s, argc, argv, conf_read_old, conf_write_defconfig);
+}
+
+/* kctui defconfig [FILE] */
+int
+cmd_defconfig(struct session *s, int argc, char **argv)
+{
+	return conf_run(s, argc, argv, conf_read_defconfig,
+	    conf_write_config);
+}
+
+/* kctui allnoconfig, allyesconfig, allmodconfig, alldefconfig */
+int
+cmd_allconfig(struct session *s, int argc, char **argv)
+{
+	return conf_run(s, argc, argv, conf_read_all, conf_write_config);
+}
+
+/* A mode that is no command: unknown, once the Kconfig files are read
+ * (they may have errors to report first). */
+int
+cmd_unknown(struct session *s, int argc, char **argv)
+{
+	return conf_run(s, argc, argv, conf_read_unknown, NULL);
 }
 
 /* kctui print-env: conf's environment, NAME=value lines. */

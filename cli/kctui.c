@@ -137,7 +137,7 @@ main(int argc, char **argv)
 		/* A name that is no command is said unknown by the
 		 * configuration modes, after reading the Kconfig files. */
 		if ((cmd = cmd_lookup(argv[optind])) == NULL)
-			status = cmd_conf(&s, argc - optind, argv + optind);
+			status = cmd_unknown(&s, argc - optind, argv + optind);
 		else
 			status = cmd->exec(&s, argc - optind, argv + optind);
 	}

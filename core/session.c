@@ -205,6 +205,18 @@ session_open_info(void *arg, const char *text)
 		fprintf(stderr, "kctui: no %s: %s\n", s->config_path, text);
 }
 
+/* Whether the top Kconfig file can be read: -1 with *cause, the message
+ * as kctui prints it, when not. */
+int
+session_check_kconfig(struct session *s, char **cause)
+{
+	if (access(s->kconfig, R_OK) == 0)
+		return 0;
+	*cause = xasprintf("kctui: %s: %s (run kctui inside a kernel tree, or "
+	    "give -C DIR or --kconfig FILE)", s->kconfig, strerror(errno));
+	return -1;
+}
+
 /*
  * Parse the tree's Kconfig and read the user's config as the
  * configuration tools do (new symbols take their defaults; nothing is
@@ -218,12 +230,8 @@ session_open_config(struct session *s, char **cause)
 	const char	*name = s->config_path;
 	char		*why = NULL;
 
-	if (access(s->kconfig, R_OK) != 0) {
-		*cause = xasprintf("kctui: %s: %s (run kctui inside a kernel "
-		    "tree, or give -C DIR or --kconfig FILE)", s->kconfig,
-		    strerror(errno));
+	if (session_check_kconfig(s, cause) != 0)
 		return NULL;
-	}
 	k = session_new_kconfig(s, session_open_warn, session_open_info);
 	if (kconfig_parse(k, s->kconfig, &why) != 0) {
 		*cause = why;

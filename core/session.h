@@ -70,6 +70,7 @@ int		 session_policy(const char *name, enum trim_policy *,
 struct kconfig	*session_new_kconfig(struct session *,
 		     void (*warn)(void *, const char *),
 		     void (*info)(void *, const char *));
+int		 session_check_kconfig(struct session *, char **cause);
 struct kconfig	*session_open_config(struct session *, char **cause);
 int		 session_open_evidence(struct session *,
 		     struct session_evidence *, char **msgs);
