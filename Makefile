@@ -28,7 +28,7 @@ CFLAGS     ?= -O2 -g
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -Wno-error
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -Wno-error
 FUZZ_SECONDS ?= 10
-INCLUDES   := -Ilib -Ikconfig-parser -Icore -Itui
+INCLUDES   := -Ilib -Ikconfig-parser -Icore -Itui -Icli
 DEPFLAGS    = -MMD -MP
 
 # The libraries kctui is built on (README.md "Dependencies" says why each):
@@ -54,8 +54,8 @@ LDFLAGS ?=
 LDLIBS  := -Wl,--as-needed $(PKG_LIBS) -pthread
 
 # The engine (kconfig-parser/) and the plumbing under it (lib/) use libc and
-# pthread only: the optional libraries' flags go to core/, tui/ and test
-# programs.
+# pthread only: the optional libraries' flags go to core/, tui/, cli/ and
+# test programs.
 XCFLAGS = $(PKG_CFLAGS)
 $(foreach d,build build-asan build-fuzz,$(eval $(d)/kconfig-parser/%.o: XCFLAGS :=))
 $(foreach d,build build-asan build-fuzz,$(eval $(d)/lib/%.o: XCFLAGS :=))
@@ -73,6 +73,7 @@ LIB_SRCS  := $(sort $(wildcard lib/*.c))
 KP_SRCS   := $(sort $(wildcard kconfig-parser/*.c))
 CORE_SRCS := $(sort $(wildcard core/*.c))
 TUI_SRCS  := $(sort $(wildcard tui/*.c))
+CLI_SRCS  := $(sort $(wildcard cli/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 UNITS     := $(patsubst tests/unit/%.c,%,$(UNIT_SRCS))
@@ -122,17 +123,18 @@ $(1)/libkccore.a: $(patsubst %.c,$(1)/%.o,$(CORE_SRCS))
 	$$(say) AR $$@
 	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
 
-$(3): $(patsubst %.c,$(1)/%.o,$(TUI_SRCS)) $(call libs_of,$(1))
+# The binary: the command line (cli/) over the browser (tui/).
+$(3): $(patsubst %.c,$(1)/%.o,$(CLI_SRCS) $(TUI_SRCS)) $(call libs_of,$(1))
 	@mkdir -p $$(@D)
 	$$(say) LINK $$@
-	$$(Q)$$(CC) $(2) $$(LDFLAGS) -o $$@ $(patsubst %.c,$(1)/%.o,$(TUI_SRCS)) $(call libs_of,$(1)) $$(LDLIBS)
+	$$(Q)$$(CC) $(2) $$(LDFLAGS) -o $$@ $(patsubst %.c,$(1)/%.o,$(CLI_SRCS) $(TUI_SRCS)) $(call libs_of,$(1)) $$(LDLIBS)
 
 $(1)/unit/%: tests/unit/%.c $(call libs_of,$(1))
 	@mkdir -p $$(@D)
 	$$(say) CCLD $$@
 	$$(Q)$$(CC) $$(STD_FLAGS) $(2) $$(INCLUDES) -Itests/unit $$(PKG_CFLAGS) $$(DEPFLAGS) $$(LDFLAGS) -o $$@ $$< $(call libs_of,$(1)) $$(LDLIBS)
 
--include $(patsubst %.c,$(1)/%.d,$(LIB_SRCS) $(KP_SRCS) $(CORE_SRCS) $(TUI_SRCS)) $(patsubst %,$(1)/unit/%.d,$(UNITS))
+-include $(patsubst %.c,$(1)/%.d,$(LIB_SRCS) $(KP_SRCS) $(CORE_SRCS) $(CLI_SRCS) $(TUI_SRCS)) $(patsubst %,$(1)/unit/%.d,$(UNITS))
 endef
 
 $(eval $(call flavor_rules,build,$(CFLAGS),kctui))

@@ -57,7 +57,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "preprocess.h"
+#include "env.h"
 #include "shell.h"
 #include "../lib/fileio.h"
 #include "../lib/util.h"

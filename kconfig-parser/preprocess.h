@@ -36,6 +36,8 @@
 
 #include <stdbool.h>
 
+#include "env.h"	/* env_lookup() for $(NAME) */
+
 #define PP_FUTURE_START	'\001'
 #define PP_FUTURE_END	'\002'
 
@@ -120,28 +122,4 @@ struct pp_stats {
 	int	shell_waits;	/* times a caller blocked on a command */
 };
 void		 pp_get_stats(const struct pp *, struct pp_stats *);
-
-/*
- * env.c: the environment conf sees under the kernel's top Makefile.
- * Returns a new NULL-terminated array (free with env_free): envp with each
- * variable the Makefile would export added when missing, derived exactly
- * as the Makefile derives it (ARCH, SRCARCH, KERNELVERSION, CC, LD, ...,
- * CC_VERSION_TEXT, srctree, objtree). srctree is the kernel tree (its top
- * Makefile is read for VERSION/PATCHLEVEL/SUBLEVEL/EXTRAVERSION); when it
- * has no such Makefile only srctree is added.
- */
-char		**env_derive(const char *srctree, char *const *envp,
-		     char **cause);
-char		**env_derive_args(const char *srctree, char *const *envp,
-		     char *const *cmdline, char **cause);
-void		  env_free(char **);
-const char	 *env_lookup(char *const *envp, const char *name);
-
-/*
- * The default $(shell) cache file for a tree: $KCTUI_CACHE_DIR, else
- * ${XDG_CACHE_HOME:-$HOME/.cache}/kctui, then "shell-<hash of the tree's
- * absolute path>.cache".  NULL when neither a cache dir nor HOME is set.
- * Caller frees.
- */
-char		 *env_cache_path(char *const *envp, const char *srctree_abs);
 #endif

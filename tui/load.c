@@ -23,11 +23,11 @@
 #include "../core/attrib.h"
 #include "../core/decisions.h"
 #include "../core/evidence.h"
+#include "../core/session.h"
 #include "../core/trim.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/util.h"
-#include "cli.h"
 #include "tree.h"
 #include "tui.h"
 
@@ -35,12 +35,12 @@ struct tui_load {
 	pthread_t		 thread;
 	int			 pipe[2];
 	bool			 running;
-	struct cli		*cli;
+	struct session		*session;
 	struct kc_values	*values;	/* the interface's, at start */
 	enum trim_policy	 policy;
 
 	/* Results, read after the join. */
-	struct cli_evidence	 ce;
+	struct session_evidence	 ce;
 	bool			 ev_ok;
 	struct kconfig		*k;		/* the trim's configuration */
 	struct trim		*trim;
@@ -53,7 +53,7 @@ struct tui_load {
 	int			 saved_stderr;	/* -1: not redirected */
 	FILE			*err;		/* what was printed meanwhile */
 	/* Kept until the end: the interface shows their data. */
-	struct cli_evidence	 keep_ce;
+	struct session_evidence	 keep_ce;
 	struct kconfig		*keep_k;
 	struct trim_input	*keep_in;
 };
@@ -80,9 +80,10 @@ load_quiet(void *arg, const char *text)
 static struct kconfig *
 load_config(struct tui_load *l, char **cause)
 {
-	struct kconfig *k = cli_new_kconfig(l->cli, load_quiet, load_quiet);
+	struct kconfig *k = session_new_kconfig(l->session, load_quiet,
+	    load_quiet);
 
-	if (kconfig_parse(k, l->cli->kconfig, cause) != 0) {
+	if (kconfig_parse(k, l->session->kconfig, cause) != 0) {
 		kconfig_free(k);
 		return NULL;
 	}
@@ -100,19 +101,22 @@ static void *
 load_main(void *arg)
 {
 	struct tui_load	*l = arg;
-	char		*cause = NULL, c = 1;
+	char		*cause = NULL, *msgs = NULL, c = 1;
 	double		 t0 = load_now_ms();
 	ssize_t		 n;
 
-	if (cli_open_evidence(l->cli, &l->ce) != 0)
+	/* Its messages go to stderr, caught for the message line. */
+	if (session_open_evidence(l->session, &l->ce, &msgs) != 0)
 		l->error = xstrdup("evidence could not be loaded");
 	else
 		l->ev_ok = true;
+	if (msgs != NULL)
+		fputs(msgs, stderr);
+	free(msgs);
 	l->ms_evidence = load_now_ms() - t0;
 	t0 = load_now_ms();
 	if (l->ev_ok) {
-		l->dpath = l->cli->decisions != NULL ? cli_path(l->cli,
-		    l->cli->decisions) : xstrdup(DECISIONS_DEFAULT);
+		l->dpath = xstrdup(l->session->decisions);
 		/* Bad lines are skipped (and said); the rest is honoured. */
 		l->d = decisions_load(l->dpath, &cause);
 		if (l->d == NULL) {
@@ -155,14 +159,13 @@ load_start(struct tui *t)
 	struct tui_load	*l;
 	int		 i, fd;
 
-	if (t->cli->nbundles == 0)
+	if (t->session->nbundles == 0)
 		return;
 	l = xcalloc(1, sizeof *l);
-	l->cli = t->cli;
+	l->session = t->session;
 	l->saved_stderr = -1;
 	l->values = kconfig_values_save(t->k);
-	l->policy = t->cli->policy != NULL && strcmp(t->cli->policy,
-	    "aggressive") == 0 ? TRIM_POLICY_AGGRESSIVE : TRIM_POLICY_MODULES;
+	l->policy = t->session->policy;
 	if (pipe(l->pipe) != 0) {
 		tui_message(t, EL_ERROR, "evidence: pipe: %s", strerror(errno));
 		kconfig_values_free(l->values);
@@ -323,7 +326,7 @@ load_free(struct tui *t)
 	}
 	/* The review (review_free) owns the trim once handed over. */
 	review_free(t);
-	cli_close_evidence(&l->keep_ce);
+	session_close_evidence(&l->keep_ce);
 	if (l->keep_k != NULL)
 		kconfig_free(l->keep_k);
 	free(l->keep_in);

@@ -19,13 +19,12 @@
 #include <unistd.h>
 
 #include "../core/decisions.h"
-#include "../core/report.h"
+#include "../core/export.h"
+#include "../core/session.h"
 #include "../core/trim.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
-#include "../kconfig-parser/preprocess.h"
 #include "../lib/util.h"
-#include "cli.h"
 #include "tree.h"
 #include "tui.h"
 
@@ -517,15 +516,17 @@ review_abs(const char *path)
 	return xasprintf("%s/%s", cwd, path);
 }
 
+/* Export the accepted candidates to path (relative to the tree, as the
+ * prompt says) and the report to path.md (core/export.c, as `kctui
+ * export` does). */
 static void
 review_export_done(struct tui *t, const char *path)
 {
 	struct tui_trim		*tt = t->trim;
-	struct report_input	 ri;
-	struct trim_change	*ch = NULL;
-	size_t			*acc, nacc = 0, nch = 0, i, before;
+	struct trim_export	 e;
+	size_t			*acc, nacc = 0, i;
 	char			*out, *rep, *cause = NULL;
-	const char		*in_name;
+	int			 rc;
 
 	if (tt == NULL || path == NULL || *path == '\0')
 		return;
@@ -536,47 +537,31 @@ review_export_done(struct tui *t, const char *path)
 		if (trim_cand(tt->t, i)->state == TRIM_ACCEPTED)
 			acc[nacc++] = i;
 	/* What accepting them changes, against the values the review
-	 * started from: the trim's own configuration, untouched. */
+	 * started from: the trim's own configuration, untouched; what is
+	 * written is the interface's, where they were set to n. */
+	memset(&e, 0, sizeof e);
+	e.t = tt->t;
+	e.k = tt->k;
+	e.result = t->k;
+	e.accepted = acc;
+	e.naccepted = nacc;
+	e.out = out;
+	e.report = rep;
+	e.config_in = t->session->config_path;
+	e.policy = tt->policy;
+	e.bundles = (const char *const *)t->session->bundles;
+	e.nbundles = t->session->nbundles;
+	e.decisions_file = tt->dpath;
 	pthread_mutex_lock(&tt->calc);
-	if (trim_consequences(tt->t, tt->k, acc, nacc, &ch, &nch,
-	    &cause) != 0) {
-		pthread_mutex_unlock(&tt->calc);
-		tui_message(t, EL_ERROR, "%s", cause);
-		goto out;
-	}
-	before = report_count_ym(tt->k);
+	rc = trim_export(&e, &cause);
 	pthread_mutex_unlock(&tt->calc);
-	if (kconfig_write(t->k, out, &cause) != 0) {
+	if (rc != 0)
 		tui_message(t, EL_ERROR, "%s", cause);
-		goto out;
-	}
-	if ((in_name = env_lookup(t->cli->envp, "KCONFIG_CONFIG")) == NULL)
-		in_name = ".config";
-	memset(&ri, 0, sizeof ri);
-	ri.t = tt->t;
-	ri.k = t->k;
-	ri.accepted = acc;
-	ri.naccepted = nacc;
-	ri.changes = ch;
-	ri.nchanges = nch;
-	ri.config_in = in_name;
-	ri.config_out = out;
-	ri.policy = tt->policy == TRIM_POLICY_AGGRESSIVE ? "aggressive" :
-	    "modules";
-	ri.bundles = (const char *const *)t->cli->bundles;
-	ri.nbundles = t->cli->nbundles;
-	ri.ym_before = before;
-	ri.ym_after = report_count_ym(t->k);
-	ri.decisions_file = tt->dpath;
-	if (report_write(rep, &ri, &cause) != 0) {
-		tui_message(t, EL_ERROR, "%s", cause);
-		goto out;
-	}
-	tui_message(t, EL_STATUS, "Exported %zu trimmed options to %s, report "
-	    "%s", nacc, out, rep);
-out:
+	else
+		tui_message(t, EL_STATUS, "Exported %zu trimmed options to "
+		    "%s, report %s", nacc, out, rep);
+	free(e.warning);
 	free(cause);
-	free(ch);
 	free(acc);
 	free(out);
 	free(rep);
@@ -721,9 +706,8 @@ rlist_title(struct tui *t, struct tui_view *v)
 	trim_get_stats(tt->t, &st);
 	return xasprintf("Trim review: %zu of %zu subsystems reviewed, %zu "
 	    "candidates (policy %s%s)", review_subsys_done(tt),
-	    trim_nsubsys(tt->t), trim_ncands(tt->t), tt->policy ==
-	    TRIM_POLICY_AGGRESSIVE ? "aggressive" : "modules",
-	    tt->policy == TRIM_POLICY_AGGRESSIVE && !st.aggressive ?
+	    trim_nsubsys(tt->t), trim_ncands(tt->t),
+	    trim_policy_name(tt->policy), tt->policy == TRIM_POLICY_AGGRESSIVE && !st.aggressive ?
 	    ", no trace: as modules" : "");
 }
 

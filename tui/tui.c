@@ -19,11 +19,10 @@
 #include <curses.h>
 
 #include "../core/attrib.h"
+#include "../core/session.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
-#include "../kconfig-parser/preprocess.h"
 #include "../lib/util.h"
-#include "cli.h"
 #include "tree.h"
 #include "tui.h"
 
@@ -55,7 +54,7 @@ tui_mhash_slot(const struct tui *t, const struct kc_menu *m)
 }
 
 void
-tui_init(struct tui *t, struct cli *c, struct kconfig *k,
+tui_init(struct tui *t, struct session *s, struct kconfig *k,
     const struct attrib *a)
 {
 	struct kc_menu	*m;
@@ -63,7 +62,7 @@ tui_init(struct tui *t, struct cli *c, struct kconfig *k,
 	unsigned	 h;
 
 	memset(t, 0, sizeof *t);
-	t->cli = c;
+	t->session = s;
 	t->k = k;
 	t->a = a;
 	for (m = kconfig_root(k); m != NULL; m = kc_menu_walk(m))
@@ -717,19 +716,11 @@ static struct kconfig *
 tui_worker_open(void *arg, char **cause)
 {
 	struct tui		*t = arg;
-	struct cli		*c = t->cli;
-	struct kconfig_options	 opt;
 	struct kconfig		*k;
 	int			 i, n;
 
-	memset(&opt, 0, sizeof opt);
-	opt.envp = c->envp;
-	opt.shell_cache = c->cache;
-	opt.shell_jobs = c->jobs;
-	opt.warn = tui_quiet;
-	opt.info = tui_quiet;
-	k = kconfig_new(&opt);
-	if (kconfig_parse(k, c->kconfig, cause) != 0) {
+	k = session_new_kconfig(t->session, tui_quiet, tui_quiet);
+	if (kconfig_parse(k, t->session->kconfig, cause) != 0) {
 		kconfig_free(k);
 		return NULL;
 	}
@@ -810,7 +801,7 @@ tui_refresh(struct tui *t, struct tui_screen *scr, int flags, double tk)
 }
 
 int
-tui_main(struct cli *c, const char *theme_spec)
+tui_main(struct session *s, const char *theme_spec)
 {
 	struct tui		 t;
 	struct kconfig		*k;
@@ -825,12 +816,14 @@ tui_main(struct cli *c, const char *theme_spec)
 	bool			 existed;
 
 	setlocale(LC_ALL, "");
-	if ((name = env_lookup(c->envp, "KCONFIG_CONFIG")) == NULL)
-		name = ".config";
+	name = s->config_path;
 	existed = access(name, F_OK) == 0;
-	c->config_may_be_new = true;	/* saved on exit */
-	if ((k = cli_open_config(c)) == NULL)
+	s->config_may_be_new = true;	/* saved on exit */
+	if ((k = session_open_config(s, &cause)) == NULL) {
+		fprintf(stderr, "%s\n", cause);
+		free(cause);
 		return 1;
+	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "kctui: the interactive mode needs a terminal "
 		    "(use a mode such as olddefconfig otherwise)\n");
@@ -838,7 +831,7 @@ tui_main(struct cli *c, const char *theme_spec)
 		return 1;
 	}
 	/* Evidence (-e) loads on a thread once the menu is painted. */
-	tui_init(&t, c, k, NULL);
+	tui_init(&t, s, k, NULL);
 	t.config_existed = existed;
 	t.config_path = xstrdup(name);
 	if (getenv("KCTUI_BENCH_LOG") != NULL)

@@ -23,7 +23,7 @@
 #include "rows.h"
 #include "theme.h"
 
-struct cli;
+struct session;
 struct kconfig;
 struct kc_menu;
 struct kc_symbol;
@@ -68,7 +68,7 @@ struct tui_view {
 enum tui_prompt { P_NONE, P_INPUT, P_CONFIRM_QUIT };
 
 struct tui {
-	struct cli		*cli;
+	struct session		*session;
 	struct kconfig		*k;
 	const struct attrib	*a;
 	struct worker		*w;
@@ -113,7 +113,7 @@ struct tui {
 };
 
 /* Set up over an open configuration (evidence a may be NULL). */
-void		 tui_init(struct tui *, struct cli *, struct kconfig *,
+void		 tui_init(struct tui *, struct session *, struct kconfig *,
 		     const struct attrib *);
 void		 tui_done(struct tui *);
 /* Values to draw: the snapshot (never recomputes on this thread). */
@@ -227,5 +227,5 @@ struct tui_trim	*review_new(struct tui *, struct kconfig *k, struct trim *,
 /* A KCTUI_BENCH_LOG line: "what ms [detail]". */
 void		 tui_bench(struct tui *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
-int		 tui_main(struct cli *, const char *theme);
+int		 tui_main(struct session *, const char *theme);
 #endif

@@ -17,8 +17,9 @@
 #include "../core/kbuild.h"
 #include "../core/srcindex.h"
 #include "../kconfig-parser/kconfig.h"
-#include "../kconfig-parser/preprocess.h"
+#include "../kconfig-parser/env.h"
 #include "../lib/util.h"
+#include "../core/session.h"
 #include "cli.h"
 
 /* Compare attributed symbols by name, for sorted output. */
@@ -95,10 +96,10 @@ cmd_print_symbols(const struct attrib *a, bool tsv, int nbundles)
  * with its verdict, those without evidence included (none: it builds
  * code nobody saw run; no-code: it builds nothing itself). */
 static int
-cmd_print_all(struct cli *c, const struct attrib *a, bool tsv)
+cmd_print_all(struct session *s, const struct attrib *a, bool tsv)
 {
 	struct kconfig		*k;
-	struct kc_symbol	*s;
+	struct kc_symbol	*sym;
 	const struct attrib_sym	*as;
 	const char		*name;
 	char			 buf[512];
@@ -106,16 +107,16 @@ cmd_print_all(struct cli *c, const struct attrib *a, bool tsv)
 	size_t			 j;
 	int			 i;
 
-	if ((k = cli_open_config(c)) == NULL)
+	if ((k = cli_open_config(s)) == NULL)
 		return -1;
 	for (i = 0; i < kconfig_nsymbols(k); i++) {
-		s = kconfig_symbol(k, i);
-		name = kc_sym_name(s);
-		if (name == NULL || kc_sym_is_const(s) || kc_sym_is_choice(s))
+		sym = kconfig_symbol(k, i);
+		name = kc_sym_name(sym);
+		if (name == NULL || kc_sym_is_const(sym) || kc_sym_is_choice(sym))
 			continue;
-		if (kc_sym_type(s) != KC_BOOL && kc_sym_type(s) != KC_TRISTATE)
+		if (kc_sym_type(sym) != KC_BOOL && kc_sym_type(sym) != KC_TRISTATE)
 			continue;
-		if ((v = kc_sym_tristate(k, s)) == KC_NO)
+		if ((v = kc_sym_tristate(k, sym)) == KC_NO)
 			continue;
 		as = attrib_find(a, name);
 		printf(tsv ? "CONFIG_%s\t%s\t%s\t" : "CONFIG_%-32s %s %-9s",
@@ -135,7 +136,7 @@ cmd_print_all(struct cli *c, const struct attrib *a, bool tsv)
 
 /* kctui evidence -e BUNDLE... [--format text|tsv] [--unmapped] [--all] */
 int
-cmd_evidence(struct cli *c, int argc, char **argv)
+cmd_evidence(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
@@ -144,7 +145,7 @@ cmd_evidence(struct cli *c, int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct cli_evidence	  ce;
+	struct session_evidence	  ce;
 	struct attrib		 *a;
 	struct attrib_stats	  st;
 	const struct ev_item	*const *un;
@@ -157,7 +158,7 @@ cmd_evidence(struct cli *c, int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "e:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e':
-			cli_add_bundle(c, optarg);
+			session_add_bundle(s, optarg);
 			break;
 		case 'f':
 			if (strcmp(optarg, "tsv") == 0)
@@ -183,11 +184,11 @@ cmd_evidence(struct cli *c, int argc, char **argv)
 			return 1;
 		}
 	}
-	if (c->nbundles == 0) {
+	if (s->nbundles == 0) {
 		fprintf(stderr, "kctui: evidence needs at least one -e BUNDLE\n");
 		return 1;
 	}
-	if (cli_open_evidence(c, &ce) != 0)
+	if (cli_open_evidence(s, &ce) != 0)
 		return 1;
 	a = ce.a;
 	if (unmapped) {
@@ -196,13 +197,13 @@ cmd_evidence(struct cli *c, int argc, char **argv)
 			printf("%s:%s\n", ev_kind_name(un[i]->kind),
 			    un[i]->name);
 	} else if (all) {
-		if (cmd_print_all(c, a, tsv) != 0) {
-			cli_close_evidence(&ce);
+		if (cmd_print_all(s, a, tsv) != 0) {
+			session_close_evidence(&ce);
 			return 1;
 		}
 	} else
-		cmd_print_symbols(a, tsv, c->nbundles);
-	if (stats || c->verbose) {
+		cmd_print_symbols(a, tsv, s->nbundles);
+	if (stats || s->verbose) {
 		attrib_get_stats(a, &st);
 		fprintf(stderr, "kctui: modules %zu/%zu attributed; functions "
 		    "%zu/%zu (%.1f%%) attributed, %zu always built, %zu "
@@ -216,7 +217,7 @@ cmd_evidence(struct cli *c, int argc, char **argv)
 		    st.crypto_mapped, st.crypto);
 	}
 	status = 0;
-	cli_close_evidence(&ce);
+	session_close_evidence(&ce);
 	return status;
 }
 
@@ -231,7 +232,7 @@ cmd_progress(void *arg, const char *text)
 
 /* kctui collect -o DIR [--trace-seconds N] [--no-trace] [-- CMD...] */
 int
-cmd_collect(struct cli *c, int argc, char **argv)
+cmd_collect(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "trace-seconds", required_argument, NULL, 't' },
@@ -250,7 +251,7 @@ cmd_collect(struct cli *c, int argc, char **argv)
 		switch (ch) {
 		case 'o':
 			free(out);
-			out = cli_path(c, optarg);
+			out = session_path(s, optarg);
 			break;
 		case 't':
 			o.trace_seconds = atoi(optarg);

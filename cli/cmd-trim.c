@@ -16,21 +16,23 @@
 #include "../core/attrib.h"
 #include "../core/decisions.h"
 #include "../core/evidence.h"
+#include "../core/export.h"
 #include "../core/kbuild.h"
 #include "../core/report.h"
 #include "../core/trim.h"
 #include "../kconfig-parser/kconfig.h"
-#include "../kconfig-parser/preprocess.h"
+#include "../kconfig-parser/env.h"
 #include "../lib/util.h"
+#include "../core/session.h"
 #include "cli.h"
 
 /* What suggest and export share: the configuration, the evidence, the
  * decisions and the suggestions. */
 struct trim_run {
 	struct kconfig		*k;
-	struct cli_evidence	 ce;
+	struct session_evidence	 ce;
 	struct decisions	*d;
-	char			*dpath;
+	const char		*dpath;		/* the session's */
 	struct trim_input	 in;
 	struct trim		*t;
 	double			 t_config, t_evidence, t_suggest;
@@ -43,30 +45,6 @@ cmd_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* --policy NAME; -1 if unknown. */
-static int
-cmd_policy(const char *s, enum trim_policy *p)
-{
-	if (strcmp(s, "modules") == 0)
-		*p = TRIM_POLICY_MODULES;
-	else if (strcmp(s, "aggressive") == 0)
-		*p = TRIM_POLICY_AGGRESSIVE;
-	else {
-		fprintf(stderr, "kctui: --policy modules|aggressive, not "
-		    "\"%s\"\n", s);
-		return -1;
-	}
-	return 0;
-}
-
-/* The decisions file: --decisions (as given), else .kctui-decisions in
- * the tree. Malloc'd. */
-static char *
-cmd_decisions_path(struct cli *c, const char *opt)
-{
-	return opt != NULL ? cli_path(c, opt) : xstrdup(DECISIONS_DEFAULT);
 }
 
 /* Load the decisions; bad lines are errors for the command line (the
@@ -91,29 +69,28 @@ cmd_load_decisions(const char *path)
 
 /* Everything up to the suggestions; -1 (reason printed) on failure. */
 static int
-trim_run_open(struct cli *c, struct trim_run *r, enum trim_policy policy,
-    const char *dopt)
+trim_run_open(struct session *s, struct trim_run *r)
 {
 	char	*cause = NULL;
 	double	 t0;
 
 	memset(r, 0, sizeof *r);
-	if (c->nbundles == 0) {
+	if (s->nbundles == 0) {
 		fprintf(stderr, "kctui: trim suggestions need evidence: give "
 		    "-e BUNDLE (see kctui collect)\n");
 		return -1;
 	}
-	r->dpath = cmd_decisions_path(c, dopt);
+	r->dpath = s->decisions;
 	if ((r->d = cmd_load_decisions(r->dpath)) == NULL)
 		return -1;
-	if (cli_open_both(c, &r->k, &r->ce, &r->t_config,
+	if (cli_open_both(s, &r->k, &r->ce, &r->t_config,
 	    &r->t_evidence) != 0)
 		return -1;
 	r->in.ev = r->ce.ev;
 	r->in.kb = r->ce.kb;
 	r->in.a = r->ce.a;
 	r->in.d = r->d;
-	r->in.policy = policy;
+	r->in.policy = s->policy;
 	r->in.modules_dir = getenv("KCTUI_MODULES_DIR");
 	/* For tests: the slow, obviously complete way. */
 	r->in.full_recalc = getenv("KCTUI_TRIM_FULL_RECALC") != NULL;
@@ -131,20 +108,19 @@ static void
 trim_run_close(struct trim_run *r)
 {
 	trim_free(r->t);
-	cli_close_evidence(&r->ce);
+	session_close_evidence(&r->ce);
 	if (r->k != NULL)
 		kconfig_free(r->k);
 	decisions_free(r->d);
-	free(r->dpath);
 }
 
 /* -v: where the time went. */
 static void
-trim_run_times(struct cli *c, struct trim_run *r)
+trim_run_times(struct session *s, struct trim_run *r)
 {
 	struct trim_stats st;
 
-	if (!c->verbose)
+	if (!s->verbose)
 		return;
 	trim_get_stats(r->t, &st);
 	fprintf(stderr, "kctui: config %.0f ms, evidence %.0f ms, suggest "
@@ -164,17 +140,6 @@ cmd_tri(enum kc_tri v)
 	return v == KC_YES ? "y" : v == KC_MOD ? "m" : "n";
 }
 
-/* Removed (y/m -> n) symbols among changes. */
-static size_t
-cmd_count_removed(const struct trim_change *ch, size_t n)
-{
-	size_t i, r = 0;
-
-	for (i = 0; i < n; i++)
-		r += ch[i].before != KC_NO && ch[i].after == KC_NO;
-	return r;
-}
-
 /* Every candidate's index, for "all". */
 static size_t *
 cmd_all(struct trim *t, size_t *n)
@@ -189,7 +154,7 @@ cmd_all(struct trim *t, size_t *n)
 
 /* kctui suggest [--policy P] [--format text|tsv] [--decisions FILE] */
 int
-cmd_suggest(struct cli *c, int argc, char **argv)
+cmd_suggest(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
@@ -207,13 +172,8 @@ cmd_suggest(struct cli *c, int argc, char **argv)
 	struct trim_subsys	*sub;
 	struct trim_cand	*cand;
 	struct trim_change	*ch;
-	/* --policy and --decisions before the mode count too. */
-	enum trim_policy	 policy = c->policy != NULL &&
-				    strcmp(c->policy, "aggressive") == 0 ?
-				    TRIM_POLICY_AGGRESSIVE : TRIM_POLICY_MODULES;
-	const char		*dopt = c->decisions;
 	char			*cause = NULL, saving[96];
-	size_t			*all, nall, nch, s, j, removed;
+	size_t			*all, nall, nch, si, j, removed;
 	bool			 tsv = false;
 	int			 opt, status = 1;
 
@@ -221,11 +181,15 @@ cmd_suggest(struct cli *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "e:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
-			cli_add_bundle(c, optarg);
+			session_add_bundle(s, optarg);
 			break;
 		case 'p':
-			if (cmd_policy(optarg, &policy) != 0)
+			/* Over --policy before the mode. */
+			if (session_policy(optarg, &s->policy, &cause) != 0) {
+				fprintf(stderr, "kctui: %s\n", cause);
+				free(cause);
 				return 1;
+			}
 			break;
 		case 'f':
 			if (strcmp(optarg, "tsv") == 0)
@@ -236,7 +200,7 @@ cmd_suggest(struct cli *c, int argc, char **argv)
 			}
 			break;
 		case 'd':
-			dopt = optarg;
+			session_set_decisions(s, optarg);
 			break;
 		case 'k':
 			kept = true;
@@ -253,7 +217,7 @@ cmd_suggest(struct cli *c, int argc, char **argv)
 		    argv[optind]);
 		return 1;
 	}
-	if (trim_run_open(c, &r, policy, dopt) != 0)
+	if (trim_run_open(s, &r) != 0)
 		goto out;
 	if (kept) {
 		/* The keep-set instead: every y/m option kept, and why. */
@@ -276,7 +240,7 @@ cmd_suggest(struct cli *c, int argc, char **argv)
 		free(all);
 		goto out;
 	}
-	removed = cmd_count_removed(ch, nch);
+	removed = trim_changes_removed(ch, nch);
 	free(ch);
 	free(all);
 	if (tsv)
@@ -285,17 +249,17 @@ cmd_suggest(struct cli *c, int argc, char **argv)
 	else {
 		printf("# %zu candidates in %zu subsystems (policy %s%s); "
 		    "accepting all removes %zu of %zu y/m options\n",
-		    trim_ncands(r.t), trim_nsubsys(r.t), policy ==
-		    TRIM_POLICY_AGGRESSIVE ? "aggressive" : "modules",
-		    policy == TRIM_POLICY_AGGRESSIVE && !st.aggressive ?
+		    trim_ncands(r.t), trim_nsubsys(r.t),
+		    trim_policy_name(s->policy),
+		    s->policy == TRIM_POLICY_AGGRESSIVE && !st.aggressive ?
 		    ", no trace: as modules" : "", removed,
 		    report_count_ym(r.k));
 		printf("# kept: %zu options with evidence or needed by them; "
 		    "decisions (%s): %zu kept, %zu trimmed\n", st.keep,
 		    r.dpath, st.kept_by_decision, st.trimmed_by_decision);
 	}
-	for (s = 0; s < trim_nsubsys(r.t); s++) {
-		sub = trim_subsys(r.t, s);
+	for (si = 0; si < trim_nsubsys(r.t); si++) {
+		sub = trim_subsys(r.t, si);
 		if (!tsv)
 			printf("\n%s  [%zu candidate%s, accepting removes "
 			    "%zu]\n", sub->path, sub->ncands, sub->ncands == 1 ?
@@ -325,7 +289,7 @@ cmd_suggest(struct cli *c, int argc, char **argv)
 			    cmd_tri(cand->value), saving, cand->reason);
 		}
 	}
-	trim_run_times(c, &r);
+	trim_run_times(s, &r);
 	status = 0;
 out:
 	trim_run_close(&r);
@@ -371,7 +335,7 @@ cmd_accepted(struct trim *t, char **names, int nnames, size_t *n)
 /* kctui export [--policy P] [--accept all|SUBSYSTEM]... -o FILE
  * [--report FILE] [--decisions FILE] */
 int
-cmd_export(struct cli *c, int argc, char **argv)
+cmd_export(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
@@ -382,46 +346,41 @@ cmd_export(struct cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct trim_run		 r;
-	struct report_input	 ri;
-	struct trim_change	*ch = NULL;
-	/* --policy and --decisions before the mode count too. */
-	enum trim_policy	 policy = c->policy != NULL &&
-				    strcmp(c->policy, "aggressive") == 0 ?
-				    TRIM_POLICY_AGGRESSIVE : TRIM_POLICY_MODULES;
-	const char		*dopt = c->decisions, *in_name;
+	struct trim_export	 e;
 	char			*cause = NULL, *out = NULL, *report = NULL;
 	char			**accept = NULL;
-	size_t			*acc = NULL, nacc = 0, nch = 0, before;
-	struct kc_symbol	**bsyms = NULL;
-	char			**bwhys = NULL;
-	size_t			 nb = 0, i;
+	size_t			*acc = NULL, nacc = 0;
 	int			 opt, status = 1, naccept = 0;
 
 	memset(&r, 0, sizeof r);
+	memset(&e, 0, sizeof e);
 	optind = 0;
 	accept = xcalloc((size_t)argc + 1, sizeof *accept);
 	while ((opt = getopt_long(argc, argv, "e:o:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
-			cli_add_bundle(c, optarg);
+			session_add_bundle(s, optarg);
 			break;
 		case 'p':
-			if (cmd_policy(optarg, &policy) != 0)
+			/* Over --policy before the mode. */
+			if (session_policy(optarg, &s->policy, &cause) != 0) {
+				fprintf(stderr, "kctui: %s\n", cause);
 				goto out;
+			}
 			break;
 		case 'a':
 			accept[naccept++] = optarg;
 			break;
 		case 'o':
 			free(out);
-			out = cli_path(c, optarg);
+			out = session_path(s, optarg);
 			break;
 		case 'r':
 			free(report);
-			report = cli_path(c, optarg);
+			report = session_path(s, optarg);
 			break;
 		case 'd':
-			dopt = optarg;
+			session_set_decisions(s, optarg);
 			break;
 		default:
 			fprintf(stderr, "usage: kctui -e BUNDLE export "
@@ -442,74 +401,39 @@ cmd_export(struct cli *c, int argc, char **argv)
 		    "it)\n");
 		goto out;
 	}
-	if (trim_run_open(c, &r, policy, dopt) != 0)
+	if (trim_run_open(s, &r) != 0)
 		goto out;
 	if ((acc = cmd_accepted(r.t, accept, naccept, &nacc)) == NULL)
 		goto out;
-	if (trim_consequences(r.t, r.k, acc, nacc, &ch, &nch, &cause) != 0) {
+	e.t = r.t;
+	e.k = r.k;
+	e.accepted = acc;
+	e.naccepted = nacc;
+	e.out = out;
+	e.report = report;
+	e.config_in = s->config_path;
+	e.policy = s->policy;
+	e.bundles = (const char *const *)s->bundles;
+	e.nbundles = s->nbundles;
+	e.decisions_file = r.dpath;
+	status = trim_export(&e, &cause);
+	if (e.warning != NULL)
+		fprintf(stderr, "kctui: warning: %s\n", e.warning);
+	if (status != 0) {
 		fprintf(stderr, "kctui: %s\n", cause);
+		status = 1;
 		goto out;
 	}
-	before = report_count_ym(r.k);
-	/* The comparison with a module list alone, when everything is
-	 * accepted (then it is what the report's reader compares). */
-	memset(&ri, 0, sizeof ri);
-	if (report != NULL && nacc == trim_ncands(r.t)) {
-		if (trim_beyond_modules(r.t, r.k, &bsyms, &bwhys, &nb,
-		    &cause) != 0) {
-			fprintf(stderr, "kctui: %s\n", cause);
-			goto out;
-		}
-		ri.has_beyond = true;
-	}
-	if (trim_apply(r.t, r.k, acc, nacc, &cause) != 0) {
-		fprintf(stderr, "kctui: warning: %s\n", cause);
-		free(cause);
-		cause = NULL;
-	}
-	if (kconfig_write(r.k, out, &cause) != 0) {
-		fprintf(stderr, "kctui: %s\n", cause);
-		goto out;
-	}
-	if ((in_name = env_lookup(c->envp, "KCONFIG_CONFIG")) == NULL)
-		in_name = ".config";
-	ri.beyond = bsyms;
-	ri.beyond_why = bwhys;
-	ri.nbeyond = nb;
-	ri.t = r.t;
-	ri.k = r.k;
-	ri.accepted = acc;
-	ri.naccepted = nacc;
-	ri.changes = ch;
-	ri.nchanges = nch;
-	ri.config_in = in_name;
-	ri.config_out = out;
-	ri.policy = policy == TRIM_POLICY_AGGRESSIVE ? "aggressive" :
-	    "modules";
-	ri.bundles = (const char *const *)c->bundles;
-	ri.nbundles = c->nbundles;
-	ri.ym_before = before;
-	ri.ym_after = report_count_ym(r.k);
-	ri.decisions_file = r.dpath;
-	if (report != NULL && report_write(report, &ri, &cause) != 0) {
-		fprintf(stderr, "kctui: %s\n", cause);
-		goto out;
-	}
-	if (!c->silent)
+	if (!s->silent)
 		printf("kctui: %zu of %zu candidates accepted, %zu options "
 		    "removed; y/m options %zu -> %zu; written to %s%s%s\n",
-		    nacc, trim_ncands(r.t), cmd_count_removed(ch, nch), before,
-		    ri.ym_after, out, report ? ", report " : "",
+		    nacc, trim_ncands(r.t), e.removed, e.ym_before,
+		    e.ym_after, out, report ? ", report " : "",
 		    report ? report : "");
-	trim_run_times(c, &r);
-	status = 0;
+	trim_run_times(s, &r);
 out:
-	for (i = 0; i < nb; i++)
-		free(bwhys[i]);
-	free(bwhys);
-	free(bsyms);
+	free(e.warning);
 	free(cause);
-	free(ch);
 	free(acc);
 	free(accept);
 	free(out);
@@ -520,7 +444,7 @@ out:
 
 /* kctui decide CONFIG_X keep|trim|forget [REASON...] [--decisions FILE] */
 int
-cmd_decide(struct cli *c, int argc, char **argv)
+cmd_decide(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "decisions", required_argument, NULL, 'd' },
@@ -568,12 +492,12 @@ cmd_decide(struct cli *c, int argc, char **argv)
 		goto usage;
 	/* A typo would be honoured by nobody: check the name is an option of
 	 * this tree. */
-	if ((k = cli_open_config(c)) == NULL)
+	if ((k = cli_open_config(s)) == NULL)
 		return 1;
 	if (kconfig_find(k, name) == NULL || kc_sym_index(kconfig_find(k,
 	    name)) < 0) {
 		fprintf(stderr, "kctui: decide: CONFIG_%s is not an option of "
-		    "%s\n", name, c->kconfig);
+		    "%s\n", name, s->kconfig);
 		kconfig_free(k);
 		return 1;
 	}
@@ -581,7 +505,8 @@ cmd_decide(struct cli *c, int argc, char **argv)
 	strbuf_init(&reason);
 	for (i = optind + 2; i < argc; i++)
 		strbuf_addf(&reason, "%s%s", reason.len ? " " : "", argv[i]);
-	path = cmd_decisions_path(c, dopt);
+	/* Only decide's own --decisions, not one before the mode. */
+	path = dopt != NULL ? session_path(s, dopt) : xstrdup(DECISIONS_DEFAULT);
 	if ((d = cmd_load_decisions(path)) == NULL)
 		goto out;
 	decisions_set(d, name, dec, reason.s);
@@ -589,7 +514,7 @@ cmd_decide(struct cli *c, int argc, char **argv)
 		fprintf(stderr, "kctui: %s\n", cause);
 		goto out;
 	}
-	if (!c->silent)
+	if (!s->silent)
 		printf("kctui: CONFIG_%s %s%s%s (%s)\n", name,
 		    decision_name(dec), reason.len ? "  # " : "",
 		    reason.len ? reason.s : "", path);

@@ -15,6 +15,7 @@
 #include "../core/explain.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/util.h"
+#include "../core/session.h"
 #include "cli.h"
 
 /* Most names suggested for a mistyped symbol. */
@@ -109,11 +110,11 @@ cmd_find(struct kconfig *k, const char *arg)
 
 /* kctui explain SYMBOL */
 int
-cmd_explain(struct cli *c, int argc, char **argv)
+cmd_explain(struct session *s, int argc, char **argv)
 {
-	struct cli_evidence	 ce;
+	struct session_evidence	 ce;
 	struct kconfig		*k;
-	struct kc_symbol	*s;
+	struct kc_symbol	*sym;
 	struct explain		*ex;
 	size_t			 i;
 	int			 status = 1;
@@ -122,18 +123,18 @@ cmd_explain(struct cli *c, int argc, char **argv)
 		fprintf(stderr, "usage: kctui [-e BUNDLE] explain SYMBOL\n");
 		return 1;
 	}
-	if ((k = cli_open_config(c)) == NULL)
+	if ((k = cli_open_config(s)) == NULL)
 		return 1;
-	if ((s = cmd_find(k, argv[1])) == NULL)
+	if ((sym = cmd_find(k, argv[1])) == NULL)
 		goto out;
-	if (cli_open_evidence(c, &ce) != 0)
+	if (cli_open_evidence(s, &ce) != 0)
 		goto out;
-	ex = explain_symbol(k, s, ce.a);
+	ex = explain_symbol(k, sym, ce.a);
 	for (i = 0; i < ex->nlines; i++)
 		printf("%*s%s\n", 2 * ex->lines[i].indent, "",
 		    ex->lines[i].text);
 	explain_free(ex);
-	cli_close_evidence(&ce);
+	session_close_evidence(&ce);
 	status = 0;
 out:
 	kconfig_free(k);
@@ -142,7 +143,7 @@ out:
 
 /* kctui enable SYMBOL[=y|m] [--apply -o FILE] */
 int
-cmd_enable(struct cli *c, int argc, char **argv)
+cmd_enable(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "apply", no_argument, NULL, 'a' },
@@ -151,7 +152,7 @@ cmd_enable(struct cli *c, int argc, char **argv)
 	};
 	struct enable_plan	*p = NULL;
 	struct kconfig		*k;
-	struct kc_symbol	*s;
+	struct kc_symbol	*sym;
 	enum kc_tri		 want = KC_YES;
 	char			*name, *eq, *out = NULL, *cause = NULL;
 	bool			 apply = false;
@@ -168,7 +169,7 @@ cmd_enable(struct cli *c, int argc, char **argv)
 			break;
 		case 'o':
 			free(out);
-			out = cli_path(c, optarg);
+			out = session_path(s, optarg);
 			break;
 		default:
 			goto usage;
@@ -188,27 +189,27 @@ cmd_enable(struct cli *c, int argc, char **argv)
 			goto usage;
 		}
 	}
-	if ((k = cli_open_config(c)) == NULL) {
+	if ((k = cli_open_config(s)) == NULL) {
 		free(name);
 		free(out);
 		return 1;
 	}
-	if ((s = cmd_find(k, name)) == NULL)
+	if ((sym = cmd_find(k, name)) == NULL)
 		goto done;
-	p = enable_plan(k, s, want);
+	p = enable_plan(k, sym, want);
 	if (!p->ok) {
-		printf("CONFIG_%s can't be made %s: %s.\n", kc_sym_name(s),
+		printf("CONFIG_%s can't be made %s: %s.\n", kc_sym_name(sym),
 		    explain_tri_name(want), p->why_not);
 		status = 2;
 		goto done;
 	}
 	if (p->already) {
-		printf("CONFIG_%s is already %s.\n", kc_sym_name(s),
+		printf("CONFIG_%s is already %s.\n", kc_sym_name(sym),
 		    explain_tri_name(want));
 		status = 0;
 		goto done;
 	}
-	printf("To make CONFIG_%s %s, %zu change%s:\n", kc_sym_name(s),
+	printf("To make CONFIG_%s %s, %zu change%s:\n", kc_sym_name(sym),
 	    explain_tri_name(want), p->nsteps, p->nsteps == 1 ? "" : "s");
 	for (i = 0; i < p->nsteps; i++)
 		printf("  %zu. CONFIG_%s=%s: %s\n", i + 1,

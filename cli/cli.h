@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cli.h - the command line: the command table (cmd.c) and the commands
+ * (cmd-*.c). Each command gets the session main() resolved (core/session.h)
+ * and its own arguments, argv[0] being its name.
+ */
+#ifndef KC_CLI_H
+#define KC_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct session;
+struct session_evidence;
+struct kconfig;
+
+/*
+ * A command: its name, the synopsis after the name and the text of the
+ * help's line (a newline in text continues at the text's column; text
+ * starting with one starts on the next line; entries with no text are
+ * listed together on one line), and what runs it.
+ */
+struct cmd_entry {
+	const char	*name;
+	const char	*args;
+	const char	*text;
+	int		(*exec)(struct session *, int argc, char **argv);
+};
+
+/* cmd.c */
+const struct cmd_entry *cmd_lookup(const char *name);
+void	 cmd_usage(FILE *);
+/* The session's config and evidence, with the reason printed on
+ * failure. */
+struct kconfig *cli_open_config(struct session *);
+int	 cli_open_evidence(struct session *, struct session_evidence *);
+int	 cli_open_both(struct session *, struct kconfig **,
+	     struct session_evidence *, double *t_config, double *t_evidence);
+/* Warnings from evidence readers and the engine: "kctui: text". */
+void	 cli_warn_prefixed(void *, const char *text);
+
+/* cmd-conf.c: the configuration modes, and a name that is no command */
+int	cmd_olddefconfig(struct session *, int argc, char **argv);
+int	cmd_defconfig(struct session *, int argc, char **argv);
+int	cmd_savedefconfig(struct session *, int argc, char **argv);
+int	cmd_allconfig(struct session *, int argc, char **argv);
+int	cmd_unknown(struct session *, int argc, char **argv);
+/* kctui print-env */
+int	cmd_print_env(struct session *, int argc, char **argv);
+/* kctui evidence -e BUNDLE... [--format text|tsv] [--unmapped] */
+int	cmd_evidence(struct session *, int argc, char **argv);
+/* kctui collect -o DIR [--trace-seconds N] [-- COMMAND ARGS...] */
+int	cmd_collect(struct session *, int argc, char **argv);
+/* kctui explain SYMBOL */
+int	cmd_explain(struct session *, int argc, char **argv);
+/* kctui enable SYMBOL[=y|m] [--apply -o FILE] */
+int	cmd_enable(struct session *, int argc, char **argv);
+/* kctui suggest -e BUNDLE... [--policy P] [--format text|tsv]
+ * [--decisions FILE] */
+int	cmd_suggest(struct session *, int argc, char **argv);
+/* kctui export -e BUNDLE... -o FILE [--policy P] [--accept X]...
+ * [--report FILE] [--decisions FILE] */
+int	cmd_export(struct session *, int argc, char **argv);
+/* kctui decide CONFIG_X keep|trim|forget [REASON...] [--decisions FILE] */
+int	cmd_decide(struct session *, int argc, char **argv);
+#endif

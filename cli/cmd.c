@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmd.c - the command table: every mode and command kctui runs, the help
+ * text made from it, and what the commands share to open the session's
+ * configuration and evidence with the reasons printed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/session.h"
+#include "../lib/util.h"
+#include "cli.h"
+
+/* The column of the help's texts. */
+#define CMD_TEXT_COLUMN 25
+
+static const struct cmd_entry cmd_table[] = {
+	{ "olddefconfig", NULL,
+	  "update the config, new symbols to their defaults",
+	  cmd_olddefconfig },
+	{ "defconfig", "[FILE]",
+	  "new config from FILE (default: the arch's defconfig)",
+	  cmd_defconfig },
+	{ "savedefconfig", "[FILE]",
+	  "write the minimal config to FILE (default: defconfig)",
+	  cmd_savedefconfig },
+	{ "allnoconfig", NULL, NULL, cmd_allconfig },
+	{ "allyesconfig", NULL, NULL, cmd_allconfig },
+	{ "allmodconfig", NULL, NULL, cmd_allconfig },
+	{ "alldefconfig", NULL, NULL, cmd_allconfig },
+	{ "print-env", NULL, "the environment conf would see", cmd_print_env },
+	{ "evidence", "-e BUNDLE...", "[--format text|tsv] [--unmapped]\n"
+	  "what evidence says of each option", cmd_evidence },
+	{ "collect", "-o DIR", "[--trace-seconds N] [-- COMMAND...]\n"
+	  "record an evidence bundle here", cmd_collect },
+	{ "explain", "SYMBOL",
+	  "its value, why, what blocks it, what depends on it", cmd_explain },
+	{ "enable", "SYMBOL[=y|m]",
+	  "[--apply -o FILE] the changes that turn it on", cmd_enable },
+	{ "suggest", "-e BUNDLE...",
+	  "[--policy modules|aggressive] [--format text|tsv]\n"
+	  "[--decisions FILE]: trim candidates by subsystem", cmd_suggest },
+	{ "export", "-e BUNDLE... -o FILE",
+	  "[--policy P] [--accept all|SUBSYSTEM]...\n"
+	  "[--report FILE[.yaml]] [--decisions FILE]: write the trimmed "
+	  "config", cmd_export },
+	{ "decide", "CONFIG_X keep|trim|forget [REASON...] [--decisions FILE]",
+	  "\nrecord a decision (default file: .kctui-decisions in the tree)",
+	  cmd_decide },
+};
+#define CMD_COUNT (sizeof cmd_table / sizeof cmd_table[0])
+
+/* The command called name, or NULL. */
+const struct cmd_entry *
+cmd_lookup(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < CMD_COUNT; i++)
+		if (strcmp(cmd_table[i].name, name) == 0)
+			return &cmd_table[i];
+	return NULL;
+}
+
+/* One entry's line of the help (and the entries without text after it,
+ * on the same line); the index of the next entry. */
+static size_t
+cmd_usage_entry(struct strbuf *sb, size_t i)
+{
+	const struct cmd_entry	*e = &cmd_table[i];
+	size_t			 start = sb->len;
+	const char		*p;
+
+	strbuf_addf(sb, "  %s%s%s", e->name, e->args != NULL ? " " : "",
+	    e->args != NULL ? e->args : "");
+	if (e->text == NULL) {
+		while (i + 1 < CMD_COUNT && cmd_table[i + 1].text == NULL)
+			strbuf_addf(sb, " | %s", cmd_table[++i].name);
+		strbuf_addf(sb, "\n");
+		return i + 1;
+	}
+	if (e->text[0] != '\n')
+		strbuf_addf(sb, "%*s", sb->len - start + 2 > CMD_TEXT_COLUMN ?
+		    2 : CMD_TEXT_COLUMN - (int)(sb->len - start), "");
+	for (p = e->text; *p != '\0'; p++) {
+		if (*p == '\n')
+			strbuf_addf(sb, "\n%*s", CMD_TEXT_COLUMN, "");
+		else
+			strbuf_addc(sb, *p);
+	}
+	strbuf_addf(sb, "\n");
+	return i + 1;
+}
+
+/* The usage and help text, made from the table. */
+void
+cmd_usage(FILE *f)
+{
+	struct strbuf	sb;
+	size_t		i;
+
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "usage: kctui [-C DIR] [--config FILE] "
+	    "[--kconfig FILE] [--no-cache] [-j JOBS] [-s] [-v] [-e BUNDLE] "
+	    "[--theme NAME|FILE]\n"
+	    "             [--policy modules|aggressive] [--decisions FILE] "
+	    "[NAME=value...] [MODE [ARG]]\n"
+	    "without a mode: the interactive configuration browser (with -e: "
+	    "trim review, t)\n"
+	    "modes:\n");
+	for (i = 0; i < CMD_COUNT; )
+		i = cmd_usage_entry(&sb, i);
+	fputs(sb.s, f);
+	strbuf_free(&sb);
+}
+
+/* The session's configuration; NULL, with the reason printed, on
+ * failure. */
+struct kconfig *
+cli_open_config(struct session *s)
+{
+	struct kconfig	*k;
+	char		*cause = NULL;
+
+	if ((k = session_open_config(s, &cause)) == NULL) {
+		fprintf(stderr, "%s\n", cause);
+		free(cause);
+	}
+	return k;
+}
+
+/* The session's evidence, its warnings printed; -1 (reason printed) on
+ * failure, 0 with everything NULL when no bundle was given. */
+int
+cli_open_evidence(struct session *s, struct session_evidence *ce)
+{
+	char	*msgs = NULL;
+	int	 rc;
+
+	rc = session_open_evidence(s, ce, &msgs);
+	if (msgs != NULL)
+		fputs(msgs, stderr);
+	free(msgs);
+	return rc;
+}
+
+/* Both at once (session_open_both), messages printed; -1 if either
+ * fails. */
+int
+cli_open_both(struct session *s, struct kconfig **kp,
+    struct session_evidence *ce, double *t_config, double *t_evidence)
+{
+	char	*msgs = NULL;
+	int	 rc;
+
+	rc = session_open_both(s, kp, ce, t_config, t_evidence, &msgs);
+	if (msgs != NULL)
+		fputs(msgs, stderr);
+	free(msgs);
+	return rc;
+}
+
+/* Warnings from evidence readers and the engine: "kctui: text". */
+void
+cli_warn_prefixed(void *arg, const char *text)
+{
+	(void)arg;
+	fprintf(stderr, "kctui: %s\n", text);
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kctui.c - the command line: kctui [options] [NAME=value...] [MODE [ARG]].
+ * The options fill the session (core/session.h), then the command table
+ * (cmd.c) runs the mode; without one, the interactive browser.
+ */
+#include <getopt.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/session.h"
+#include "../lib/util.h"
+#include "../tui/tui.h"
+#include "cli.h"
+
+/* Whether an argument is a make-style variable assignment. */
+static bool
+cli_is_assignment(const char *arg)
+{
+	const char *p = arg;
+
+	if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')))
+		return false;
+	while (*p == '_' || (*p >= 'A' && *p <= 'Z') ||
+	    (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
+		p++;
+	return *p == '=';
+}
+
+/* Print usage and exit. */
+static void __attribute__((noreturn))
+usage(int status)
+{
+	cmd_usage(status ? stderr : stdout);
+	exit(status);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "kconfig", required_argument, NULL, 'K' },
+		{ "no-cache", no_argument, NULL, 'N' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "silent", no_argument, NULL, 's' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "evidence", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "theme", required_argument, NULL, 'T' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "decisions", required_argument, NULL, 'D' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct cmd_entry	*cmd;
+	struct session		 s;
+	char			*cause = NULL;
+	const char		*theme = NULL, *decisions = NULL;
+	int			 ch, status;
+
+	/*
+	 * Large blocks (the tree's indexes, xz dictionaries, per-run
+	 * tables) come from the heap and stay there: glibc would mmap and
+	 * munmap each, and every munmap while the loading threads run is a
+	 * TLB shootdown across CPUs, expensive under virtualisation (a
+	 * third of a suggest's time went there). A short-lived command
+	 * gives the memory back at exit anyway.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 256 << 20);
+	mallopt(M_TRIM_THRESHOLD, 512 << 20);
+	session_init(&s);
+	while ((ch = getopt_long(argc, argv, "+C:e:hsvj:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'C':
+			s.dir = optarg;
+			break;
+		case 'e':
+			session_add_bundle(&s, optarg);
+			break;
+		case 'c':
+			s.config = optarg;
+			break;
+		case 'K':
+			s.kconfig = optarg;
+			break;
+		case 'N':
+			s.no_cache = true;
+			break;
+		case 'j':
+			s.jobs = atoi(optarg);
+			break;
+		case 's':
+			s.silent = true;
+			break;
+		case 'v':
+			s.verbose = true;
+			break;
+		case 'T':
+			theme = optarg;
+			break;
+		case 'P':
+			if (session_policy(optarg, &s.policy, &cause) != 0) {
+				fprintf(stderr, "kctui: %s\n", cause);
+				free(cause);
+				session_free(&s);
+				return 1;
+			}
+			break;
+		case 'D':
+			decisions = optarg;
+			break;
+		case 'h':
+			usage(0);
+		default:
+			usage(1);
+		}
+	}
+	if (decisions != NULL)
+		session_set_decisions(&s, decisions);
+	/* make-style NAME=value arguments, as in "make CC=clang ...". */
+	s.vars = xcalloc((size_t)argc + 1, sizeof *s.vars);
+	for (; optind < argc && cli_is_assignment(argv[optind]); optind++)
+		s.vars[s.nvars++] = argv[optind];
+	if (session_setup(&s, &cause) != 0) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		free(cause);
+		session_free(&s);
+		return 1;
+	}
+
+	if (optind == argc) {
+		/* No mode: the interactive browser. */
+		status = tui_main(&s, theme);
+	} else {
+		/* A name that is no command is said unknown by the
+		 * configuration modes, after reading the Kconfig files. */
+		if ((cmd = cmd_lookup(argv[optind])) == NULL)
+			status = cmd_unknown(&s, argc - optind, argv + optind);
+		else
+			status = cmd->exec(&s, argc - optind, argv + optind);
+	}
+	session_free(&s);
+	return status;
+}

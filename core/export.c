@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * export.c - write a trimmed configuration and its report: what accepting
+ * the candidates changes, the comparison with a trim on the loaded
+ * modules alone when everything is accepted, the configuration itself
+ * (atomically: the input is never touched unless out names it) and the
+ * report (report.c). `kctui export` and the browser's trim review both
+ * come here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kconfig-parser/kconfig.h"
+#include "export.h"
+#include "report.h"
+#include "trim.h"
+
+/* The name of a policy, as --policy takes it. */
+const char *
+trim_policy_name(enum trim_policy p)
+{
+	return p == TRIM_POLICY_AGGRESSIVE ? "aggressive" : "modules";
+}
+
+/* Removed (y/m -> n) symbols among changes. */
+size_t
+trim_changes_removed(const struct trim_change *ch, size_t n)
+{
+	size_t i, r = 0;
+
+	for (i = 0; i < n; i++)
+		r += ch[i].before != KC_NO && ch[i].after == KC_NO;
+	return r;
+}
+
+/*
+ * Export e->accepted: the configuration to e->out and, when e->report is
+ * set, the report. Fills e's results; a candidate that could not be set
+ * is no failure but a warning in e->warning. -1 with *cause on failure.
+ */
+int
+trim_export(struct trim_export *e, char **cause)
+{
+	struct report_input	 ri;
+	struct trim_change	*ch = NULL;
+	struct kconfig		*result = e->result != NULL ? e->result : e->k;
+	struct kc_symbol	**bsyms = NULL;
+	char			**bwhys = NULL;
+	size_t			 nch = 0, nb = 0, i;
+	int			 rc = -1;
+
+	e->warning = NULL;
+	if (trim_consequences(e->t, e->k, e->accepted, e->naccepted, &ch, &nch,
+	    cause) != 0)
+		return -1;
+	e->removed = trim_changes_removed(ch, nch);
+	e->ym_before = report_count_ym(e->k);
+	/* The comparison with a module list alone, when everything is
+	 * accepted (then it is what the report's reader compares). */
+	memset(&ri, 0, sizeof ri);
+	if (e->report != NULL && e->naccepted == trim_ncands(e->t)) {
+		if (trim_beyond_modules(e->t, e->k, &bsyms, &bwhys, &nb,
+		    cause) != 0)
+			goto out;
+		ri.has_beyond = true;
+	}
+	if (e->result == NULL)
+		trim_apply(e->t, e->k, e->accepted, e->naccepted, &e->warning);
+	if (kconfig_write(result, e->out, cause) != 0)
+		goto out;
+	ri.beyond = bsyms;
+	ri.beyond_why = bwhys;
+	ri.nbeyond = nb;
+	ri.t = e->t;
+	ri.k = result;
+	ri.accepted = e->accepted;
+	ri.naccepted = e->naccepted;
+	ri.changes = ch;
+	ri.nchanges = nch;
+	ri.config_in = e->config_in;
+	ri.config_out = e->out;
+	ri.policy = trim_policy_name(e->policy);
+	ri.bundles = e->bundles;
+	ri.nbundles = e->nbundles;
+	ri.ym_before = e->ym_before;
+	ri.ym_after = e->ym_after = report_count_ym(result);
+	ri.decisions_file = e->decisions_file;
+	if (e->report != NULL && report_write(e->report, &ri, cause) != 0)
+		goto out;
+	rc = 0;
+out:
+	for (i = 0; i < nb; i++)
+		free(bwhys[i]);
+	free(bwhys);
+	free(bsyms);
+	free(ch);
+	return rc;
+}

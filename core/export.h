@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * export.h - the trimmed configuration and its report (docs/trim.md),
+ * written the same way by `kctui export` and the browser's trim review.
+ */
+#ifndef KC_EXPORT_H
+#define KC_EXPORT_H
+
+#include <stddef.h>
+
+#include "trim.h"
+
+struct trim_export {
+	struct trim		*t;
+	/* The trim's configuration: what accepting the candidates changes,
+	 * and the y/m count before, are computed on it. */
+	struct kconfig		*k;
+	/* The configuration written; NULL: the accepted candidates are
+	 * set to n in k, and k is written. */
+	struct kconfig		*result;
+	const size_t		*accepted;	/* candidate indexes */
+	size_t			 naccepted;
+	const char		*out;		/* the trimmed config */
+	const char		*report;	/* its report, or NULL */
+	const char		*config_in;	/* for the report */
+	enum trim_policy	 policy;
+	const char *const	*bundles;
+	int			 nbundles;
+	const char		*decisions_file;
+
+	/* What was done. */
+	size_t			 removed;	/* y/m options set to n */
+	size_t			 ym_before, ym_after;
+	/* Candidates that could not be set to n (malloc'd), or NULL. */
+	char			*warning;
+};
+
+int		 trim_export(struct trim_export *, char **cause);
+const char	*trim_policy_name(enum trim_policy);
+size_t		 trim_changes_removed(const struct trim_change *, size_t);
+#endif
