@@ -37,7 +37,6 @@ DEPFLAGS    = -MMD -MP
 # that names what is missing.  --as-needed keeps unused ones out of binaries.
 PKGS := ncursesw libtraceevent libtracefs libtracecmd yaml-0.1 libpcre2-8 liblzma zlib libelf
 PKGS_FOUND := $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),$(p)))
-pkg_macro = HAVE_$(shell echo '$(1)' | tr 'a-z.-' 'A-Z__')
 PKGS_MISSING := $(filter-out $(PKGS_FOUND),$(PKGS))
 NO_PKG_GOALS := deps deps-ensure clean help check bench demo
 ifneq ($(PKGS_MISSING),)
@@ -46,8 +45,7 @@ $(error libraries not found by $(PKG_CONFIG): $(PKGS_MISSING); run `make deps` (
 endif
 endif
 ifneq ($(PKGS_FOUND),)
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_FOUND)) \
-	$(foreach p,$(PKGS_FOUND),-D$(call pkg_macro,$(p))=1)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_FOUND))
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS_FOUND))
 endif
 LDFLAGS ?=

@@ -11,9 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifdef HAVE_YAML_0_1
 #include <yaml.h>
-#endif
 
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/fileio.h"
@@ -247,7 +245,6 @@ report_markdown(struct report_model *m, size_t *len)
 	return strbuf_detach(&sb);
 }
 
-#ifdef HAVE_YAML_0_1
 /* libyaml output into a strbuf. */
 static int
 report_yaml_out(void *arg, unsigned char *buf, size_t len)
@@ -430,7 +427,6 @@ report_yaml(struct report_model *m, size_t *len, char **cause)
 	*len = sb.len;
 	return strbuf_detach(&sb);
 }
-#endif
 
 /* Whether a report name asks for YAML. */
 static bool
@@ -452,13 +448,7 @@ report_write(const char *path, const struct report_input *in, char **cause)
 
 	report_model_build(&m, in);
 	if (report_is_yaml(path)) {
-#ifdef HAVE_YAML_0_1
 		text = report_yaml(&m, &len, cause);
-#else
-		*cause = xasprintf("%s: YAML reports need libyaml (kctui "
-		    "was built without it)", path);
-		text = NULL;
-#endif
 	} else
 		text = report_markdown(&m, &len);
 	report_model_free(&m);
