@@ -97,6 +97,11 @@ expect_brief(const char *name, struct kconfig *k, const char *sym,
 	free(b);
 }
 
+/*
+ * Every reason kind of explain on one fixture, case after case. Long on
+ * purpose: each case is two lines against the same parsed Kconfig, and a
+ * reader checks the list of kinds here in one place.
+ */
 static void
 test_reasons(void)
 {

@@ -92,6 +92,12 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/*
+ * Random sets on the real tree, each recomputed incrementally and in
+ * full, the two compared. Long on purpose: one loop over one state (the
+ * configuration, its saved values and the generation counters), whose
+ * steps only make sense together.
+ */
 int
 main(void)
 {

@@ -576,7 +576,8 @@ in_list(char **v, size_t n, const char *sym)
 	return 0;
 }
 
-/* The real tree: known objects and modules, timing, coverage. */
+/* The real tree: known objects and modules, coverage of Debian's =m
+ * symbols. Long on purpose: one scan, then check after check of it. */
 static void
 test_real_tree(const char *tree)
 {

@@ -660,7 +660,8 @@ ms_since(const struct timeval *t0)
 /*
  * Dependent futures and deferred checks: in async mode nothing here may
  * block the caller, and every result, message and error must be those of
- * sync mode (mode 0).
+ * sync mode (mode 0). Long on purpose: both modes run the same script
+ * side by side, and the comparison needs all of it in one place.
  */
 static void
 test_deferred(void)

@@ -443,7 +443,8 @@ from_cache(const struct srcindex *si)
 	return st.from_cache;
 }
 
-/* The synthetic tree: scanning, then the cache. */
+/* The synthetic tree: scanning, then the cache. Long on purpose: one
+ * tree made once, then checked case after case, cold and warm. */
 static void
 test_synthetic(void)
 {
