@@ -19,16 +19,7 @@
 #include "evidence.h"
 #include "kbuild.h"
 #include "srcindex.h"
-
-/* Seconds on the monotonic clock. */
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "../../lib/clock.h"
 
 /* Median of three. */
 static double
@@ -87,17 +78,17 @@ build_index(const char *tree, const char *cache, double *kb_s)
 	struct kbuild	*kb;
 	struct srcindex	*si;
 	char		*cause = NULL;
-	double		 t0 = now(), t1;
+	double		 t0 = clock_now(), t1;
 
 	kb = kbuild_scan(tree, "x86", &cause);
-	t1 = now();
+	t1 = clock_now();
 	si = srcindex_build(tree, cache, 2, &cause);
 	if (kb == NULL || si == NULL) {
 		fprintf(stderr, "bench_evidence: %s\n", cause);
 		exit(1);
 	}
 	*kb_s = t1 - t0;
-	t1 = now() - t0;
+	t1 = clock_now() - t0;
 	srcindex_free(si);
 	kbuild_free(kb);
 	return t1;
@@ -123,10 +114,10 @@ main(int argc, char **argv)
 	}
 	for (i = 0; i < 3; i++) {
 		struct evidence *ev = evidence_new();
-		double		 t0 = now();
+		double		 t0 = clock_now();
 
 		evidence_read_trace(ev, 0, text, len);
-		t[i] = now() - t0;
+		t[i] = clock_now() - t0;
 		evidence_free(ev);
 	}
 	free(text);

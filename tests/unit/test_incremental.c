@@ -24,6 +24,7 @@
 
 #define UNIT_PREFIX "unit/incremental/"
 #include "unit.h"
+#include "../../lib/clock.h"
 
 #define STEPS	300
 
@@ -81,15 +82,6 @@ lcg(uint32_t *s)
 {
 	*s = *s * 1103515245u + 12345u;
 	return *s >> 8;
-}
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /*
@@ -190,26 +182,26 @@ main(void)
 				break;
 			}
 		}
-		t0 = now();
+		t0 = clock_now();
 		if (step % 50 == 40 && saved_f != NULL) {
 			kconfig_values_restore(full, saved_f);
-			tf += now() - t0;
-			t0 = now();
+			tf += clock_now() - t0;
+			t0 = clock_now();
 			kconfig_values_restore(inc, saved_i);
-			ti += now() - t0;
+			ti += clock_now() - t0;
 		} else if (step % 17 == 5) {
 			kc_sym_unset(full, sf);
-			tf += now() - t0;
-			t0 = now();
+			tf += clock_now() - t0;
+			t0 = clock_now();
 			kc_sym_unset(inc, si);
-			ti += now() - t0;
+			ti += clock_now() - t0;
 		} else {
 			v = (enum kc_tri)(lcg(&seed) % 3);
 			rf = kc_sym_set_tristate(full, sf, v);
-			tf += now() - t0;
-			t0 = now();
+			tf += clock_now() - t0;
+			t0 = clock_now();
 			ri = kc_sym_set_tristate(inc, si, v);
-			ti += now() - t0;
+			ti += clock_now() - t0;
 			nsets += rf;
 			agree_set = agree_set && rf == ri;
 		}
@@ -218,9 +210,9 @@ main(void)
 		 * not, the state where invalidation may stop early. */
 		if (step % 4 != 3)
 			continue;
-		t0 = now();
+		t0 = clock_now();
 		bad = differ(full, inc);
-		tf += now() - t0;	/* both recompute here; mostly full */
+		tf += clock_now() - t0;	/* both recompute here; mostly full */
 		if (bad >= 0)
 			snprintf(detail, sizeof detail, "step %d (CONFIG_%s "
 			    "changed): CONFIG_%s differs", step,

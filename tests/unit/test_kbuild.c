@@ -27,6 +27,7 @@
 
 #define UNIT_PREFIX "unit/kbuild/"
 #include "unit.h"
+#include "../../lib/clock.h"
 /* Details here are printf formats. */
 #define check checkf
 
@@ -520,17 +521,6 @@ find_tree(void)
 	return NULL;
 }
 
-/* Seconds since t0. */
-static double
-since(const struct timespec *t0)
-{
-	struct timespec	t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) +
-	    (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 /* Symbols set to m in Debian's amd64 config (malloc'd, NULL-ended). */
 static char **
 config_modules(size_t *np)
@@ -592,16 +582,16 @@ test_real_tree(const char *tree)
 	const struct kbuild_obj		*o;
 	const struct kbuild_obj *const	*v;
 	struct kbuild_stats		 st;
-	struct timespec			 t0;
+	double				 t0;
 	char				*cause = NULL, **mods, missing[1024];
 	size_t				 n, i, j, nm, found, withm, msyms;
 	double				 secs;
 	char				*used;
 	int				 c, ok;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = clock_now();
 	kb = kbuild_scan(tree, "x86", &cause);
-	secs = since(&t0);
+	secs = clock_now() - t0;
 	check("real-scan", kb != NULL, "%s", cause ? cause : "");
 	free(cause);
 	if (kb == NULL)

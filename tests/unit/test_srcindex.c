@@ -26,18 +26,9 @@
 
 #define UNIT_PREFIX "unit/srcindex/"
 #include "unit.h"
+#include "../../lib/clock.h"
 
 static char	tmpdir[] = "/tmp/kctui-srcindex-XXXXXX";
-
-/* Seconds on the monotonic clock. */
-static double
-now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Create the directories leading to path. */
 static void
@@ -664,9 +655,9 @@ test_real(const char *tree)
 	int			 same = 1;
 
 	snprintf(cache, sizeof cache, "%s/real-cache/srcindex.bin", tmpdir);
-	t0 = now();
+	t0 = clock_now();
 	cold = build(tree, cache, 0);
-	t1 = now();
+	t1 = clock_now();
 	if (cold == NULL) {
 		check("real/build", 0, "srcindex_build failed");
 		return;
@@ -685,9 +676,9 @@ test_real(const char *tree)
 	snprintf(detail, sizeof detail, "init_once in %zu files", n);
 	check("real/static-in-many-files", n >= 10, detail);
 
-	t1 = now();
+	t1 = clock_now();
 	warm = build(tree, cache, 0);
-	t2 = now();
+	t2 = clock_now();
 	if (warm == NULL) {
 		check("real/warm", 0, "srcindex_build failed");
 		srcindex_free(cold);
