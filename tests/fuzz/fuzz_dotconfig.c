@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kconfig.h"
+#include "fuzz.h"
 
 static const char kconfig_text[] =
     "config MODULES\n\tbool \"modules\"\n\tdefault y\n\tmodules\n"
@@ -24,27 +24,14 @@ static const char kconfig_text[] =
     "config C3\n\ttristate \"c3\"\nendchoice\n"
     "menu \"m\"\n\tdepends on B\nconfig M1\n\ttristate \"m1\"\nendmenu\n";
 
-static void
-quiet(void *arg, const char *text)
-{
-	(void)arg;
-	(void)text;
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char		*noenv[] = { NULL };
-	struct kconfig_options	 opt;
 	struct kconfig		*k;
 	char			*cause = NULL, *out;
 
-	memset(&opt, 0, sizeof opt);
-	opt.envp = noenv;
-	opt.no_shell = true;
-	opt.warn = quiet;
-	opt.info = quiet;
-	k = kconfig_new(&opt);
+	k = fuzz_kconfig_new(noenv);
 	if (kconfig_parse_buffer(k, "Kconfig", kconfig_text,
 	    sizeof kconfig_text - 1, &cause) != 0)
 		abort();	/* the fixed Kconfig must parse */

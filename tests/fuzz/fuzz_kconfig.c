@@ -10,29 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kconfig.h"
-
-static void
-quiet(void *arg, const char *text)
-{
-	(void)arg;
-	(void)text;
-}
+#include "fuzz.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char		*noenv[] = { (char *)"srctree=/nonexistent", NULL };
-	struct kconfig_options	 opt;
 	struct kconfig		*k;
 	char			*cause = NULL, *out;
 
-	memset(&opt, 0, sizeof opt);
-	opt.envp = noenv;
-	opt.no_shell = true;
-	opt.warn = quiet;
-	opt.info = quiet;
-	k = kconfig_new(&opt);
+	k = fuzz_kconfig_new(noenv);
 	if (kconfig_parse_buffer(k, "Kconfig", (const char *)data, size,
 	    &cause) == 0) {
 		/* Evaluate everything the way olddefconfig would. */

@@ -20,37 +20,6 @@
 
 static char	tmpdir[] = "/tmp/kctui-trim-XXXXXX";
 
-static void
-quiet(void *arg, const char *text)
-{
-	(void)arg;
-	(void)text;
-}
-
-/* Parse a Kconfig text and read a .config text. */
-static struct kconfig *
-load(const char *kconfig, const char *config)
-{
-	static char		*noenv[] = { NULL };
-	struct kconfig_options	 opt;
-	struct kconfig		*k;
-	char			*cause = NULL;
-
-	memset(&opt, 0, sizeof opt);
-	opt.envp = noenv;
-	opt.warn = quiet;
-	opt.info = quiet;
-	k = kconfig_new(&opt);
-	if (kconfig_parse_buffer(k, "Kconfig", kconfig, strlen(kconfig),
-	    &cause) != 0 || kconfig_read_buffer(k, ".config", config,
-	    strlen(config), &cause) < 0) {
-		printf("# fixture: %s\n", cause);
-		free(cause);
-	}
-	kconfig_recalc(k);
-	return k;
-}
-
 /* Whether a symbol is a candidate. */
 static bool
 is_cand(struct trim *t, const char *name)
@@ -92,7 +61,7 @@ static const char config[] =
 static void
 test_candidates(void)
 {
-	struct kconfig		*k = load(fixture, config);
+	struct kconfig		*k = unit_kconfig(fixture, config, NULL);
 	struct trim_input	 in;
 	struct trim		*t;
 	struct decisions	*d = decisions_new();
@@ -181,7 +150,7 @@ change_of(const struct trim_change *ch, size_t n, const char *name)
 static void
 test_consequences(void)
 {
-	struct kconfig			*k = load(fixture, config);
+	struct kconfig			*k = unit_kconfig(fixture, config, NULL);
 	struct trim_input		 in;
 	struct trim			*t;
 	struct trim_change		*ch;
@@ -252,7 +221,7 @@ test_choice_moves(void)
 	    "endchoice\n";
 	static const char cf[] =
 	    "CONFIG_MODULES=y\nCONFIG_FANCY=m\nCONFIG_M_FANCY=y\n";
-	struct kconfig			*k = load(kc, cf);
+	struct kconfig			*k = unit_kconfig(kc, cf, NULL);
 	struct trim_input		 in;
 	struct trim			*t;
 	struct trim_change		*ch;
@@ -310,7 +279,7 @@ static const char keep_config[] =
 static void
 test_keep_set(void)
 {
-	struct kconfig		*k = load(keep_fixture, keep_config);
+	struct kconfig		*k = unit_kconfig(keep_fixture, keep_config, NULL);
 	struct trim_input	 in;
 	struct trim_stats	 st;
 	struct trim		*t;
