@@ -12,28 +12,13 @@
  * placeholder; at most jobs commands run at once, and waiting for one
  * keeps reading the pipes of all of them.
  *
- * The disk cache maps (command, digest) to output.  The digest covers the
- * working directory, the values of the environment variables that the
- * kernel's Makefile exports (and a few more that change tool behaviour),
- * and the identity (realpath, device, inode, size, mtime, ctime) of every
- * word of the command that names a file: words with a '/' and bare words
- * found as executables on PATH.  Missing files are part of the digest too,
- * so installing a tool is noticed.  The file is a lib/cachefile.h cache
- * ("KCSHELL\n"; its identity is unused, each entry carrying its own
- * digest) whose payload is the entries one after the other:
- *
- *	<32 hex digest> <cmd length> <output length>\n<cmd>\n<output>\n ...
- *
- * Anything that does not parse, or a bad header or checksum, discards the
- * whole file and it is rewritten at the next save (atomically, by
- * cachefile_write).
+ * What a command depends on is digested by shell-digest.c, and results
+ * are kept between runs by shell-cache.c (see shell-int.h).
  */
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -48,20 +33,9 @@
 #include <unistd.h>
 
 #include "preprocess.h"
-#include "shell.h"
-#include "../lib/cachefile.h"
-#include "../lib/strmap.h"
-#include "../lib/util.h"
+#include "shell-int.h"
 
 #define SHELL_BUFSIZE	4096
-#define CACHE_MAGIC	"KCSHELL\n"
-#define CACHE_VERSION	1	/* of the payload's entry format */
-
-/* A streaming 128-bit hash (two independent 64-bit lanes). */
-struct digest {
-	uint64_t	a;
-	uint64_t	b;
-};
 
 /*
  * One $(shell) call of this run.  A job whose command text holds
@@ -99,125 +73,6 @@ struct jkey {
 	uint64_t	 hash;
 	size_t		 job;
 };
-
-/* One cache record. */
-struct centry {
-	const char	*cmd;
-	size_t		 cmdlen;
-	const char	*out;
-	size_t		 outlen;
-	size_t		 next;		/* same cmd: entry index + 1, or 0 */
-	struct digest	 dig;
-	bool		 owned;		/* cmd/out malloc'd (not in file) */
-	bool		 fresh;		/* added in this run */
-	bool		 superseded;	/* replaced by a fresh entry */
-};
-
-/* Memoised identity of a command word. */
-struct word {
-	char		*name;
-	char		*ident;
-	uint64_t	 hash;
-	struct word	*next;
-};
-
-/* A PATH directory, listed once so that most misses cost no syscall. */
-struct pathdir {
-	char		*dir;
-	bool		 listed;	/* names[] is valid */
-	const char	**names;	/* open addressing set */
-	size_t		 size;		/* power of two */
-};
-
-struct shell {
-	char *const	*envp;
-	char		*cache_path;
-	int		 jobs;
-
-	struct job	*job;
-	size_t		 njob;
-	size_t		 jobcap;
-	struct jkey	*jobtab;	/* open addressing */
-	size_t		 jobtabsize;	/* power of two */
-	size_t		 njobkeys;
-	int		 running;	/* JOB_RUNNING */
-	size_t		 waiting;	/* JOB_WAIT and JOB_ALIAS */
-	size_t		 queued;	/* JOB_QUEUED */
-	size_t		 qlow;		/* no JOB_QUEUED job below this */
-	size_t		 err_next;	/* next job whose stderr is due */
-	size_t		 err_drop;	/* jobs from here on stay silent */
-
-	struct centry	*ent;
-	size_t		 nent;
-	size_t		 entcap;
-	struct strmap	 entmap;	/* cmd -> its latest entry index + 1,
-					   the others chained through next */
-	char		*filebuf;	/* the loaded cache file's payload */
-	bool		 dirty;
-
-	struct digest	 base;		/* cwd and environment */
-	struct word	**words;
-	size_t		 wordsize;
-	const char	*path;		/* PATH from envp */
-	struct pathdir	*dirs;		/* PATH, split and listed lazily */
-	size_t		 ndirs;
-	bool		 dirs_ready;
-	struct arena	 arena;		/* directory entry names */
-
-	struct shell_stats stats;
-
-	/* With jobs > 1 the job loop runs in a worker thread while commands
-	 * are in flight, so that jobs are reaped and started however long
-	 * the caller goes without calling us.  lock guards everything above
-	 * (the public functions take it); cond tells waiters that jobs have
-	 * moved on; a byte on wake[1] that the running set has changed. */
-	pthread_mutex_t	 lock;
-	pthread_cond_t	 cond;
-	pthread_t	 thread;
-	bool		 threaded;
-	bool		 stop;
-	int		 wake[2];
-};
-
-/* Start a digest. */
-static void
-digest_init(struct digest *d)
-{
-	d->a = 0xcbf29ce484222325ULL;
-	d->b = 0x9e3779b97f4a7c15ULL;
-}
-
-/* Feed bytes into a digest. */
-static void
-digest_add(struct digest *d, const void *p, size_t len)
-{
-	const unsigned char	*s = p;
-	size_t			 i;
-
-	for (i = 0; i < len; i++) {
-		d->a = (d->a ^ s[i]) * 0x100000001b3ULL;
-		d->b = (d->b + s[i] + 1) * 0xff51afd7ed558ccdULL;
-		d->b ^= d->b >> 31;
-	}
-}
-
-/* Feed a string and its terminator into a digest. */
-static void
-digest_adds(struct digest *d, const char *s)
-{
-	digest_add(d, s, strlen(s) + 1);
-}
-
-/* A 64-bit hash of a byte string. */
-static uint64_t
-hash64(const char *s, size_t len)
-{
-	struct digest d;
-
-	digest_init(&d);
-	digest_add(&d, s, len);
-	return d.a ^ (d.b >> 1);
-}
 
 /* Apply the kernel's do_shell() post-processing to raw output. */
 size_t
@@ -329,496 +184,6 @@ shell_capture(const char *cmd, char *const *envp, char **cause)
 			sb.s[i] = ' ';
 	}
 	return strbuf_detach(&sb);
-}
-
-/* Is this variable part of the cache digest? */
-static bool
-shell_env_relevant(const char *name, size_t len)
-{
-	static const char *const names[] = {
-		"PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE",
-		"LC_MESSAGES", "LC_COLLATE", "LC_NUMERIC", "TMPDIR", "HOME",
-		"ARCH", "SRCARCH", "SUBARCH", "HEADER_ARCH", "UTS_MACHINE",
-		"CROSS_COMPILE", "CROSS_COMPILE_COMPAT", "CC", "LD", "AR", "NM",
-		"OBJCOPY", "OBJDUMP", "READELF", "STRIP", "CPP", "HOSTCC",
-		"HOSTCXX", "HOSTRUSTC", "HOSTPKG_CONFIG", "RUSTC", "RUSTDOC",
-		"RUSTFMT", "RUSTC_OR_CLIPPY", "RUSTC_OR_CLIPPY_QUIET",
-		"RUSTC_BOOTSTRAP", "RUST_LIB_SRC", "BINDGEN", "CARGO",
-		"CLIPPY_DRIVER", "PAHOLE", "PAHOLE_FLAGS", "RESOLVE_BTFIDS",
-		"LLVM", "LLVM_IAS", "CLANG_FLAGS", "srctree", "objtree",
-		"abs_srctree", "abs_objtree", "building_out_of_srctree",
-		"VPATH", "KERNELVERSION", "KERNELRELEASE", "VERSION",
-		"PATCHLEVEL", "SUBLEVEL", "EXTRAVERSION", "CC_VERSION_TEXT",
-		"CONFIG_SHELL", "BASH", "PERL", "PYTHON3", "AWK", "LEX", "YACC",
-		"CHECK", "CHECKFLAGS", "INSTALLKERNEL", "KGZIP", "KBZIP2",
-		"KLZOP", "LZMA", "LZ4", "XZ", "ZSTD", "USERCFLAGS",
-		"USERLDFLAGS", "KRUSTFLAGS", "KCFLAGS", "KAFLAGS", "KCPPFLAGS",
-		"LDFLAGS_MODULE", "NOSTDINC_FLAGS", "LINUXINCLUDE",
-		"OBJCOPYFLAGS", "CFLAGS_KERNEL", "CFLAGS_MODULE",
-		"AFLAGS_KERNEL", "AFLAGS_MODULE", "RUSTFLAGS_KERNEL",
-		"RUSTFLAGS_MODULE", "BITS", "CCACHE_DIR", "GCC_EXEC_PREFIX",
-		"COMPILER_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",
-		"SOURCE_DATE_EPOCH",
-	};
-	static const char *const prefixes[] = {
-		"KBUILD_", "LLVM_", "CLANG_", "HOST", "CROSS_",
-		"RUST", "GCC_", "CCACHE_",
-	};
-	size_t i, n;
-
-	/* Which config file kconfig reads or writes (KCONFIG_CONFIG, ...)
-	 * is no input of any probe, and must not make a warm run cold. */
-	if (len >= 8 && strncmp(name, "KCONFIG_", 8) == 0)
-		return false;
-	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-		if (strlen(names[i]) == len &&
-		    strncmp(names[i], name, len) == 0)
-			return true;
-	}
-	for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-		n = strlen(prefixes[i]);
-		if (len >= n && strncmp(prefixes[i], name, n) == 0)
-			return true;
-	}
-	return false;
-}
-
-/* qsort comparator for environment strings. */
-static int
-shell_cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Digest the working directory and the relevant environment. */
-static void
-shell_base_digest(struct shell *sh)
-{
-	char		 cwd[PATH_MAX];
-	const char	**v, *eq;
-	size_t		 n = 0, i;
-
-	digest_init(&sh->base);
-	digest_adds(&sh->base, getcwd(cwd, sizeof cwd) ? cwd : "?");
-	for (i = 0; sh->envp != NULL && sh->envp[i] != NULL; i++)
-		;
-	v = xcalloc(i + 1, sizeof *v);
-	for (i = 0; sh->envp != NULL && sh->envp[i] != NULL; i++) {
-		eq = strchr(sh->envp[i], '=');
-		if (eq != NULL &&
-		    shell_env_relevant(sh->envp[i], eq - sh->envp[i]))
-			v[n++] = sh->envp[i];
-	}
-	qsort(v, n, sizeof *v, shell_cmp_str);
-	for (i = 0; i < n; i++)
-		digest_adds(&sh->base, v[i]);
-	free(v);
-}
-
-/* The identity of an existing file: realpath and stat fields. */
-static char *
-shell_identify(const char *path)
-{
-	struct stat	 st;
-	char		*real;
-	char		*id;
-
-	if (stat(path, &st) != 0)
-		return xstrdup("-");
-	real = realpath(path, NULL);
-	if (S_ISREG(st.st_mode)) {
-		id = xasprintf("F%s:%llu:%llu:%lld:%lld.%ld:%lld.%ld",
-		    real ? real : path, (unsigned long long)st.st_dev,
-		    (unsigned long long)st.st_ino, (long long)st.st_size,
-		    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-		    (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
-	} else {
-		/* Directories and devices: their times change too often. */
-		id = xasprintf("O%s:%o:%llu:%llu", real ? real : path,
-		    (unsigned)(st.st_mode & S_IFMT),
-		    (unsigned long long)st.st_dev,
-		    (unsigned long long)st.st_ino);
-	}
-	free(real);
-	return id;
-}
-
-/* Split PATH and list each directory once. */
-static void
-shell_list_path(struct shell *sh)
-{
-	struct pathdir	*pd;
-	struct dirent	*de;
-	const char	*p, *end;
-	size_t		 n, count, slot;
-	DIR		*d;
-
-	sh->dirs_ready = true;
-	if (sh->path == NULL)
-		return;
-	for (p = sh->path;; p = end + 1) {
-		end = strchr(p, ':');
-		n = end ? (size_t)(end - p) : strlen(p);
-		sh->dirs = xrealloc(sh->dirs, (sh->ndirs + 1) * sizeof *sh->dirs);
-		pd = &sh->dirs[sh->ndirs++];
-		memset(pd, 0, sizeof *pd);
-		pd->dir = xstrndup(p, n);
-		if (n > 0 && (d = opendir(pd->dir)) != NULL) {
-			pd->size = 256;
-			pd->names = xcalloc(pd->size, sizeof *pd->names);
-			count = 0;
-			while ((de = readdir(d)) != NULL) {
-				if (de->d_name[0] == '.')
-					continue;
-				if (++count * 2 >= pd->size) {
-					const char **old = pd->names;
-					size_t i, oldsize = pd->size;
-
-					pd->size *= 2;
-					pd->names = xcalloc(pd->size,
-					    sizeof *pd->names);
-					for (i = 0; i < oldsize; i++) {
-						if (old[i] == NULL)
-							continue;
-						slot = hash_str(old[i],
-						    strlen(old[i])) &
-						    (pd->size - 1);
-						while (pd->names[slot] != NULL)
-							slot = (slot + 1) &
-							    (pd->size - 1);
-						pd->names[slot] = old[i];
-					}
-					free(old);
-				}
-				slot = hash_str(de->d_name, strlen(de->d_name))
-				    & (pd->size - 1);
-				while (pd->names[slot] != NULL)
-					slot = (slot + 1) & (pd->size - 1);
-				pd->names[slot] = arena_strdup(&sh->arena,
-				    de->d_name);
-			}
-			closedir(d);
-			pd->listed = true;
-		}
-		if (end == NULL)
-			break;
-	}
-}
-
-/* Might a listed directory contain name? */
-static bool
-shell_dir_has(struct pathdir *pd, const char *name)
-{
-	size_t slot;
-
-	if (!pd->listed)
-		return true;
-	slot = hash_str(name, strlen(name)) & (pd->size - 1);
-	while (pd->names[slot] != NULL) {
-		if (strcmp(pd->names[slot], name) == 0)
-			return true;
-		slot = (slot + 1) & (pd->size - 1);
-	}
-	return false;
-}
-
-/* Find a bare word as an executable on PATH; its identity or "-". */
-static char *
-shell_identify_path(struct shell *sh, const char *word)
-{
-	struct stat	 st;
-	struct pathdir	*pd;
-	char		*file, *id;
-	size_t		 i;
-
-	if (!sh->dirs_ready)
-		shell_list_path(sh);
-	for (i = 0; i < sh->ndirs; i++) {
-		pd = &sh->dirs[i];
-		if (!shell_dir_has(pd, word))
-			continue;
-		if (*pd->dir == '\0')
-			file = xstrdup(word);
-		else
-			file = xasprintf("%s/%s", pd->dir, word);
-		if (stat(file, &st) == 0 && S_ISREG(st.st_mode) &&
-		    access(file, X_OK) == 0) {
-			id = shell_identify(file);
-			free(file);
-			return id;
-		}
-		free(file);
-	}
-	return xstrdup("-");
-}
-
-/* Memoised identity of a command word. */
-static const char *
-shell_word_ident(struct shell *sh, const char *s, size_t len)
-{
-	struct word	*w;
-	uint64_t	 h = hash64(s, len);
-	size_t		 slot = h & (sh->wordsize - 1);
-
-	for (w = sh->words[slot]; w != NULL; w = w->next) {
-		if (w->hash == h && strlen(w->name) == len &&
-		    memcmp(w->name, s, len) == 0)
-			return w->ident;
-	}
-	w = xmalloc(sizeof *w);
-	w->name = xstrndup(s, len);
-	w->hash = h;
-	if (memchr(s, '/', len) != NULL)
-		w->ident = shell_identify(w->name);
-	else
-		w->ident = shell_identify_path(sh, w->name);
-	w->next = sh->words[slot];
-	sh->words[slot] = w;
-	return w->ident;
-}
-
-/* Is c a separator between the words of a command? */
-static bool
-shell_is_sep(char c)
-{
-	return c == '\0' || strchr(" \t\n;|&<>()'\"`$={}!*?[]\\,", c) != NULL;
-}
-
-/* The digest of a command: base, text, identity of file words. */
-static void
-shell_digest(struct shell *sh, const char *cmd, struct digest *d)
-{
-	const char	*p = cmd, *start;
-	size_t		 len;
-
-	*d = sh->base;
-	digest_adds(d, cmd);
-	while (*p != '\0') {
-		if (shell_is_sep(*p)) {
-			p++;
-			continue;
-		}
-		start = p;
-		while (!shell_is_sep(*p))
-			p++;
-		len = p - start;
-		if (len >= PATH_MAX)
-			continue;
-		if (memchr(start, '/', len) == NULL &&
-		    !(start[0] == '_' ||
-		    (start[0] >= 'a' && start[0] <= 'z') ||
-		    (start[0] >= 'A' && start[0] <= 'Z')))
-			continue;
-		digest_add(d, start, len);
-		digest_adds(d, "");
-		digest_adds(d, shell_word_ident(sh, start, len));
-	}
-}
-
-/* Find a cache entry for (cmd, digest): the entries of a command are
- * chained from its map entry (one per digest seen, e.g. per compiler). */
-static struct centry *
-shell_cache_find(struct shell *sh, const char *cmd, size_t len,
-    const struct digest *d)
-{
-	struct centry	*e;
-	size_t		 i;
-
-	i = (size_t)(uintptr_t)strmap_get(&sh->entmap, cmd, len);
-	for (; i != 0; i = e->next) {
-		e = &sh->ent[i - 1];
-		if (e->dig.a == d->a && e->dig.b == d->b)
-			return e;
-	}
-	return NULL;
-}
-
-/* Add a cache entry; fresh entries supersede others for the same cmd. The
- * map borrows cmd from the entry (the loaded file or its own copy). */
-static void
-shell_cache_add(struct shell *sh, const char *cmd, size_t cmdlen,
-    const char *out, size_t outlen, const struct digest *d, bool fresh)
-{
-	struct strmap_entry	*me;
-	struct centry		*e;
-	size_t			 i, k;
-
-	if (sh->nent == sh->entcap) {
-		sh->entcap = sh->entcap ? sh->entcap * 2 : 256;
-		sh->ent = xrealloc(sh->ent, sh->entcap * sizeof *sh->ent);
-	}
-	i = sh->nent++;
-	e = &sh->ent[i];
-	e->dig = *d;
-	e->fresh = fresh;
-	e->superseded = false;
-	e->owned = fresh;
-	e->cmdlen = cmdlen;
-	e->outlen = outlen;
-	if (fresh) {
-		e->cmd = xstrndup(cmd, cmdlen);
-		e->out = xstrndup(out, outlen);
-		sh->dirty = true;
-	} else {
-		e->cmd = cmd;
-		e->out = out;
-	}
-	me = strmap_insert(&sh->entmap, e->cmd, cmdlen, NULL);
-	e->next = (size_t)(uintptr_t)me->value;
-	me->value = (void *)(uintptr_t)(i + 1);
-	if (fresh) {
-		for (k = e->next; k != 0; k = sh->ent[k - 1].next)
-			sh->ent[k - 1].superseded = true;
-	}
-}
-
-/* Forget every loaded entry (a corrupt file). */
-static void
-shell_cache_reset(struct shell *sh)
-{
-	size_t i;
-
-	for (i = 0; i < sh->nent; i++) {
-		if (sh->ent[i].owned) {
-			free((char *)sh->ent[i].cmd);
-			free((char *)sh->ent[i].out);
-		}
-	}
-	sh->nent = 0;
-	strmap_free(&sh->entmap);
-}
-
-/* Parse a hex number of exactly n digits. */
-static bool
-shell_parse_hex(const char *p, size_t n, uint64_t *v)
-{
-	size_t i;
-
-	*v = 0;
-	for (i = 0; i < n; i++) {
-		*v <<= 4;
-		if (p[i] >= '0' && p[i] <= '9')
-			*v |= (uint64_t)(p[i] - '0');
-		else if (p[i] >= 'a' && p[i] <= 'f')
-			*v |= (uint64_t)(p[i] - 'a' + 10);
-		else
-			return false;
-	}
-	return true;
-}
-
-/* Parse a decimal size ending at a given character. */
-static bool
-shell_parse_size(const char **pp, const char *end, char stop, size_t *v)
-{
-	const char *p = *pp;
-
-	if (p >= end || *p < '0' || *p > '9')
-		return false;
-	*v = 0;
-	while (p < end && *p >= '0' && *p <= '9') {
-		if (*v > SIZE_MAX / 10 - 10)
-			return false;
-		*v = *v * 10 + (size_t)(*p++ - '0');
-	}
-	if (p >= end || *p != stop)
-		return false;
-	*pp = p + 1;
-	return true;
-}
-
-/* Parse the loaded cache payload (NUL-terminated, writable: each cmd and
- * output is terminated in place); false if it is corrupt. */
-static bool
-shell_cache_parse(struct shell *sh, char *buf, size_t size)
-{
-	struct digest	 d;
-	const char	*p, *end, *cmd, *out;
-	size_t		 cmdlen, outlen;
-
-	p = buf;
-	end = buf + size;
-	while (p < end) {
-		if (end - p < 33 || !shell_parse_hex(p, 16, &d.a) ||
-		    !shell_parse_hex(p + 16, 16, &d.b) || p[32] != ' ')
-			return false;
-		p += 33;
-		if (!shell_parse_size(&p, end, ' ', &cmdlen) ||
-		    !shell_parse_size(&p, end, '\n', &outlen))
-			return false;
-		if ((size_t)(end - p) < cmdlen + outlen + 2 ||
-		    p[cmdlen] != '\n' || p[cmdlen + 1 + outlen] != '\n')
-			return false;
-		cmd = p;
-		out = p + cmdlen + 1;
-		buf[cmd - buf + cmdlen] = '\0';
-		buf[out - buf + outlen] = '\0';
-		if (memchr(cmd, '\0', cmdlen) != NULL ||
-		    memchr(out, '\0', outlen) != NULL)
-			return false;
-		shell_cache_add(sh, cmd, cmdlen, out, outlen, &d, false);
-		p = out + outlen + 1;
-	}
-	return true;
-}
-
-/* Load the cache file, if any. Its payload is copied out of the mapping:
- * parsing terminates strings in place, and it is small. */
-static void
-shell_cache_load(struct shell *sh)
-{
-	struct cachefile	 cf;
-	char			*buf, *why = NULL;
-
-	if (cachefile_open(&cf, sh->cache_path, CACHE_MAGIC, CACHE_VERSION,
-	    0, &why) != 0) {
-		if (why != NULL)	/* there, but unusable: rewrite it */
-			sh->dirty = true;
-		free(why);
-		return;
-	}
-	buf = xmalloc(cf.len + 1);
-	memcpy(buf, cf.data, cf.len);
-	buf[cf.len] = '\0';
-	if (!shell_cache_parse(sh, buf, cf.len)) {
-		shell_cache_reset(sh);
-		free(buf);
-		sh->dirty = true;
-	} else
-		sh->filebuf = buf;
-	cachefile_close(&cf);
-}
-
-/* Save the cache if it changed (locked). */
-static int
-shell_save_locked(struct shell *sh, char **cause)
-{
-	struct strbuf	 sb;
-	struct centry	*e;
-	size_t		 i;
-	int		 rc;
-
-	if (sh->cache_path == NULL || !sh->dirty)
-		return 0;
-	strbuf_init(&sb);
-	for (i = 0; i < sh->nent; i++) {
-		e = &sh->ent[i];
-		if (e->superseded)
-			continue;
-		strbuf_addf(&sb, "%016llx%016llx %zu %zu\n",
-		    (unsigned long long)e->dig.a, (unsigned long long)e->dig.b,
-		    e->cmdlen, e->outlen);
-		strbuf_add(&sb, e->cmd, e->cmdlen);
-		strbuf_addc(&sb, '\n');
-		strbuf_add(&sb, e->out, e->outlen);
-		strbuf_addc(&sb, '\n');
-	}
-	rc = cachefile_write(sh->cache_path, CACHE_MAGIC, CACHE_VERSION, 0,
-	    sb.s != NULL ? sb.s : "", sb.len, cause);
-	strbuf_free(&sb);
-	if (rc == 0)
-		sh->dirty = false;
-	return rc;
 }
 
 /* Create a shell runner. */
@@ -1044,7 +409,7 @@ shell_launch(struct shell *sh, size_t i, char *cmd)
 {
 	struct job	*j = &sh->job[i];
 	struct centry	*e;
-	uint64_t	 h = hash64(cmd, strlen(cmd));
+	uint64_t	 h = shell_hash(cmd, strlen(cmd));
 	size_t		 k;
 
 	if ((k = shell_job_find(sh, cmd, h)) != SIZE_MAX) {
@@ -1389,7 +754,7 @@ shell_run_locked(struct shell *sh, const char *cmd, char **cause)
 	if (sh->jobs > 1 && strchr(cmd, PP_FUTURE_START) != NULL &&
 	    !shell_ready_locked(sh, cmd)) {
 		/* A dependent future: substituted and started later. */
-		h = hash64(cmd, strlen(cmd));
+		h = shell_hash(cmd, strlen(cmd));
 		if ((i = shell_job_find(sh, cmd, h)) != SIZE_MAX) {
 			sh->stats.dedup++;
 			return shell_answer(sh, i);
@@ -1405,7 +770,7 @@ shell_run_locked(struct shell *sh, const char *cmd, char **cause)
 		cmd = shell_subst_done(sh, cmd);
 	else
 		cmd = xstrdup(cmd);
-	h = hash64(cmd, strlen(cmd));
+	h = shell_hash(cmd, strlen(cmd));
 	if ((i = shell_job_find(sh, cmd, h)) != SIZE_MAX) {
 		free((char *)cmd);
 		sh->stats.dedup++;
@@ -1623,7 +988,7 @@ shell_wait_all(struct shell *sh, char **cause)
 	}
 	sh->waiting = 0;
 	shell_flush_stderr_locked(sh, SIZE_MAX, true);
-	ret = shell_save_locked(sh, cause);
+	ret = shell_cache_save(sh, cause);
 	for (i = 0; i < sh->njob; i++) {
 		if (sh->job[i].error == NULL)
 			continue;
@@ -1645,7 +1010,7 @@ shell_save(struct shell *sh, char **cause)
 	int ret;
 
 	pthread_mutex_lock(&sh->lock);
-	ret = shell_save_locked(sh, cause);
+	ret = shell_cache_save(sh, cause);
 	pthread_mutex_unlock(&sh->lock);
 	return ret;
 }
@@ -1665,7 +1030,6 @@ shell_get_stats(const struct shell *sh, struct shell_stats *st)
 void
 shell_free(struct shell *sh)
 {
-	struct word	*w, *next;
 	char		*cause = NULL;
 	size_t		 i;
 
@@ -1684,24 +1048,8 @@ shell_free(struct shell *sh)
 	}
 	free(sh->job);
 	free(sh->jobtab);
-	shell_cache_reset(sh);
-	free(sh->ent);
-	free(sh->filebuf);
-	for (i = 0; i < sh->wordsize; i++) {
-		for (w = sh->words[i]; w != NULL; w = next) {
-			next = w->next;
-			free(w->name);
-			free(w->ident);
-			free(w);
-		}
-	}
-	free(sh->words);
-	for (i = 0; i < sh->ndirs; i++) {
-		free(sh->dirs[i].dir);
-		free(sh->dirs[i].names);
-	}
-	free(sh->dirs);
-	arena_free(&sh->arena);
+	shell_cache_free(sh);
+	shell_digest_free(sh);
 	free(sh->cache_path);
 	pthread_cond_destroy(&sh->cond);
 	pthread_mutex_destroy(&sh->lock);
