@@ -520,7 +520,7 @@ review_abs(const char *path)
  * prompt says) and the report to path.md (core/export.c, as `kctui
  * export` does). */
 static void
-review_export_done(struct tui *t, const char *path)
+review_export_done(struct tui *t, const char *path, void *arg)
 {
 	struct tui_trim		*tt = t->trim;
 	struct trim_export	 e;
@@ -528,6 +528,7 @@ review_export_done(struct tui *t, const char *path)
 	char			*out, *rep, *cause = NULL;
 	int			 rc;
 
+	(void)arg;
 	if (tt == NULL || path == NULL || *path == '\0')
 		return;
 	out = review_abs(path);
@@ -577,7 +578,7 @@ review_export(struct tui *t)
 		return R_ALL;
 	}
 	tui_ask(t, "Export trimmed config to: ", ".config.trimmed",
-	    review_export_done);
+	    review_export_done, NULL);
 	return R_ALL;
 }
 

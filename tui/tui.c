@@ -185,7 +185,7 @@ tui_changed(struct tui *t)
 
 void
 tui_ask(struct tui *t, const char *prompt, const char *initial,
-    void (*done)(struct tui *, const char *))
+    void (*done)(struct tui *, const char *, void *), void *arg)
 {
 	free(t->prompt_text);
 	t->prompt_text = xstrdup(prompt);
@@ -197,6 +197,7 @@ tui_ask(struct tui *t, const char *prompt, const char *initial,
 	if (initial != NULL)
 		strbuf_adds(t->input, initial);
 	t->input_done = done;
+	t->input_arg = arg;
 	t->prompt = P_INPUT;
 }
 
@@ -255,12 +256,14 @@ tui_save(struct tui *t)
 	return true;
 }
 
+/* The path typed for L: read that configuration. */
 static void
-tui_load_done(struct tui *t, const char *path)
+tui_load_done(struct tui *t, const char *path, void *arg)
 {
 	char	*cause = NULL;
 	int	 rc;
 
+	(void)arg;
 	if (path == NULL || *path == '\0')
 		return;
 	rc = kconfig_read(t->k, path, &cause);
@@ -273,11 +276,13 @@ tui_load_done(struct tui *t, const char *path)
 	tui_message(t, EL_STATUS, "Configuration loaded from %s", path);
 }
 
+/* The regex typed for /: push its results. */
 static void
-tui_search_done(struct tui *t, const char *re)
+tui_search_done(struct tui *t, const char *re, void *arg)
 {
 	char *cause = NULL;
 
+	(void)arg;
 	if (re == NULL || *re == '\0')
 		return;
 	if (search_open(t, re, &cause) != 0) {
@@ -290,14 +295,14 @@ tui_search_done(struct tui *t, const char *re)
 static int
 tui_input_key(struct tui *t, int key)
 {
-	void	(*done)(struct tui *, const char *) = t->input_done;
+	void	(*done)(struct tui *, const char *, void *) = t->input_done;
 	char	*text, b[4];
 
 	switch (key) {
 	case K_ENTER:
 		t->prompt = P_NONE;
 		text = xstrdup(t->input->s != NULL ? t->input->s : "");
-		done(t, text);
+		done(t, text, t->input_arg);
 		free(text);
 		return R_ALL;
 	case K_ESC:
@@ -426,10 +431,10 @@ tui_key(struct tui *t, int key)
 		return R_ALL;
 	case A_LOAD:
 		tui_ask(t, "Load configuration: ", t->config_path,
-		    tui_load_done);
+		    tui_load_done, NULL);
 		return R_ALL;
 	case A_SEARCH:
-		tui_ask(t, "Search (regex): ", NULL, tui_search_done);
+		tui_ask(t, "Search (regex): ", NULL, tui_search_done, NULL);
 		return R_ALL;
 	case A_SHOW_ALL:
 		t->show_all = !t->show_all;
