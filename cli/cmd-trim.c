@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../core/attrib.h"
@@ -22,6 +21,7 @@
 #include "../core/trim.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../kconfig-parser/env.h"
+#include "../lib/clock.h"
 #include "../lib/util.h"
 #include "../core/session.h"
 #include "cli.h"
@@ -37,15 +37,6 @@ struct trim_run {
 	struct trim		*t;
 	double			 t_config, t_evidence, t_suggest;
 };
-
-static double
-cmd_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Load the decisions; bad lines are errors for the command line (the
  * user asked for something we would silently ignore). */
@@ -94,13 +85,13 @@ trim_run_open(struct session *s, struct trim_run *r)
 	r->in.modules_dir = getenv("KCTUI_MODULES_DIR");
 	/* For tests: the slow, obviously complete way. */
 	r->in.full_recalc = getenv("KCTUI_TRIM_FULL_RECALC") != NULL;
-	t0 = cmd_now();
+	t0 = clock_now();
 	if ((r->t = trim_suggest(r->k, &r->in, &cause)) == NULL) {
 		fprintf(stderr, "kctui: %s\n", cause);
 		free(cause);
 		return -1;
 	}
-	r->t_suggest = cmd_now() - t0;
+	r->t_suggest = clock_now() - t0;
 	return 0;
 }
 

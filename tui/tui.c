@@ -13,7 +13,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <curses.h>
@@ -22,6 +21,7 @@
 #include "../core/session.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
+#include "../lib/clock.h"
 #include "../lib/util.h"
 #include "tree.h"
 #include "tui.h"
@@ -32,15 +32,6 @@
  * status. */
 #define TUI_TOP		4
 #define TUI_BOTTOM	3
-
-static double
-tui_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* Pointer hash of the menu entries, for the snapshot's walk indexes. */
 static unsigned
@@ -766,7 +757,7 @@ tui_bench(struct tui *t, const char *fmt, ...)
 }
 
 /* The rows the screen is formatted into; paints so far and the start
- * time, for the bench log. */
+ * time (clock_now()), for the bench log. */
 struct tui_screen {
 	struct row	*rows;
 	int		 nrows;
@@ -799,9 +790,9 @@ tui_refresh(struct tui *t, struct tui_screen *scr, int flags, double tk)
 	tui_paint(t, scr->rows);
 	refresh();
 	if (scr->npaint++ == 0)
-		tui_bench(t, "first-paint %.3f", tui_now_ms() - scr->t0);
+		tui_bench(t, "first-paint %.3f", (clock_now() - scr->t0) * 1e3);
 	else if (tk >= 0)
-		tui_bench(t, "key %.3f busy %d", tui_now_ms() - tk,
+		tui_bench(t, "key %.3f busy %d", (clock_now() - tk) * 1e3,
 		    t->w != NULL && t->snap->gen < t->gen);
 }
 
@@ -811,7 +802,7 @@ tui_main(struct session *s, const char *theme_spec)
 	struct tui		 t;
 	struct kconfig		*k;
 	struct worker_hooks	 hooks;
-	struct tui_screen	 scr = { NULL, 0, 0, tui_now_ms() };
+	struct tui_screen	 scr = { NULL, 0, 0, clock_now() };
 	struct pollfd		 pfd[3];
 	const char		*name, *spec;
 	char			*cause = NULL, *theme_err = NULL;
@@ -923,7 +914,7 @@ tui_main(struct session *s, const char *theme_spec)
 			}
 		}
 		/* Every key waiting, then one paint (above). */
-		tk = tui_now_ms();
+		tk = clock_now();
 		key = -1;
 		while (!t.quit && (rc = get_wch(&wch)) != ERR) {
 			if ((key = tui_curses_key(rc, wch)) < 0)
