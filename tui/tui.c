@@ -160,6 +160,15 @@ tui_message(struct tui *t, int el, const char *fmt, ...)
 	t->msg_el = el;
 }
 
+/* Recompute the values and their snapshot on this thread (no worker). */
+static void
+tui_recompute(struct tui *t)
+{
+	kconfig_recalc(t->k);
+	worker_snapshot_free(t->snap);
+	t->snap = worker_snapshot_compute(t->k, t->a);
+}
+
 void
 tui_changed(struct tui *t)
 {
@@ -169,9 +178,7 @@ tui_changed(struct tui *t)
 		return;
 	}
 	/* No worker (it failed to start): compute here. */
-	kconfig_recalc(t->k);
-	worker_snapshot_free(t->snap);
-	t->snap = worker_snapshot_compute(t->k, t->a);
+	tui_recompute(t);
 }
 
 void
@@ -918,9 +925,7 @@ tui_worker_ready(struct tui *t)
 		worker_stop(t->w);
 		t->w = NULL;
 		/* Whatever was submitted: compute it here. */
-		kconfig_recalc(t->k);
-		worker_snapshot_free(t->snap);
-		t->snap = worker_snapshot_compute(t->k, t->a);
+		tui_recompute(t);
 		tree_build(t->view->tree);
 		return R_ALL;
 	}
