@@ -38,6 +38,10 @@ int	 cli_open_both(struct session *, struct kconfig **,
 	     struct session_evidence *, double *t_config, double *t_evidence);
 /* Warnings from evidence readers and the engine: "kctui: text". */
 void	 cli_warn_prefixed(void *, const char *text);
+/* Option arguments shared by commands: --policy P into the session,
+ * --format text|tsv; -1 with the reason printed if bad. */
+int	 cli_policy(struct session *, const char *arg);
+int	 cli_format(const char *arg, bool *tsv);
 
 /* cmd-conf.c: the configuration modes, and a name that is no command */
 int	cmd_olddefconfig(struct session *, int argc, char **argv);

@@ -161,12 +161,8 @@ cmd_evidence(struct session *s, int argc, char **argv)
 			session_add_bundle(s, optarg);
 			break;
 		case 'f':
-			if (strcmp(optarg, "tsv") == 0)
-				tsv = true;
-			else if (strcmp(optarg, "text") != 0) {
-				fprintf(stderr, "kctui: --format text|tsv\n");
+			if (cli_format(optarg, &tsv) != 0)
 				return 1;
-			}
 			break;
 		case 'u':
 			unmapped = true;

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../core/attrib.h"
@@ -22,6 +21,7 @@
 #include "../core/trim.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../kconfig-parser/env.h"
+#include "../lib/clock.h"
 #include "../lib/util.h"
 #include "../core/session.h"
 #include "cli.h"
@@ -37,15 +37,6 @@ struct trim_run {
 	struct trim		*t;
 	double			 t_config, t_evidence, t_suggest;
 };
-
-static double
-cmd_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Load the decisions; bad lines are errors for the command line (the
  * user asked for something we would silently ignore). */
@@ -94,13 +85,13 @@ trim_run_open(struct session *s, struct trim_run *r)
 	r->in.modules_dir = getenv("KCTUI_MODULES_DIR");
 	/* For tests: the slow, obviously complete way. */
 	r->in.full_recalc = getenv("KCTUI_TRIM_FULL_RECALC") != NULL;
-	t0 = cmd_now();
+	t0 = clock_now();
 	if ((r->t = trim_suggest(r->k, &r->in, &cause)) == NULL) {
 		fprintf(stderr, "kctui: %s\n", cause);
 		free(cause);
 		return -1;
 	}
-	r->t_suggest = cmd_now() - t0;
+	r->t_suggest = clock_now() - t0;
 	return 0;
 }
 
@@ -152,9 +143,16 @@ cmd_all(struct trim *t, size_t *n)
 	return v;
 }
 
-/* kctui suggest [--policy P] [--format text|tsv] [--decisions FILE] */
-int
-cmd_suggest(struct session *s, int argc, char **argv)
+/* suggest's own options. */
+struct suggest_opts {
+	bool	tsv;		/* --format tsv */
+	bool	kept;		/* --kept: the keep-set instead */
+};
+
+/* suggest's arguments into s and o; -1 (reason printed) if bad. */
+static int
+cmd_suggest_parse(struct session *s, int argc, char **argv,
+    struct suggest_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
@@ -163,20 +161,9 @@ cmd_suggest(struct session *s, int argc, char **argv)
 		{ "kept", no_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct trim_run		 r;
-	struct trim_stats	 st;
-	struct kc_symbol	*sym;
-	const char		*why;
-	bool			 kept = false;
-	int			 i;
-	struct trim_subsys	*sub;
-	struct trim_cand	*cand;
-	struct trim_change	*ch;
-	char			*cause = NULL, saving[96];
-	size_t			*all, nall, nch, si, j, removed;
-	bool			 tsv = false;
-	int			 opt, status = 1;
+	int	opt;
 
+	memset(o, 0, sizeof *o);
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "e:", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -185,111 +172,162 @@ cmd_suggest(struct session *s, int argc, char **argv)
 			break;
 		case 'p':
 			/* Over --policy before the mode. */
-			if (session_policy(optarg, &s->policy, &cause) != 0) {
-				fprintf(stderr, "kctui: %s\n", cause);
-				free(cause);
-				return 1;
-			}
+			if (cli_policy(s, optarg) != 0)
+				return -1;
 			break;
 		case 'f':
-			if (strcmp(optarg, "tsv") == 0)
-				tsv = true;
-			else if (strcmp(optarg, "text") != 0) {
-				fprintf(stderr, "kctui: --format text|tsv\n");
-				return 1;
-			}
+			if (cli_format(optarg, &o->tsv) != 0)
+				return -1;
 			break;
 		case 'd':
 			session_set_decisions(s, optarg);
 			break;
 		case 'k':
-			kept = true;
+			o->kept = true;
 			break;
 		default:
 			fprintf(stderr, "usage: kctui -e BUNDLE suggest "
 			    "[--policy modules|aggressive] [--format text|tsv]"
 			    " [--decisions FILE] [--kept]\n");
-			return 1;
+			return -1;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "kctui: suggest: unexpected argument %s\n",
 		    argv[optind]);
-		return 1;
+		return -1;
 	}
-	if (trim_run_open(s, &r) != 0)
-		goto out;
-	if (kept) {
-		/* The keep-set instead: every y/m option kept, and why. */
-		for (i = 0; i < kconfig_nsymbols(r.k); i++) {
-			sym = kconfig_symbol(r.k, i);
-			if ((why = trim_keep_reason(r.t, sym)) != NULL)
-				printf("CONFIG_%s\t%s\t%s\n", kc_sym_name(sym),
-				    cmd_tri(kc_sym_tristate(r.k, sym)), why);
-		}
-		status = 0;
-		goto out;
+	return 0;
+}
+
+/* --kept: every y/m option the keep-set holds, and why. */
+static void
+cmd_suggest_kept(struct trim_run *r)
+{
+	struct kc_symbol	*sym;
+	const char		*why;
+	int			 i;
+
+	for (i = 0; i < kconfig_nsymbols(r->k); i++) {
+		sym = kconfig_symbol(r->k, i);
+		if ((why = trim_keep_reason(r->t, sym)) != NULL)
+			printf("CONFIG_%s\t%s\t%s\n", kc_sym_name(sym),
+			    cmd_tri(kc_sym_tristate(r->k, sym)), why);
 	}
-	trim_get_stats(r.t, &st);
+}
+
+/*
+ * The heading: the columns (tsv), or the totals, with what accepting
+ * every candidate removes, and the keep-set (text); -1 (reason printed)
+ * if the consequences cannot be computed.
+ */
+static int
+cmd_suggest_header(struct session *s, struct trim_run *r, bool tsv)
+{
+	struct trim_stats	 st;
+	struct trim_change	*ch;
+	char			*cause = NULL;
+	size_t			*all, nall, nch, removed;
+
+	trim_get_stats(r->t, &st);
 	if (st.note != NULL)
 		fprintf(stderr, "kctui: %s\n", st.note);
-	all = cmd_all(r.t, &nall);
-	if (trim_consequences(r.t, r.k, all, nall, &ch, &nch, &cause) != 0) {
+	all = cmd_all(r->t, &nall);
+	if (trim_consequences(r->t, r->k, all, nall, &ch, &nch, &cause) != 0) {
 		fprintf(stderr, "kctui: %s\n", cause);
 		free(cause);
 		free(all);
-		goto out;
+		return -1;
 	}
 	removed = trim_changes_removed(ch, nch);
 	free(ch);
 	free(all);
-	if (tsv)
+	if (tsv) {
 		printf("#subsystem\toption\tvalue\tobjects\tmodules\tko_bytes"
 		    "\tsubsystem_removes\treason\n");
-	else {
-		printf("# %zu candidates in %zu subsystems (policy %s%s); "
-		    "accepting all removes %zu of %zu y/m options\n",
-		    trim_ncands(r.t), trim_nsubsys(r.t),
-		    trim_policy_name(s->policy),
-		    s->policy == TRIM_POLICY_AGGRESSIVE && !st.aggressive ?
-		    ", no trace: as modules" : "", removed,
-		    report_count_ym(r.k));
-		printf("# kept: %zu options with evidence or needed by them; "
-		    "decisions (%s): %zu kept, %zu trimmed\n", st.keep,
-		    r.dpath, st.kept_by_decision, st.trimmed_by_decision);
+		return 0;
 	}
-	for (si = 0; si < trim_nsubsys(r.t); si++) {
-		sub = trim_subsys(r.t, si);
+	printf("# %zu candidates in %zu subsystems (policy %s%s); "
+	    "accepting all removes %zu of %zu y/m options\n",
+	    trim_ncands(r->t), trim_nsubsys(r->t),
+	    trim_policy_name(s->policy),
+	    s->policy == TRIM_POLICY_AGGRESSIVE && !st.aggressive ?
+	    ", no trace: as modules" : "", removed, report_count_ym(r->k));
+	printf("# kept: %zu options with evidence or needed by them; "
+	    "decisions (%s): %zu kept, %zu trimmed\n", st.keep, r->dpath,
+	    st.kept_by_decision, st.trimmed_by_decision);
+	return 0;
+}
+
+/* One candidate of a subsystem: a tsv row, or a text line with what
+ * trimming it saves. */
+static void
+cmd_suggest_cand(const struct trim_subsys *sub, const struct trim_cand *cand,
+    bool tsv)
+{
+	char	saving[96];
+
+	if (tsv) {
+		printf("%s\tCONFIG_%s\t%s\t%zu\t%zu\t%llu\t%zu\t%s\n",
+		    sub->path, cand->name, cmd_tri(cand->value), cand->nobjs,
+		    cand->nmodules, cand->ko_bytes, sub->removes,
+		    cand->reason);
+		return;
+	}
+	snprintf(saving, sizeof saving, "%zu obj%s", cand->nobjs,
+	    cand->nobjs == 1 ? "" : "s");
+	if (cand->nmodules)
+		snprintf(saving + strlen(saving), sizeof saving -
+		    strlen(saving), ", %zu module%s", cand->nmodules,
+		    cand->nmodules == 1 ? "" : "s");
+	if (cand->ko_bytes)
+		snprintf(saving + strlen(saving), sizeof saving -
+		    strlen(saving), ", %llu KiB",
+		    (cand->ko_bytes + 1023) / 1024);
+	printf("  CONFIG_%-32s %s  %-24s %s\n", cand->name,
+	    cmd_tri(cand->value), saving, cand->reason);
+}
+
+/* Every subsystem (a heading in text) and its candidates. */
+static void
+cmd_suggest_list(struct trim_run *r, bool tsv)
+{
+	struct trim_subsys	*sub;
+	size_t			 si, j;
+
+	for (si = 0; si < trim_nsubsys(r->t); si++) {
+		sub = trim_subsys(r->t, si);
 		if (!tsv)
 			printf("\n%s  [%zu candidate%s, accepting removes "
 			    "%zu]\n", sub->path, sub->ncands, sub->ncands == 1 ?
 			    "" : "s", sub->removes);
-		for (j = 0; j < sub->ncands; j++) {
-			cand = trim_cand(r.t, sub->cands[j]);
-			if (tsv) {
-				printf("%s\tCONFIG_%s\t%s\t%zu\t%zu\t%llu\t%zu"
-				    "\t%s\n", sub->path, cand->name,
-				    cmd_tri(cand->value), cand->nobjs,
-				    cand->nmodules, cand->ko_bytes,
-				    sub->removes, cand->reason);
-				continue;
-			}
-			snprintf(saving, sizeof saving, "%zu obj%s", cand->nobjs,
-			    cand->nobjs == 1 ? "" : "s");
-			if (cand->nmodules)
-				snprintf(saving + strlen(saving), sizeof saving -
-				    strlen(saving), ", %zu module%s",
-				    cand->nmodules, cand->nmodules == 1 ? "" :
-				    "s");
-			if (cand->ko_bytes)
-				snprintf(saving + strlen(saving), sizeof saving -
-				    strlen(saving), ", %llu KiB",
-				    (cand->ko_bytes + 1023) / 1024);
-			printf("  CONFIG_%-32s %s  %-24s %s\n", cand->name,
-			    cmd_tri(cand->value), saving, cand->reason);
-		}
+		for (j = 0; j < sub->ncands; j++)
+			cmd_suggest_cand(sub, trim_cand(r->t, sub->cands[j]),
+			    tsv);
 	}
-	trim_run_times(s, &r);
+}
+
+/* kctui suggest [--policy P] [--format text|tsv] [--decisions FILE]
+ * [--kept] */
+int
+cmd_suggest(struct session *s, int argc, char **argv)
+{
+	struct suggest_opts	 o;
+	struct trim_run		 r;
+	int			 status = 1;
+
+	if (cmd_suggest_parse(s, argc, argv, &o) != 0)
+		return 1;
+	if (trim_run_open(s, &r) != 0)
+		goto out;
+	if (o.kept)
+		cmd_suggest_kept(&r);
+	else {
+		if (cmd_suggest_header(s, &r, o.tsv) != 0)
+			goto out;
+		cmd_suggest_list(&r, o.tsv);
+		trim_run_times(s, &r);
+	}
 	status = 0;
 out:
 	trim_run_close(&r);
@@ -363,10 +401,8 @@ cmd_export(struct session *s, int argc, char **argv)
 			break;
 		case 'p':
 			/* Over --policy before the mode. */
-			if (session_policy(optarg, &s->policy, &cause) != 0) {
-				fprintf(stderr, "kctui: %s\n", cause);
+			if (cli_policy(s, optarg) != 0)
 				goto out;
-			}
 			break;
 		case 'a':
 			accept[naccept++] = optarg;

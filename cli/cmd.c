@@ -168,3 +168,31 @@ cli_warn_prefixed(void *arg, const char *text)
 	(void)arg;
 	fprintf(stderr, "kctui: %s\n", text);
 }
+
+/* --policy P of a command (or before the mode): into s, else the reason
+ * printed and -1. */
+int
+cli_policy(struct session *s, const char *arg)
+{
+	char	*cause = NULL;
+
+	if (session_policy(arg, &s->policy, &cause) != 0) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+/* --format text|tsv: *tsv set for tsv, else the usage printed and -1. */
+int
+cli_format(const char *arg, bool *tsv)
+{
+	if (strcmp(arg, "tsv") == 0)
+		*tsv = true;
+	else if (strcmp(arg, "text") != 0) {
+		fprintf(stderr, "kctui: --format text|tsv\n");
+		return -1;
+	}
+	return 0;
+}

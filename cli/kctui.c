@@ -101,9 +101,7 @@ main(int argc, char **argv)
 			theme = optarg;
 			break;
 		case 'P':
-			if (session_policy(optarg, &s.policy, &cause) != 0) {
-				fprintf(stderr, "kctui: %s\n", cause);
-				free(cause);
+			if (cli_policy(&s, optarg) != 0) {
 				session_free(&s);
 				return 1;
 			}

@@ -17,11 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../kconfig-parser/env.h"
 #include "../kconfig-parser/kconfig.h"
+#include "../lib/clock.h"
 #include "../lib/util.h"
 #include "attrib.h"
 #include "decisions.h"
@@ -313,16 +313,6 @@ session_check_versions(struct session *s, const struct evidence *ev,
 	}
 }
 
-/* Monotonic seconds, for -v. */
-static double
-session_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Evidence readers' warnings, kept for the caller to print. */
 static void
 session_warn_buffered(void *arg, const char *text)
@@ -486,10 +476,10 @@ static void *
 session_both_main(void *arg)
 {
 	struct session_both_job	*j = arg;
-	double			 t0 = session_now();
+	double			 t0 = clock_now();
 
 	j->rc = session_load_evidence(j->s, j->ce, &j->out);
-	j->secs = session_now() - t0;
+	j->secs = clock_now() - t0;
 	return NULL;
 }
 
@@ -517,14 +507,14 @@ session_open_both(struct session *s, struct kconfig **kp,
 	job.ce = ce;
 	strbuf_init(&job.out);
 	threaded = pthread_create(&th, NULL, session_both_main, &job) == 0;
-	t0 = session_now();
+	t0 = clock_now();
 	*kp = session_open_config(s, &cause);
 	/* The trim's incremental recomputes need the dependency graph: build
 	 * it while the evidence is still loading. */
 	if (*kp != NULL)
 		kconfig_prepare_graph(*kp);
 	if (t_config != NULL)
-		*t_config = session_now() - t0;
+		*t_config = clock_now() - t0;
 	if (threaded)
 		pthread_join(th, NULL);
 	else

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../core/attrib.h"
@@ -27,6 +26,7 @@
 #include "../core/trim.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
+#include "../lib/clock.h"
 #include "../lib/util.h"
 #include "tree.h"
 #include "tui.h"
@@ -57,15 +57,6 @@ struct tui_load {
 	struct kconfig		*keep_k;
 	struct trim_input	*keep_in;
 };
-
-static double
-load_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* The parse repeats the interface's warnings: already seen. */
 static void
@@ -102,7 +93,7 @@ load_main(void *arg)
 {
 	struct tui_load	*l = arg;
 	char		*cause = NULL, *msgs = NULL, c = 1;
-	double		 t0 = load_now_ms();
+	double		 t0 = clock_now();
 	ssize_t		 n;
 
 	/* Its messages go to stderr, caught for the message line. */
@@ -113,8 +104,8 @@ load_main(void *arg)
 	if (msgs != NULL)
 		fputs(msgs, stderr);
 	free(msgs);
-	l->ms_evidence = load_now_ms() - t0;
-	t0 = load_now_ms();
+	l->ms_evidence = (clock_now() - t0) * 1e3;
+	t0 = clock_now();
 	if (l->ev_ok) {
 		l->dpath = xstrdup(l->session->decisions);
 		/* Bad lines are skipped (and said); the rest is honoured. */
@@ -146,7 +137,7 @@ load_main(void *arg)
 			free(cause);
 		}
 	}
-	l->ms_trim = load_now_ms() - t0;
+	l->ms_trim = (clock_now() - t0) * 1e3;
 	do
 		n = write(l->pipe[1], &c, 1);
 	while (n < 0 && errno == EINTR);

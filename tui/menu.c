@@ -581,13 +581,11 @@ menu_cycle(struct tui *t, struct kc_symbol *s)
 	return false;
 }
 
-static struct kc_symbol *menu_edit_sym;
-
-/* The value typed for a string/int/hex. */
+/* The value typed for a string/int/hex symbol (arg). */
 static void
-menu_edit_done(struct tui *t, const char *text)
+menu_edit_done(struct tui *t, const char *text, void *arg)
 {
-	struct kc_symbol	*s = menu_edit_sym;
+	struct kc_symbol	*s = arg;
 	struct kc_prop_info	 pi;
 	int			 i;
 
@@ -637,8 +635,7 @@ menu_enter(struct tui *t, struct mline *ml, enum tui_action act)
 		char *p = xasprintf("%s (%s): ", kc_menu_prompt(ml->m),
 		    type == KC_INT ? "int" : type == KC_HEX ? "hex" : "string");
 
-		menu_edit_sym = s;
-		tui_ask(t, p, tui_sym_str(t, s), menu_edit_done);
+		tui_ask(t, p, tui_sym_str(t, s), menu_edit_done, s);
 		free(p);
 		return R_LINES;
 	}

@@ -15,7 +15,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../core/decisions.h"
@@ -24,6 +23,7 @@
 #include "../core/trim.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
+#include "../lib/clock.h"
 #include "../lib/util.h"
 #include "tree.h"
 #include "tui.h"
@@ -189,9 +189,7 @@ review_compute(struct tui_trim *tt, struct kconfig *k, uint64_t id,
 	struct trim_change	*ch;
 	size_t			 nch, i, j, m;
 	char			*cause = NULL;
-	struct timespec		 t0, t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	uint64_t		 t0 = clock_ns();
 
 	r->id = id;
 	r->sub = sub;
@@ -231,9 +229,7 @@ review_compute(struct tui_trim *tt, struct kconfig *k, uint64_t id,
 	} else
 		free(cause);
 	pthread_mutex_unlock(&tt->calc);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	r->ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	r->ms = (double)(clock_ns() - t0) / 1e6;
 	return r;
 }
 
@@ -520,7 +516,7 @@ review_abs(const char *path)
  * prompt says) and the report to path.md (core/export.c, as `kctui
  * export` does). */
 static void
-review_export_done(struct tui *t, const char *path)
+review_export_done(struct tui *t, const char *path, void *arg)
 {
 	struct tui_trim		*tt = t->trim;
 	struct trim_export	 e;
@@ -528,6 +524,7 @@ review_export_done(struct tui *t, const char *path)
 	char			*out, *rep, *cause = NULL;
 	int			 rc;
 
+	(void)arg;
 	if (tt == NULL || path == NULL || *path == '\0')
 		return;
 	out = review_abs(path);
@@ -577,7 +574,7 @@ review_export(struct tui *t)
 		return R_ALL;
 	}
 	tui_ask(t, "Export trimmed config to: ", ".config.trimmed",
-	    review_export_done);
+	    review_export_done, NULL);
 	return R_ALL;
 }
 

@@ -13,7 +13,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <curses.h>
@@ -22,6 +21,7 @@
 #include "../core/session.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
+#include "../lib/clock.h"
 #include "../lib/util.h"
 #include "tree.h"
 #include "tui.h"
@@ -32,15 +32,6 @@
  * status. */
 #define TUI_TOP		4
 #define TUI_BOTTOM	3
-
-static double
-tui_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* Pointer hash of the menu entries, for the snapshot's walk indexes. */
 static unsigned
@@ -169,6 +160,15 @@ tui_message(struct tui *t, int el, const char *fmt, ...)
 	t->msg_el = el;
 }
 
+/* Recompute the values and their snapshot on this thread (no worker). */
+static void
+tui_recompute(struct tui *t)
+{
+	kconfig_recalc(t->k);
+	worker_snapshot_free(t->snap);
+	t->snap = worker_snapshot_compute(t->k, t->a);
+}
+
 void
 tui_changed(struct tui *t)
 {
@@ -178,14 +178,12 @@ tui_changed(struct tui *t)
 		return;
 	}
 	/* No worker (it failed to start): compute here. */
-	kconfig_recalc(t->k);
-	worker_snapshot_free(t->snap);
-	t->snap = worker_snapshot_compute(t->k, t->a);
+	tui_recompute(t);
 }
 
 void
 tui_ask(struct tui *t, const char *prompt, const char *initial,
-    void (*done)(struct tui *, const char *))
+    void (*done)(struct tui *, const char *, void *), void *arg)
 {
 	free(t->prompt_text);
 	t->prompt_text = xstrdup(prompt);
@@ -197,6 +195,7 @@ tui_ask(struct tui *t, const char *prompt, const char *initial,
 	if (initial != NULL)
 		strbuf_adds(t->input, initial);
 	t->input_done = done;
+	t->input_arg = arg;
 	t->prompt = P_INPUT;
 }
 
@@ -255,12 +254,14 @@ tui_save(struct tui *t)
 	return true;
 }
 
+/* The path typed for L: read that configuration. */
 static void
-tui_load_done(struct tui *t, const char *path)
+tui_load_done(struct tui *t, const char *path, void *arg)
 {
 	char	*cause = NULL;
 	int	 rc;
 
+	(void)arg;
 	if (path == NULL || *path == '\0')
 		return;
 	rc = kconfig_read(t->k, path, &cause);
@@ -273,11 +274,13 @@ tui_load_done(struct tui *t, const char *path)
 	tui_message(t, EL_STATUS, "Configuration loaded from %s", path);
 }
 
+/* The regex typed for /: push its results. */
 static void
-tui_search_done(struct tui *t, const char *re)
+tui_search_done(struct tui *t, const char *re, void *arg)
 {
 	char *cause = NULL;
 
+	(void)arg;
 	if (re == NULL || *re == '\0')
 		return;
 	if (search_open(t, re, &cause) != 0) {
@@ -290,14 +293,14 @@ tui_search_done(struct tui *t, const char *re)
 static int
 tui_input_key(struct tui *t, int key)
 {
-	void	(*done)(struct tui *, const char *) = t->input_done;
+	void	(*done)(struct tui *, const char *, void *) = t->input_done;
 	char	*text, b[4];
 
 	switch (key) {
 	case K_ENTER:
 		t->prompt = P_NONE;
 		text = xstrdup(t->input->s != NULL ? t->input->s : "");
-		done(t, text);
+		done(t, text, t->input_arg);
 		free(text);
 		return R_ALL;
 	case K_ESC:
@@ -426,10 +429,10 @@ tui_key(struct tui *t, int key)
 		return R_ALL;
 	case A_LOAD:
 		tui_ask(t, "Load configuration: ", t->config_path,
-		    tui_load_done);
+		    tui_load_done, NULL);
 		return R_ALL;
 	case A_SEARCH:
-		tui_ask(t, "Search (regex): ", NULL, tui_search_done);
+		tui_ask(t, "Search (regex): ", NULL, tui_search_done, NULL);
 		return R_ALL;
 	case A_SHOW_ALL:
 		t->show_all = !t->show_all;
@@ -597,12 +600,24 @@ tui_render(struct tui *t, struct row *rows, int height, int width)
 
 /* ------------------------------------------------------------ curses */
 
-static short	tui_pairs[EL_COUNT];
-static attr_t	tui_attrs[EL_COUNT];
+/*
+ * The screen: the rows it is formatted into; the colour pair and
+ * attributes each theme element is painted with (curses types, so kept
+ * here rather than in struct tui, which stays headless); paints so far
+ * and the start time (clock_now()), for the bench log.
+ */
+struct tui_screen {
+	struct row	*rows;
+	int		 nrows;
+	short		 pairs[EL_COUNT];
+	attr_t		 attrs[EL_COUNT];
+	int		 npaint;
+	double		 t0;
+};
 
 /* Colour pairs and attributes of the theme's elements. */
 static void
-tui_colors(struct tui *t)
+tui_colors(struct tui *t, struct tui_screen *scr)
 {
 	int	i, fg, bg;
 	bool	color = has_colors() && !t->theme.mono && COLORS >= 8;
@@ -627,7 +642,7 @@ tui_colors(struct tui *t)
 		if (c->attrs & TA_ITALIC)
 			a |= A_ITALIC;
 #endif
-		tui_pairs[i] = 0;
+		scr->pairs[i] = 0;
 		if (color) {
 			fg = c->fg;
 			bg = c->bg;
@@ -641,22 +656,23 @@ tui_colors(struct tui *t)
 				bg = bg < 16 ? bg % 8 : -1;
 			if (i + 1 < COLOR_PAIRS) {
 				init_pair((short)(i + 1), (short)fg, (short)bg);
-				tui_pairs[i] = (short)(i + 1);
+				scr->pairs[i] = (short)(i + 1);
 			}
 		} else if (i == EL_SELECTED || i == EL_STATUS ||
 		    i == EL_TITLE || i == EL_BUSY)
 			a |= (i == EL_TITLE ? A_BOLD : A_REVERSE);
-		tui_attrs[i] = a;
+		scr->attrs[i] = a;
 	}
 }
 
-/* Paint rows on the screen. */
+/* Paint the screen's rows. */
 static void
-tui_paint(struct tui *t, struct row *rows)
+tui_paint(struct tui *t, struct tui_screen *scr)
 {
-	int	i, j;
-	cchar_t	cc;
-	wchar_t	wc[2];
+	struct row	*rows = scr->rows;
+	int		 i, j;
+	cchar_t		 cc;
+	wchar_t		 wc[2];
 
 	for (i = 0; i < t->height; i++) {
 		for (j = 0; j < rows[i].n && j < t->width; j++) {
@@ -664,7 +680,8 @@ tui_paint(struct tui *t, struct row *rows)
 
 			wc[0] = (wchar_t)rows[i].ch[j];
 			wc[1] = L'\0';
-			setcchar(&cc, wc, tui_attrs[el], tui_pairs[el], NULL);
+			setcchar(&cc, wc, scr->attrs[el], scr->pairs[el],
+			    NULL);
 			mvadd_wch(i, j, &cc);
 		}
 	}
@@ -760,15 +777,6 @@ tui_bench(struct tui *t, const char *fmt, ...)
 	fflush(t->bench);
 }
 
-/* The rows the screen is formatted into; paints so far and the start
- * time, for the bench log. */
-struct tui_screen {
-	struct row	*rows;
-	int		 nrows;
-	int		 npaint;
-	double		 t0;
-};
-
 /*
  * Paint what flags (R_*) says changed: all of it after R_ALL (the size may
  * have changed too). The bench log gets the first paint's time since the
@@ -791,29 +799,27 @@ tui_refresh(struct tui *t, struct tui_screen *scr, int flags, double tk)
 		scr->nrows = t->height;
 	}
 	tui_render(t, scr->rows, t->height, t->width);
-	tui_paint(t, scr->rows);
+	tui_paint(t, scr);
 	refresh();
 	if (scr->npaint++ == 0)
-		tui_bench(t, "first-paint %.3f", tui_now_ms() - scr->t0);
+		tui_bench(t, "first-paint %.3f", (clock_now() - scr->t0) * 1e3);
 	else if (tk >= 0)
-		tui_bench(t, "key %.3f busy %d", tui_now_ms() - tk,
+		tui_bench(t, "key %.3f busy %d", (clock_now() - tk) * 1e3,
 		    t->w != NULL && t->snap->gen < t->gen);
 }
 
-int
-tui_main(struct session *s, const char *theme_spec)
+/*
+ * Open the configuration and set t up over it, with the bench log; -1
+ * (reason printed) without a configuration or a terminal. Evidence (-e)
+ * loads on a thread once the menu is painted.
+ */
+static int
+tui_open(struct tui *t, struct session *s)
 {
-	struct tui		 t;
-	struct kconfig		*k;
-	struct worker_hooks	 hooks;
-	struct tui_screen	 scr = { NULL, 0, 0, tui_now_ms() };
-	struct pollfd		 pfd[3];
-	const char		*name, *spec;
-	char			*cause = NULL, *theme_err = NULL;
-	double			 tk = -1;
-	int			 i, flags, rc, key;
-	wint_t			 wch;
-	bool			 existed;
+	struct kconfig	*k;
+	const char	*name;
+	char		*cause = NULL;
+	bool		 existed;
 
 	setlocale(LC_ALL, "");
 	name = s->config_path;
@@ -822,43 +828,66 @@ tui_main(struct session *s, const char *theme_spec)
 	if ((k = session_open_config(s, &cause)) == NULL) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);
-		return 1;
+		return -1;
 	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "kctui: the interactive mode needs a terminal "
 		    "(use a mode such as olddefconfig otherwise)\n");
 		kconfig_free(k);
-		return 1;
+		return -1;
 	}
-	/* Evidence (-e) loads on a thread once the menu is painted. */
-	tui_init(&t, s, k, NULL);
-	t.config_existed = existed;
-	t.config_path = xstrdup(name);
+	tui_init(t, s, k, NULL);
+	t->config_existed = existed;
+	t->config_path = xstrdup(name);
 	if (getenv("KCTUI_BENCH_LOG") != NULL)
-		t.bench = fopen(getenv("KCTUI_BENCH_LOG"), "a");
+		t->bench = fopen(getenv("KCTUI_BENCH_LOG"), "a");
+	return 0;
+}
 
-	spec = theme_spec;
+/*
+ * Load the theme: -t, else KCTUI_THEME, else mono under NO_COLOR; the
+ * line drawing by the locale. The error of one that did not load
+ * (malloc'd, the default theme stays) is returned, or NULL.
+ */
+static char *
+tui_theme(struct tui *t, const char *theme_spec)
+{
+	const char	*spec = theme_spec;
+	char		*theme_err = NULL;
+
 	if (spec == NULL && (spec = getenv("KCTUI_THEME")) != NULL &&
 	    *spec == '\0')
 		spec = NULL;
 	if (spec == NULL && getenv("NO_COLOR") != NULL &&
 	    *getenv("NO_COLOR") != '\0')
 		spec = "mono";
-	if (spec != NULL && theme_load(&t.theme, spec, &theme_err) != 0)
+	if (spec != NULL && theme_load(&t->theme, spec, &theme_err) != 0)
 		fprintf(stderr, "kctui: %s (using the default theme)\n",
 		    theme_err);
+	t->ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+	return theme_err;
+}
 
-	t.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+/* Start the background worker; without it values are computed here. */
+static void
+tui_worker_start(struct tui *t)
+{
+	struct worker_hooks	 hooks;
+	char			*cause = NULL;
+
 	memset(&hooks, 0, sizeof hooks);
 	hooks.open = tui_worker_open;
 	hooks.consequences = review_consequences;
 	hooks.consequences_free = review_consequences_free;
-	hooks.arg = &t;
-	if ((t.w = worker_start(&hooks, NULL, &cause)) == NULL) {
+	hooks.arg = t;
+	if ((t->w = worker_start(&hooks, NULL, &cause)) == NULL)
 		free(cause);
-		cause = NULL;
-	}
+}
 
+/* Take over the terminal and set up the screen's colours. */
+static void
+tui_curses_start(struct tui *t, struct tui_screen *scr)
+{
 	if (getenv("ESCDELAY") == NULL)
 		set_escdelay(25);
 	initscr();
@@ -867,65 +896,107 @@ tui_main(struct session *s, const char *theme_spec)
 	nonl();
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
-	tui_colors(&t);
-	getmaxyx(stdscr, t.height, t.width);
-	menu_open(&t, kconfig_root(k));
-	if (theme_err != NULL)
-		tui_message(&t, EL_ERROR, "%s (default theme)", theme_err);
+	tui_colors(t, scr);
+	getmaxyx(stdscr, t->height, t->width);
+}
 
-	flags = R_ALL;
-	load_start(&t);
-	key = -1;
-	while (!t.quit) {
+/*
+ * The worker's pipe is readable: take its snapshot, or, if it failed,
+ * stop it and compute here from now on. R_* flags.
+ */
+static int
+tui_worker_ready(struct tui *t)
+{
+	struct worker_snapshot	*s;
+	char			*cause;
+
+	if ((s = worker_collect(t->w)) != NULL) {
+		tui_bench(t, "worker %.3f gen %llu", s->compute_ms,
+		    (unsigned long long)s->gen);
+		review_collect(t, s);
+		worker_snapshot_free(t->snap);
+		t->snap = s;
+		tree_build(t->view->tree);
+		return R_ALL;
+	}
+	if ((cause = worker_error(t->w)) != NULL) {
+		tui_message(t, EL_ERROR, "%s", cause);
+		free(cause);
+		worker_stop(t->w);
+		t->w = NULL;
+		/* Whatever was submitted: compute it here. */
+		tui_recompute(t);
+		tree_build(t->view->tree);
+		return R_ALL;
+	}
+	return R_NONE;
+}
+
+/*
+ * The main loop, until quit: paint, wait for the terminal, the worker or
+ * the loader, and take what they brought.
+ */
+static void
+tui_loop(struct tui *t, struct tui_screen *scr)
+{
+	struct pollfd	 pfd[3];
+	double		 tk = -1;
+	int		 flags = R_ALL, rc, key = -1;
+	wint_t		 wch;
+
+	while (!t->quit) {
 		/* The one place that paints: after keys, or what the
 		 * worker and the loader brought. */
 		if (flags != R_NONE)
-			tui_refresh(&t, &scr, flags, key >= 0 ? tk : -1);
+			tui_refresh(t, scr, flags, key >= 0 ? tk : -1);
 		flags = R_NONE;
 		pfd[0].fd = STDIN_FILENO;
 		pfd[0].events = POLLIN;
-		pfd[1].fd = t.w != NULL ? worker_fd(t.w) : -1;
+		pfd[1].fd = t->w != NULL ? worker_fd(t->w) : -1;
 		pfd[1].events = POLLIN;
-		pfd[2].fd = load_fd(&t);
+		pfd[2].fd = load_fd(t);
 		pfd[2].events = POLLIN;
 		if (poll(pfd, 3, -1) < 0 && errno != EINTR)
 			break;
 		if (pfd[2].fd >= 0 && (pfd[2].revents & POLLIN))
-			flags |= load_finish(&t);
-		if (t.w != NULL && (pfd[1].revents & POLLIN)) {
-			struct worker_snapshot *s = worker_collect(t.w);
-
-			if (s != NULL) {
-				tui_bench(&t, "worker %.3f gen %llu",
-				    s->compute_ms,
-				    (unsigned long long)s->gen);
-				review_collect(&t, s);
-				worker_snapshot_free(t.snap);
-				t.snap = s;
-				tree_build(t.view->tree);
-				flags |= R_ALL;
-			} else if ((cause = worker_error(t.w)) != NULL) {
-				tui_message(&t, EL_ERROR, "%s", cause);
-				free(cause);
-				worker_stop(t.w);
-				t.w = NULL;
-				/* Whatever was submitted: compute it here. */
-				kconfig_recalc(t.k);
-				worker_snapshot_free(t.snap);
-				t.snap = worker_snapshot_compute(t.k, t.a);
-				tree_build(t.view->tree);
-				flags |= R_ALL;
-			}
-		}
+			flags |= load_finish(t);
+		if (t->w != NULL && (pfd[1].revents & POLLIN))
+			flags |= tui_worker_ready(t);
 		/* Every key waiting, then one paint (above). */
-		tk = tui_now_ms();
+		tk = clock_now();
 		key = -1;
-		while (!t.quit && (rc = get_wch(&wch)) != ERR) {
+		while (!t->quit && (rc = get_wch(&wch)) != ERR) {
 			if ((key = tui_curses_key(rc, wch)) < 0)
 				continue;
-			flags |= tui_key(&t, key);
+			flags |= tui_key(t, key);
 		}
 	}
+}
+
+/* The interactive mode: the menu of the session's configuration. */
+int
+tui_main(struct session *s, const char *theme_spec)
+{
+	struct tui		 t;
+	struct tui_screen	 scr;
+	struct kconfig		*k;
+	char			*theme_err;
+	int			 i;
+
+	memset(&scr, 0, sizeof scr);
+	scr.t0 = clock_now();
+	if (tui_open(&t, s) != 0)
+		return 1;
+	k = t.k;
+	theme_err = tui_theme(&t, theme_spec);
+	tui_worker_start(&t);
+	tui_curses_start(&t, &scr);
+	menu_open(&t, kconfig_root(k));
+	if (theme_err != NULL)
+		tui_message(&t, EL_ERROR, "%s (default theme)", theme_err);
+	load_start(&t);
+	tui_loop(&t, &scr);
+
 	endwin();
 	for (i = 0; i < scr.nrows; i++)
 		row_free(&scr.rows[i]);

@@ -95,7 +95,9 @@ struct tui {
 	enum tui_prompt		 prompt;
 	char			*prompt_text;
 	struct strbuf		*input;
-	void			(*input_done)(struct tui *, const char *);
+	void			(*input_done)(struct tui *, const char *,
+				    void *);
+	void			*input_arg;	/* input_done's */
 
 	struct tui_view		*view;
 	int			 width, height;
@@ -126,9 +128,10 @@ void		 tui_message(struct tui *, int el, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 /* A value change was made to t->k: recompute in the background. */
 void		 tui_changed(struct tui *);
-/* Ask for a line of text on the bottom line. */
+/* Ask for a line of text on the bottom line; done gets it and arg. */
 void		 tui_ask(struct tui *, const char *prompt, const char *initial,
-		     void (*done)(struct tui *, const char *));
+		     void (*done)(struct tui *, const char *, void *),
+		     void *arg);
 
 struct tui_view	*tui_push(struct tui *, const struct tui_view_ops *,
 		     struct kc_menu *, void *data);
