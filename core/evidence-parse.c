@@ -778,8 +778,10 @@ static int
 kallsyms_line(struct ev_ctx *c, const char *s, size_t n)
 {
 	struct evidence	*ev = c->ev;
+	struct strmap_entry	*ent;
 	const char	*p = s, *e = s + n, *name, *mod = NULL, *key;
 	size_t		 namen, mn = 0, kn;
+	bool		 added;
 
 	while (p < e && ev_blank(*p))
 		p++;
@@ -817,10 +819,11 @@ kallsyms_line(struct ev_ctx *c, const char *s, size_t n)
 		mn -= 2;
 	}
 	kn = ev_suffix_len(name, namen);
-	if (strmap_find(&ev->syms, name, kn) != NULL)
+	ent = strmap_insert(&ev->syms, name, kn, &added);
+	if (!added)
 		return 1;
-	/* A new name: strmap_find just said so, no need to intern it. */
-	key = arena_strndup(&ev->arena, name, kn);
+	/* A new name: the entry keeps a copy, no need to intern it. */
+	ent->key = key = arena_strndup(&ev->arena, name, kn);
 	if (mod == NULL)
 		mod = "";
 	if (c->ksym_mod == NULL || c->ksym_modn != mn ||
@@ -828,7 +831,7 @@ kallsyms_line(struct ev_ctx *c, const char *s, size_t n)
 		c->ksym_mod = ev_intern(ev, mod, mn);
 		c->ksym_modn = mn;
 	}
-	strmap_set(&ev->syms, key, kn, (void *)c->ksym_mod);
+	ent->value = (void *)c->ksym_mod;
 	return 1;
 }
 
@@ -837,9 +840,11 @@ kallsyms_line(struct ev_ctx *c, const char *s, size_t n)
 static int
 config_line(struct ev_ctx *c, const char *s, size_t n)
 {
-	struct evidence	*ev = c->ev;
-	const char	*eq, *key;
-	size_t		 kn;
+	struct evidence		*ev = c->ev;
+	struct strmap_entry	*e;
+	const char		*eq;
+	size_t			 kn;
+	bool			 added;
 
 	if (n == 0 || s[0] == '#')
 		return 0;
@@ -847,10 +852,11 @@ config_line(struct ev_ctx *c, const char *s, size_t n)
 	    (eq = memchr(s, '=', n)) == NULL || eq == s + 7)
 		return -1;
 	kn = (size_t)(eq - s) - 7;
-	if (strmap_find(&ev->config, s + 7, kn) == NULL) {
-		key = ev_intern(ev, s + 7, kn);
-		strmap_set(&ev->config, key, kn, (void *)ev_intern(ev,
-		    eq + 1, (size_t)(s + n - eq - 1)));
+	e = strmap_insert(&ev->config, s + 7, kn, &added);
+	if (added) {
+		e->key = ev_intern(ev, s + 7, kn);
+		e->value = (void *)ev_intern(ev, eq + 1,
+		    (size_t)(s + n - eq - 1));
 	}
 	return 1;
 }
@@ -889,6 +895,7 @@ alias_add(struct evidence *ev, const char *pat, size_t pn, const char *mod,
     size_t mn)
 {
 	struct alias_index	*a = &ev->alias;
+	struct strmap_entry	*e;
 	struct alias_group	*g;
 	struct alias_pat	*p;
 	size_t			 plen;
@@ -903,10 +910,9 @@ alias_add(struct evidence *ev, const char *pat, size_t pn, const char *mod,
 	p->pattern = ev_intern(ev, pat, pn);
 	p->module = ev_intern(ev, mod, mn);
 	p->seq = a->npats++;
-	g = strmap_get(&a->groups, pat, plen);
-	if (g == NULL) {
-		g = arena_alloc(&ev->arena, sizeof *g);
-		strmap_set(&a->groups, p->pattern, plen, g);
+	e = strmap_insert(&a->groups, p->pattern, plen, NULL);
+	if ((g = e->value) == NULL) {
+		g = e->value = arena_alloc(&ev->arena, sizeof *g);
 		if (plen >= a->nlens) {
 			a->lens = xrealloc(a->lens, plen + 1);
 			memset(a->lens + a->nlens, 0, plen + 1 - a->nlens);

@@ -104,13 +104,15 @@ olist_add(struct olist *l, const struct kbuild_obj *o)
 static struct olist *
 olist_get(struct kbuild *kb, struct strmap *m, const char *key, int group)
 {
-	struct olist	*l;
+	struct strmap_entry	*e;
+	struct olist		*l;
+	bool			 added;
 
-	if ((l = strmap_get(m, key, strlen(key))) != NULL)
-		return l;
-	l = arena_alloc(&kb->arena, sizeof *l);
+	e = strmap_insert(m, key, strlen(key), &added);
+	if (!added)
+		return e->value;
+	l = e->value = arena_alloc(&kb->arena, sizeof *l);
 	l->group = group;
-	strmap_set(m, key, strlen(key), l);
 	if (kb->nlists == kb->caplists) {
 		kb->caplists = kb->caplists ? kb->caplists * 2 : 256;
 		kb->lists = xrealloc(kb->lists, kb->caplists *
@@ -133,13 +135,15 @@ kb_obj_insert(struct kbuild *kb, int group, const char *path, size_t l,
     const char *module, const char **conds, int nconds, bool always,
     int src)
 {
-	struct kobj	*o, *head;
-	const char	*ip, *sp;
-	char		*t;
-	int		 i;
+	struct strmap_entry	*e;
+	struct kobj		*o, *head;
+	const char		*ip, *sp;
+	char			*t;
+	int			 i;
 
 	ip = intern_str(&kb->in, path, l);
-	head = strmap_get(&kb->objpaths, ip, l);
+	e = strmap_insert(&kb->objpaths, ip, l, NULL);
+	head = e->value;
 	for (o = head; o != NULL; o = o->next) {
 		if (o->pub.module == module && o->pub.nconds == nconds &&
 		    (nconds == 0 || memcmp(o->pub.conds, conds,
@@ -157,7 +161,7 @@ kb_obj_insert(struct kbuild *kb, int group, const char *path, size_t l,
 		o->pub.conds[i] = conds[i];
 	o->group = group;
 	o->next = head;
-	strmap_set(&kb->objpaths, ip, l, o);
+	e->value = o;	/* no insertion since strmap_insert: e holds */
 	if (kb->nobjv == kb->capobjv) {
 		kb->capobjv = kb->capobjv ? kb->capobjv * 2 : 4096;
 		kb->objv = xrealloc(kb->objv, kb->capobjv * sizeof *kb->objv);

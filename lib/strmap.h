@@ -38,7 +38,10 @@ void		*strmap_get(const struct strmap *, const char *s, size_t n);
 struct strmap_entry *strmap_find(const struct strmap *, const char *s,
 		    size_t n);
 /* The entry of key (s, n), added (value NULL) if absent; *added says
- * which (may be NULL). The pointer is valid until the next insertion. */
+ * which (may be NULL). The pointer is valid until the next insertion.
+ * An added entry's key may be re-pointed (e->key = copy) at an equal
+ * string that outlives the map: look up with a temporary, copy the key
+ * only when it is new, and hash it once. */
 struct strmap_entry *strmap_insert(struct strmap *, const char *s, size_t n,
 		    bool *added);
 /* Set key (s, n) to value, adding it if absent. */
