@@ -176,7 +176,7 @@ cli_policy(struct session *s, const char *arg)
 {
 	char	*cause = NULL;
 
-	if (session_policy(arg, &s->policy, &cause) != 0) {
+	if (trim_policy_parse(arg, &s->policy, &cause) != 0) {
 		fprintf(stderr, "kctui: %s\n", cause);
 		free(cause);
 		return -1;

@@ -15,13 +15,6 @@
 #include "report.h"
 #include "trim.h"
 
-/* The name of a policy, as --policy takes it. */
-const char *
-trim_policy_name(enum trim_policy p)
-{
-	return p == TRIM_POLICY_AGGRESSIVE ? "aggressive" : "modules";
-}
-
 /* Removed (y/m -> n) symbols among changes. */
 size_t
 trim_changes_removed(const struct trim_change *ch, size_t n)

@@ -36,6 +36,5 @@ struct trim_export {
 };
 
 int		 trim_export(struct trim_export *, char **cause);
-const char	*trim_policy_name(enum trim_policy);
 size_t		 trim_changes_removed(const struct trim_change *, size_t);
 #endif

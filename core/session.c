@@ -148,21 +148,6 @@ session_set_decisions(struct session *s, const char *path)
 	s->decisions = session_path(s, path);
 }
 
-/* A --policy name; -1 with *cause if unknown. */
-int
-session_policy(const char *name, enum trim_policy *p, char **cause)
-{
-	if (strcmp(name, "modules") == 0)
-		*p = TRIM_POLICY_MODULES;
-	else if (strcmp(name, "aggressive") == 0)
-		*p = TRIM_POLICY_AGGRESSIVE;
-	else {
-		*cause = xasprintf("--policy modules|aggressive, not \"%s\"",
-		    name);
-		return -1;
-	}
-	return 0;
-}
 
 /* A configuration context with the session's environment, $(shell)
  * cache and jobs; warn and info get the session as their argument. */

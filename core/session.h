@@ -64,8 +64,6 @@ int		 session_setup(struct session *, char **cause);
 char		*session_path(const struct session *, const char *path);
 void		 session_add_bundle(struct session *, const char *path);
 void		 session_set_decisions(struct session *, const char *path);
-int		 session_policy(const char *name, enum trim_policy *,
-		     char **cause);
 
 struct kconfig	*session_new_kconfig(struct session *,
 		     void (*warn)(void *, const char *),

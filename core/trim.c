@@ -20,6 +20,36 @@
 #include "evidence.h"
 #include "trim-int.h"
 
+/* The policies by name: --policy and the reports read the same table. */
+static const char *const trim_policy_names[] = {
+	[TRIM_POLICY_MODULES] = "modules",
+	[TRIM_POLICY_AGGRESSIVE] = "aggressive",
+};
+
+/* A policy's name. */
+const char *
+trim_policy_name(enum trim_policy p)
+{
+	return trim_policy_names[p];
+}
+
+/* A --policy name into *p; -1 with *cause if it names none. */
+int
+trim_policy_parse(const char *name, enum trim_policy *p, char **cause)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof trim_policy_names / sizeof *trim_policy_names;
+	    i++) {
+		if (strcmp(name, trim_policy_names[i]) == 0) {
+			*p = (enum trim_policy)i;
+			return 0;
+		}
+	}
+	*cause = xasprintf("--policy modules|aggressive, not \"%s\"", name);
+	return -1;
+}
+
 /* Rounds of the keep-set at most (trim_suggest()). */
 #define TRIM_MAX_ROUNDS 6
 

@@ -25,6 +25,11 @@ struct attrib;
 struct decisions;
 
 enum trim_policy { TRIM_POLICY_MODULES, TRIM_POLICY_AGGRESSIVE };
+/* A policy's name, as --policy takes it and reports print it. */
+const char	*trim_policy_name(enum trim_policy);
+/* A --policy name; -1 with *cause if unknown. */
+int		 trim_policy_parse(const char *name, enum trim_policy *,
+		     char **cause);
 enum trim_state { TRIM_PENDING, TRIM_ACCEPTED, TRIM_REJECTED };
 
 struct trim_cand {

@@ -228,48 +228,24 @@ config_load(struct kconfig *k, const char *name, char *buf)
 	return r.warnings;
 }
 
-/* Read a file whole; NULL if it can't be opened. */
+/* Read a file whole, a relative name also below $srctree as conf looks
+ * for it; NULL if neither can be read. (A NUL byte in it ends the text,
+ * as it ends conf's lines.) */
 static char *
-config_slurp(struct kconfig *k, const char *name, char **cause)
+config_slurp(struct kconfig *k, const char *name)
 {
 	const char	*srctree;
-	char		*path, *buf = NULL;
-	size_t		 len = 0, cap = 0, n;
-	FILE		*f;
+	char		*path, *buf;
 
-	f = fopen(name, "r");
-	if (f == NULL && name[0] != '/' &&
+	buf = file_read_all(name, NULL);
+	/* Only a name that does not open is looked for below srctree: a
+	 * directory of that name here opens, and fails to read. */
+	if (buf == NULL && errno != EISDIR && name[0] != '/' &&
 	    (srctree = pp_getenv(k->pp, "srctree")) != NULL) {
 		path = xasprintf("%s/%s", srctree, name);
-		f = fopen(path, "r");
+		buf = file_read_all(path, NULL);
 		free(path);
 	}
-	if (f == NULL) {
-		if (cause != NULL)
-			*cause = xasprintf("%s: %s", name, strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 65536;
-			buf = xrealloc(buf, cap + 1);
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		if (cause != NULL)
-			*cause = xasprintf("%s: read error: %s", name,
-			    strerror(errno));
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	/* A NUL byte ends the text, as it ends conf's lines. */
-	buf[len] = '\0';
 	return buf;
 }
 
@@ -291,11 +267,11 @@ config_read_simple(struct kconfig *k, const char *name, int *warnings)
 
 	*warnings = 0;
 	if (name != NULL) {
-		if ((buf = config_slurp(k, name, NULL)) == NULL)
+		if ((buf = config_slurp(k, name)) == NULL)
 			return 1;
 	} else {
 		name = config_default_name(k);
-		if ((buf = config_slurp(k, name, NULL)) == NULL) {
+		if ((buf = config_slurp(k, name)) == NULL) {
 			k->changed = true;
 			list = pp_getenv(k->pp, "KCONFIG_DEFCONFIG_LIST");
 			if (list == NULL)
@@ -303,7 +279,7 @@ config_read_simple(struct kconfig *k, const char *name, int *warnings)
 			copy = xstrdup(list);
 			for (tok = strtok_r(copy, " \t\n", &save); tok != NULL;
 			    tok = strtok_r(NULL, " \t\n", &save)) {
-				if ((buf = config_slurp(k, tok, NULL)) != NULL) {
+				if ((buf = config_slurp(k, tok)) != NULL) {
 					name = kc_intern(k, tok);
 					if (k->opt.info != NULL) {
 						char *m = xasprintf("using "

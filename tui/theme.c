@@ -24,6 +24,7 @@
 
 #include <yaml.h>
 
+#include "../lib/fileio.h"
 #include "../lib/util.h"
 #include "theme.h"
 
@@ -485,30 +486,14 @@ out:
 int
 theme_parse_file(struct theme *t, const char *path, char **cause)
 {
-	FILE	*f;
-	char	*buf = NULL;
-	size_t	 len = 0, n;
+	char	*buf;
+	size_t	 len;
 	int	 rc;
 
-	if ((f = fopen(path, "r")) == NULL) {
+	if ((buf = file_read_all(path, &len)) == NULL) {
 		*cause = xasprintf("%s: %s", path, strerror(errno));
 		return -1;
 	}
-	buf = xmalloc(65536);
-	for (;;) {
-		n = fread(buf + len, 1, 65536, f);
-		len += n;
-		if (n < 65536)
-			break;
-		buf = xrealloc(buf, len + 65536);
-	}
-	if (ferror(f)) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		fclose(f);
-		free(buf);
-		return -1;
-	}
-	fclose(f);
 	rc = theme_parse_buffer(t, path, buf, len, cause);
 	free(buf);
 	return rc;
