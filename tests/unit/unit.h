@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "../../kconfig-parser/kconfig.h"
+#include "../../lib/fileio.h"
 #include "../../lib/util.h"
 
 #ifndef UNIT_PREFIX
@@ -98,19 +99,16 @@ unit_rmtree(const char *dir)
 static inline bool
 unit_read_file(const char *path, struct strbuf *sb)
 {
-	char	 buf[65536];
-	size_t	 n;
-	FILE	*f;
+	size_t	 len;
+	char	*buf = file_read_all(path, &len);
 
 	strbuf_reset(sb);
 	strbuf_add(sb, "", 0);
-	if ((f = fopen(path, "rb")) == NULL)
+	if (buf == NULL)
 		return false;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		strbuf_add(sb, buf, n);
-	n = (size_t)ferror(f);
-	fclose(f);
-	return n == 0;
+	strbuf_add(sb, buf, len);
+	free(buf);
+	return true;
 }
 
 /* Write text to a file; false if it can't. */
