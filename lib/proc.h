@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * proc.h - running a long child process (make, QEMU) and reading what it
+ * prints line by line while it runs: a timeout, a cancel flag a worker
+ * thread can raise, and the whole process group killed on either, so that
+ * a hung guest or an interrupted build never outlives kctui.
+ */
+#ifndef KC_PROC_H
+#define KC_PROC_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct proc_opts {
+	char *const	*argv;		/* argv[0] is looked up in PATH */
+	char *const	*envp;		/* NULL: ours */
+	const char	*cwd;		/* NULL: ours */
+	/* Seconds before the group gets SIGTERM (then SIGKILL 5 s later);
+	 * 0: none. */
+	double		 timeout;
+	/* Each line of stdout and stderr (merged, in order), without its
+	 * "\n" or "\r\n"; a last line without a newline comes too. */
+	void		(*line)(void *arg, const char *line, size_t len);
+	void		*arg;
+	/* Polled a few times a second; non-zero stops the child as a
+	 * timeout does. */
+	volatile sig_atomic_t *cancel;
+};
+
+struct proc_result {
+	int		 exit_code;	/* exit status, or 128 + signal */
+	int		 signal;	/* the signal that ended it, or 0 */
+	bool		 timed_out;
+	bool		 cancelled;
+	double		 seconds;	/* wall time */
+};
+
+/* Run the child to its end (or timeout/cancel). -1 with *cause when it
+ * could not be started (cause names argv[0] and the reason); else 0 and
+ * *res filled, whatever the child's exit code. */
+int	 proc_run(const struct proc_opts *, struct proc_result *,
+	     char **cause);
+/* Whether program (no slash: in PATH) can be executed. */
+bool	 proc_have(const char *program);
+#endif
