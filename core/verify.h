@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * verify.h - proving a trimmed configuration: build it out of tree
+ * (build.c), pack an initramfs with its modules and the bundle's workload
+ * (initramfs.c), boot it under QEMU on the machine the bundle was
+ * recorded on (vm-spec.c, vm.c), judge each workload step from markers on
+ * the serial console, and put back the trims that broke a step by delta
+ * debugging (verify.c). docs/verify.md describes the loop and the files.
+ *
+ * Nothing here prints or touches curses: progress goes through callbacks,
+ * errors through a char **cause, so the command line and the browser's
+ * worker drive the same code.
+ */
+#ifndef KC_VERIFY_H
+#define KC_VERIFY_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct kconfig;
+
+/* ------------------------------------------------------------ build.c */
+
+/*
+ * A kernel build in an O= directory kept between runs, so that a later
+ * round rebuilds only what the changed options touch.
+ */
+struct build {
+	/* Set by the caller. */
+	const char	*tree;		/* kernel source (clean for O=) */
+	const char	*dir;		/* the O= directory, created */
+	const char	*arch;		/* ARCH=, NULL: x86_64 */
+	int		 jobs;		/* make -j, < 1: 1 */
+	char *const	*envp;		/* make's environment, NULL: ours */
+	bool		 no_ccache;	/* do not use ccache even if found */
+	volatile sig_atomic_t *cancel;
+	/* Phases: "config", "build", "install"; done/total objects for
+	 * "build" (total 0 when unknown), 0/0 otherwise. */
+	void		(*progress)(void *arg, const char *phase, long done,
+			    long total);
+	/* Every line make printed (for the log file). */
+	void		(*log)(void *arg, const char *line);
+	void		*arg;
+
+	/* Results of build_kernel. */
+	char		*release;	/* make kernelrelease */
+	char		*bzimage;	/* DIR/arch/x86/boot/bzImage */
+	char		*staging;	/* INSTALL_MOD_PATH (lib/modules/
+					   RELEASE under it), NULL: no
+					   modules (CONFIG_MODULES off) */
+	bool		 ccache;	/* ccache was used */
+	long		 objects;	/* objects compiled this round */
+	double		 seconds;
+	/* On a failed make: its last lines (error first), malloc'd. */
+	char		*failure;
+};
+
+/* The tree can be built with O= (no .config, include/config or
+ * arch/ARCH/include/generated in it, as the kernel's Makefile demands);
+ * -1 with *cause naming what is in the way and what to do. */
+int	 build_check_tree(const char *tree, const char *arch, char **cause);
+/* Put config (a file) in DIR/.config and run the kernel's own
+ * "make O=DIR olddefconfig"; -1 with *cause on failure. *changed is
+ * set when conf rewrote anything but the header comment (the config
+ * was not one conf accepts unchanged). */
+int	 build_config(struct build *, const char *config, bool *changed,
+	     char **cause);
+/* make bzImage (and modules, and modules_install into DIR/staging when
+ * CONFIG_MODULES is set); -1 with *cause (and b->failure) on failure. */
+int	 build_kernel(struct build *, char **cause);
+void	 build_free(struct build *);
+
+/* ---------------------------------------------------------- vm-spec.c */
+
+/* A disk the workload uses: an empty raw image made for each boot. */
+struct vm_disk {
+	char		*name;		/* id and serial */
+	uint64_t	 size;		/* bytes */
+	char		*fstype;	/* "ext4", ... or "none" */
+	char		*device;	/* QEMU device, e.g. virtio-blk-pci */
+};
+
+/*
+ * The bundle's "vm" file: the QEMU machine it was recorded on
+ * (docs/evidence.md).
+ */
+struct vm_spec {
+	char		*path;
+	char		*arch;		/* x86_64 */
+	char		*machine;	/* -machine, without accel */
+	char		*cpu;		/* -cpu */
+	int		 smp;
+	int		 memory;	/* MiB */
+	char		*cmdline;	/* kernel command line (console=...) */
+	char	       **args;		/* other QEMU arguments, in pairs:
+					   "-device" "virtio-rng-pci", ... */
+	size_t		 nargs;
+	struct vm_disk	*disks;
+	size_t		 ndisks;
+};
+
+/* Read a vm file; -1 with *cause "PATH:LINE: what is wrong". */
+int	 vm_spec_load(struct vm_spec *, const char *path, char **cause);
+void	 vm_spec_free(struct vm_spec *);
+
+/*
+ * The bundle's "workload": a /bin/sh script run in the guest after
+ * coldplug, its steps marked by lines "step NAME COMMAND..." (the guest's
+ * init defines step()); helper programs in "workload.d/" beside it (C
+ * sources are compiled static for the guest, other files copied).
+ */
+struct workload {
+	char		*path;
+	char		*text;
+	char	       **steps;		/* step names, in script order */
+	size_t		 nsteps;
+	char		*helpers;	/* workload.d, or NULL if none */
+};
+
+/* -1 with *cause "PATH:LINE: ..." (no steps, bad step name, duplicate). */
+int	 workload_load(struct workload *, const char *path, char **cause);
+void	 workload_free(struct workload *);
+
+/* -------------------------------------------------------- initramfs.c */
+
+struct initramfs {
+	const char	*out;		/* the cpio archive, written
+					   atomically */
+	const char	*staging;	/* build.staging, or NULL */
+	const char	*release;	/* kernel release (modules dir) */
+	const char	*busybox;	/* NULL: /bin/busybox (static) */
+	const char	*kmod;		/* NULL: /bin/kmod, and its shared
+					   libraries */
+	const struct workload *workload;
+	const char	*scratch;	/* for compiling workload helpers */
+};
+
+/* Write an uncompressed newc initramfs: busybox's applets, kmod as
+ * modprobe & co, the staged modules, /init (verify-init.sh), the
+ * workload as /etc/kctui/workload and its helpers in /usr/local/bin;
+ * -1 with *cause. */
+int	 initramfs_build(const struct initramfs *, char **cause);
+
+/* ----------------------------------------------------------------- vm.c */
+
+/* Markers the guest's init prints on the serial console, one a line. */
+#define VM_MARK	"@@kctui: "
+
+enum vm_step_state {
+	VM_STEP_NOT_REACHED,
+	VM_STEP_PASS,
+	VM_STEP_FAIL,
+};
+
+struct vm_step {
+	char		*name;
+	enum vm_step_state state;
+	int		 rc;
+	double		 seconds;
+	/* Console lines between its begin and end markers (markers
+	 * excluded), or for a step never reached the last console lines. */
+	char	       **log;
+	size_t		 nlog;
+};
+
+struct vm_driver {
+	char		*bus, *driver, *device;
+};
+
+struct vm_result {
+	bool		 booted;	/* the guest's /init ran */
+	bool		 finished;	/* it reached the end */
+	bool		 timed_out;
+	bool		 kvm;
+	struct vm_step	*steps;		/* the workload's, in its order */
+	size_t		 nsteps;
+	char	       **modules;	/* loaded at the end */
+	size_t		 nmodules;
+	struct vm_driver *drivers;	/* bound at the end */
+	size_t		 ndrivers;
+	char		*console;	/* path of the whole console log */
+	double		 seconds;
+	/* Parser state. */
+	long		 cur;		/* step being run, -1 */
+	char	       **tail;		/* last console lines (ring) */
+	size_t		 ntail;
+};
+
+struct vm_boot {
+	const struct vm_spec *spec;
+	const struct workload *workload;
+	const char	*qemu;		/* NULL: qemu-system-ARCH */
+	const char	*kernel;
+	const char	*initrd;
+	const char	*dir;		/* disk images, console.log */
+	double		 timeout;	/* seconds, 0: 600 */
+	bool		 no_kvm;	/* TCG even if /dev/kvm works */
+	volatile sig_atomic_t *cancel;
+	/* "boot", then "step NAME" as each starts, "done". */
+	void		(*progress)(void *arg, const char *event);
+	void		*arg;
+};
+
+/* Boot and run the workload; 0 with *res filled (whether or not the
+ * steps passed), -1 with *cause when QEMU is missing or could not run,
+ * or a disk could not be made. */
+int	 vm_run(const struct vm_boot *, struct vm_result *, char **cause);
+/* For tests: start a result for a workload, feed it console lines. */
+void	 vm_result_init(struct vm_result *, const struct workload *);
+void	 vm_result_line(struct vm_result *, const char *line, size_t len);
+void	 vm_result_free(struct vm_result *);
+/* Whether /dev/kvm can be opened read-write. */
+bool	 vm_kvm_usable(void);
+
+/* The guest's /init (core/verify-init.sh, made into a string by the
+ * Makefile). */
+extern const char verify_init_sh[];
+
+#endif
