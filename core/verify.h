@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 struct kconfig;
+struct kc_symbol;
 
 /* ------------------------------------------------------------ build.c */
 
@@ -213,6 +214,99 @@ void	 vm_result_line(struct vm_result *, const char *line, size_t len);
 void	 vm_result_free(struct vm_result *);
 /* Whether /dev/kvm can be opened read-write. */
 bool	 vm_kvm_usable(void);
+
+/* ------------------------------------------------------------- verify.c */
+
+/* One option the trimmed config turns off (or from y to m). */
+struct verify_trim {
+	struct kc_symbol *sym;
+	const char	*name;		/* without CONFIG_ */
+	const char	*subsys;	/* its Kconfig file's directory */
+	int		 from, to;	/* enum kc_tri */
+	bool		 tried;		/* from --try, not the trimmed config */
+	bool		 kept;		/* put back by the loop */
+	char		*step;		/* the step it is needed for */
+};
+
+/* What the loop reports while it runs. */
+enum verify_ev {
+	VEV_PROBE,	/* a new build and boot: n trimmed, of ntrims */
+	VEV_PHASE,	/* phase: config, build, install, initramfs, boot */
+	VEV_BUILD,	/* done/total objects */
+	VEV_STEP,	/* name started (state NULL) or ended (state) */
+	VEV_VERDICT,	/* the probe passed (state "pass") or not ("fail",
+			   name = the first failing step) */
+	VEV_KEEP,	/* name put back, needed for step state */
+	VEV_NOTE,	/* a remark (detail) */
+};
+
+struct verify_event {
+	enum verify_ev	 kind;
+	int		 probe;		/* 1, 2, ... (builds and boots) */
+	size_t		 n, ntrims;
+	const char	*phase;
+	long		 done, total;
+	const char	*name;
+	const char	*state;
+	int		 rc;
+	double		 seconds;
+	const char	*detail;
+	/* VEV_STEP end of a failed step: its console lines. */
+	char	       **log;
+	size_t		 nlog;
+};
+
+struct verify {
+	/* Set by the caller. */
+	struct kconfig	*k;		/* the tree, parsed */
+	const char	*tree;
+	const char	*arch;		/* NULL: x86_64 */
+	const char	*base;		/* the untrimmed config */
+	const char	*trimmed;	/* the trimmed config */
+	char	       **try_syms;	/* --try: more to trim if harmless */
+	size_t		 ntry;
+	const struct vm_spec *spec;
+	const struct workload *workload;
+	const char	*bundle;	/* its modules and drivers files */
+	const char	*work;		/* build dir, boots, probes (kept) */
+	int		 jobs;
+	double		 timeout;	/* per boot */
+	bool		 no_kvm;
+	bool		 no_fill_back;	/* judge the trimmed config only */
+	const char	*qemu;
+	volatile sig_atomic_t *cancel;
+	void		(*event)(void *arg, const struct verify_event *);
+	void		(*log)(void *arg, const char *line);
+	void		*arg;
+
+	/* Results. */
+	struct verify_trim *trims;
+	size_t		 ntrims;
+	int		 probes;	/* builds and boots done */
+	int		 cached;	/* probes answered from earlier ones */
+	bool		 passed;	/* the final config passed */
+	char		*final;		/* the final config (text) */
+	struct vm_result result;	/* the final config's boot */
+	long		 bzimage_bytes, modules_bytes;
+	char	       **lost;		/* "bus driver device" bound in the
+					   bundle, not in the guest */
+	size_t		 nlost;
+	char	       **missing;	/* modules loaded in the bundle, not
+					   in the guest */
+	size_t		 nmissing;
+	double		 seconds;
+	double		 first_probe, later_probe_max;	/* seconds */
+	char		*failure;	/* why the last probe failed */
+};
+
+/* Build, boot and judge the trimmed config; fill back what a step needs.
+ * 0 when the loop ran (v->passed tells the verdict), -1 with *cause when
+ * it could not (bad input, build failure of a probe that conf accepted,
+ * QEMU missing, cancelled). */
+int	 verify_run(struct verify *, char **cause);
+/* The report (markdown) of a finished run. */
+char	*verify_report(const struct verify *);
+void	 verify_free(struct verify *);
 
 /* The guest's /init (core/verify-init.sh, made into a string by the
  * Makefile). */
