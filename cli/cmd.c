@@ -45,6 +45,12 @@ static const struct cmd_entry cmd_table[] = {
 	  "[--policy P] [--accept all|SUBSYSTEM]...\n"
 	  "[--report FILE[.yaml]] [--decisions FILE]: write the trimmed "
 	  "config", cmd_export },
+	{ "verify", "-e BUNDLE",
+	  "[--config TRIMMED] [--base FILE] [--workload SCRIPT] [-j N]\n"
+	  "[--try CONFIG_X,...] [-o FILE] [--report FILE] [--format text|tsv]\n"
+	  "[--timeout S] [--work-dir DIR] [--no-fill-back] [--no-kvm]:\n"
+	  "build and boot the trimmed config under QEMU, put back what the\n"
+	  "workload needs", cmd_verify },
 	{ "decide", "CONFIG_X keep|trim|forget [REASON...] [--decisions FILE]",
 	  "\nrecord a decision (default file: .kctui-decisions in the tree)",
 	  cmd_decide },

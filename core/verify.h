@@ -221,7 +221,7 @@ bool	 vm_kvm_usable(void);
 struct verify_trim {
 	struct kc_symbol *sym;
 	const char	*name;		/* without CONFIG_ */
-	const char	*subsys;	/* its Kconfig file's directory */
+	char		*subsys;	/* its Kconfig file's directory */
 	int		 from, to;	/* enum kc_tri */
 	bool		 tried;		/* from --try, not the trimmed config */
 	bool		 kept;		/* put back by the loop */
@@ -296,7 +296,10 @@ struct verify {
 	size_t		 nmissing;
 	double		 seconds;
 	double		 first_probe, later_probe_max;	/* seconds */
-	char		*failure;	/* why the last probe failed */
+	char		*failure;	/* the last probe's first failing
+					   step */
+	char		*build_error;	/* its build's error, if the build
+					   failed */
 };
 
 /* Build, boot and judge the trimmed config; fill back what a step needs.

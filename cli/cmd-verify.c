@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmd-verify.c - "kctui verify": the command-line face of core/verify.c.
+ * Builds the trimmed config, boots it on the bundle's machine, judges
+ * the workload, puts back what a step needs, and writes the final config,
+ * its report and the keep decisions (docs/verify.md).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/decisions.h"
+#include "../core/session.h"
+#include "../core/verify.h"
+#include "../kconfig-parser/kconfig.h"
+#include "../lib/fileio.h"
+#include "../lib/util.h"
+#include "cli.h"
+
+/* Raised by SIGINT/SIGTERM: the loop stops its child and returns. */
+static volatile sig_atomic_t verify_cancel;
+
+struct verify_opts {
+	const char	*base, *workload, *out, *report, *work, *qemu;
+	char	       **try_syms;
+	size_t		 ntry;
+	double		 timeout;
+	bool		 tsv, no_fill_back, no_kvm;
+	int		 jobs;
+};
+
+/* The signal handler: ask the loop to stop. */
+static void
+verify_on_signal(int sig)
+{
+	(void)sig;
+	verify_cancel = 1;
+}
+
+/* Print one event: a line of text on the terminal, or TSV. */
+static void
+verify_print(void *arg, const struct verify_event *e)
+{
+	const struct verify_opts *o = arg;
+	size_t i;
+
+	switch (e->kind) {
+	case VEV_PROBE:
+		if (o->tsv)
+			printf("probe\t%d\t%zu\t%zu\n", e->probe, e->n,
+			    e->ntrims);
+		else
+			printf("probe %d: %zu of %zu trims\n", e->probe, e->n,
+			    e->ntrims);
+		break;
+	case VEV_PHASE:
+		if (o->tsv)
+			printf("phase\t%d\t%s\n", e->probe, e->phase);
+		else
+			printf("  %s\n", e->phase);
+		break;
+	case VEV_BUILD:
+		if (o->tsv)
+			printf("build\t%d\t%ld\t%ld\n", e->probe, e->done,
+			    e->total);
+		else if (e->total > 0)
+			printf("  build %ld/%ld objects\n", e->done, e->total);
+		else
+			printf("  build %ld objects\n", e->done);
+		break;
+	case VEV_STEP:
+		if (e->state == NULL) {
+			if (!o->tsv)
+				printf("  step %s\n", e->name);
+			break;
+		}
+		if (o->tsv) {
+			printf("step\t%d\t%s\t%s\t%d\t%.1f\n", e->probe,
+			    e->name, e->state, e->rc, e->seconds);
+			break;
+		}
+		printf("  step %-16s %s", e->name, e->state);
+		if (strcmp(e->state, "pass") != 0)
+			printf(" (exit %d)", e->rc);
+		printf("\n");
+		for (i = 0; i < e->nlog; i++)
+			printf("    | %s\n", e->log[i]);
+		break;
+	case VEV_VERDICT:
+		if (o->tsv)
+			printf("verdict\t%d\t%s\t%s\t%.1f\n", e->probe, e->state,
+			    e->name != NULL ? e->name : "", e->seconds);
+		else if (e->name != NULL)
+			printf("probe %d: %s at %s (%.0f s)\n", e->probe,
+			    e->state, e->name, e->seconds);
+		else
+			printf("probe %d: %s (%.0f s)\n", e->probe, e->state,
+			    e->seconds);
+		break;
+	case VEV_KEEP:
+		if (o->tsv)
+			printf("keep\tCONFIG_%s\t%s\n", e->name, e->state);
+		else
+			printf("put back CONFIG_%s: needed at boot: %s\n",
+			    e->name, e->state);
+		break;
+	case VEV_NOTE:
+		if (o->tsv)
+			printf("note\t%s\n", e->detail);
+		else
+			printf("  note: %s\n", e->detail);
+		break;
+	}
+	fflush(stdout);
+}
+
+/* Parse verify's options; -1 (reason printed) on a bad one. */
+static int
+verify_parse(struct session *s, struct verify_opts *o, int argc,
+    char **argv)
+{
+	static const struct option longopts[] = {
+		{ "base", required_argument, NULL, 'b' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "try", required_argument, NULL, 't' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "decisions", required_argument, NULL, 'd' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "work-dir", required_argument, NULL, 'W' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "qemu", required_argument, NULL, 'q' },
+		{ "no-kvm", no_argument, NULL, 'K' },
+		{ "no-fill-back", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char	*end, *tok, *save;
+	int	 opt;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "e:o:j:", longopts,
+	    NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			session_add_bundle(s, optarg);
+			break;
+		case 'b': o->base = optarg; break;
+		case 'w': o->workload = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'r': o->report = optarg; break;
+		case 'd': session_set_decisions(s, optarg); break;
+		case 'W': o->work = optarg; break;
+		case 'q': o->qemu = optarg; break;
+		case 'K': o->no_kvm = true; break;
+		case 'n': o->no_fill_back = true; break;
+		case 'f':
+			if (cli_format(optarg, &o->tsv) != 0)
+				return -1;
+			break;
+		case 'j':
+			o->jobs = (int)strtol(optarg, &end, 10);
+			if (*end != '\0' || o->jobs < 1) {
+				fprintf(stderr, "kctui: -j %s: not a number "
+				    "of jobs\n", optarg);
+				return -1;
+			}
+			break;
+		case 'T':
+			o->timeout = strtod(optarg, &end);
+			if (*end != '\0' || o->timeout <= 0) {
+				fprintf(stderr, "kctui: --timeout %s: not a "
+				    "number of seconds\n", optarg);
+				return -1;
+			}
+			break;
+		case 't':
+			save = NULL;
+			for (tok = strtok_r(optarg, ",", &save); tok != NULL;
+			    tok = strtok_r(NULL, ",", &save)) {
+				o->try_syms = xrealloc(o->try_syms,
+				    (o->ntry + 1) * sizeof *o->try_syms);
+				o->try_syms[o->ntry++] = tok;
+			}
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "kctui: verify: unexpected argument '%s'\n",
+		    argv[optind]);
+		return -1;
+	}
+	if (s->nbundles != 1) {
+		fprintf(stderr, "kctui: verify needs one evidence bundle: "
+		    "-e BUNDLE (its vm and workload files say what to boot "
+		    "and run)\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* A file of the bundle, or the option's path; NULL (reason printed)
+ * when neither exists. */
+static char *
+verify_input(struct session *s, const char *given, const char *name,
+    const char *what)
+{
+	char *p;
+	static const char *const ext[] = { "", ".xz", ".gz" };
+	size_t i;
+
+	if (given != NULL)
+		return session_path(s, given);
+	for (i = 0; i < 3; i++) {
+		p = xasprintf("%s/%s%s", s->bundles[0], name, ext[i]);
+		if (access(p, R_OK) == 0)
+			return p;
+		free(p);
+	}
+	fprintf(stderr, "kctui: %s: the bundle has no %s file (%s; "
+	    "docs/evidence.md)\n", s->bundles[0], name, what);
+	return NULL;
+}
+
+/* The O= build directory and boots, kept between runs: one per tree and
+ * architecture in the caches' directory. */
+static char *
+verify_work_dir(struct session *s, const struct verify_opts *o)
+{
+	char	 tree[PATH_MAX];
+
+	if (o->work != NULL)
+		return session_path(s, o->work);
+	if (s->cache_dir == NULL || realpath(".", tree) == NULL) {
+		fprintf(stderr, "kctui: verify keeps its build in the cache "
+		    "directory, and there is none (--no-cache or no HOME): "
+		    "give --work-dir DIR\n");
+		return NULL;
+	}
+	return xasprintf("%s/verify-%016llx", s->cache_dir,
+	    (unsigned long long)hash_buf64(tree, strlen(tree)));
+}
+
+/* Record each option put back as a keep decision. */
+static int
+verify_save_decisions(struct session *s, const struct verify *v)
+{
+	struct decisions	*d;
+	char			*cause = NULL, *reason;
+	size_t			 i, n = 0;
+
+	for (i = 0; i < v->ntrims; i++)
+		n += v->trims[i].kept;
+	if (n == 0)
+		return 0;
+	d = decisions_load(s->decisions, &cause);
+	if (d == NULL || cause != NULL) {
+		fprintf(stderr, "%s\nkctui: decisions not recorded: fix or "
+		    "remove the bad lines of %s\n", cause, s->decisions);
+		free(cause);
+		decisions_free(d);
+		return -1;
+	}
+	for (i = 0; i < v->ntrims; i++) {
+		if (!v->trims[i].kept)
+			continue;
+		reason = xasprintf("needed at boot: %s", v->trims[i].step);
+		decisions_set(d, v->trims[i].name, DECISION_KEEP, reason);
+		free(reason);
+	}
+	if (decisions_save(d, s->decisions, &cause) != 0) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		free(cause);
+		decisions_free(d);
+		return -1;
+	}
+	decisions_free(d);
+	return 0;
+}
+
+/* Why the config is not verified, on stderr. */
+static void
+verify_why(const struct verify_opts *o, const struct verify *v,
+    const char *report)
+{
+	fprintf(stderr, "kctui: verify: NOT verified: ");
+	if (v->build_error != NULL)
+		fprintf(stderr, "the build failed: %s", v->build_error);
+	else if (v->result.timed_out)
+		fprintf(stderr, "the guest timed out after %.0f s (at %s; "
+		    "--timeout S gives it longer)", o->timeout > 0 ?
+		    o->timeout : 600.0, v->failure != NULL ? v->failure : "?");
+	else
+		fprintf(stderr, "step %s failed", v->failure != NULL ?
+		    v->failure : "?");
+	if (!o->no_fill_back && v->ntrims > 0)
+		fprintf(stderr, ", even with every trim put back: the "
+		    "untrimmed config fails it too");
+	fprintf(stderr, "\nkctui: report: %s (the config and decisions were "
+	    "not changed)\n", report);
+}
+
+/* Write the final config (only a verified one), the report and the
+ * decisions; -1 (reason printed) if any could not be written. */
+static int
+verify_write(struct session *s, const struct verify_opts *o,
+    const struct verify *v)
+{
+	char	*out, *report, *text, *cause = NULL;
+	int	 r = 0;
+
+	out = o->out != NULL ? session_path(s, o->out) :
+	    xstrdup(s->config_path);
+	report = o->report != NULL ? session_path(s, o->report) :
+	    xasprintf("%s.verify.md", out);
+	if (v->passed && v->final != NULL && file_write_atomic(out, v->final,
+	    strlen(v->final), 0644, ATOMIC_KEEP_OLD, &cause) != 0) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		free(cause);
+		r = -1;
+	}
+	text = verify_report(v);
+	if (file_write_atomic(report, text, strlen(text), 0666,
+	    ATOMIC_MKDIRS, &cause) != 0) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		free(cause);
+		r = -1;
+	}
+	free(text);
+	if (v->passed && verify_save_decisions(s, v) != 0)
+		r = -1;
+	if (!v->passed)
+		verify_why(o, v, report);
+	else if (!o->tsv)
+		printf("verified: %s\nreport: %s\n", out, report);
+	free(out);
+	free(report);
+	return r;
+}
+
+/* kctui verify -e BUNDLE [--config TRIMMED] ... (docs/verify.md) */
+int
+cmd_verify(struct session *s, int argc, char **argv)
+{
+	struct verify_opts	 o;
+	struct verify		 v;
+	struct vm_spec		 spec;
+	struct workload		 wl;
+	struct sigaction	 sa;
+	struct kconfig		*k = NULL;
+	char			*base = NULL, *wpath = NULL, *vpath = NULL;
+	char			*work = NULL, *cause = NULL, tree[PATH_MAX];
+	int			 rc = 1;
+
+	memset(&o, 0, sizeof o);
+	memset(&v, 0, sizeof v);
+	memset(&spec, 0, sizeof spec);
+	memset(&wl, 0, sizeof wl);
+	if (verify_parse(s, &o, argc, argv) != 0)
+		goto out;
+	if ((base = verify_input(s, o.base, "config",
+	    "the untrimmed config; or give --base FILE")) == NULL ||
+	    (wpath = verify_input(s, o.workload, "workload",
+	    "the script whose steps judge a boot; or give --workload "
+	    "SCRIPT")) == NULL ||
+	    (vpath = verify_input(s, NULL, "vm",
+	    "the QEMU machine the bundle was recorded on")) == NULL)
+		goto out;
+	if (vm_spec_load(&spec, vpath, &cause) != 0 ||
+	    workload_load(&wl, wpath, &cause) != 0) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		goto out;
+	}
+	if (access(s->config_path, R_OK) != 0) {
+		fprintf(stderr, "kctui: %s: %s (give the trimmed config with "
+		    "--config FILE; kctui export writes one)\n",
+		    s->config_path, strerror(errno));
+		goto out;
+	}
+	if ((work = verify_work_dir(s, &o)) == NULL ||
+	    (k = cli_open_config(s)) == NULL)
+		goto out;
+	if (realpath(".", tree) == NULL) {
+		fprintf(stderr, "kctui: .: %s\n", strerror(errno));
+		goto out;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = verify_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	v.k = k;
+	v.tree = tree;
+	v.base = base;
+	v.trimmed = s->config_path;
+	v.try_syms = o.try_syms;
+	v.ntry = o.ntry;
+	v.spec = &spec;
+	v.workload = &wl;
+	v.bundle = s->bundles[0];
+	v.work = work;
+	v.jobs = o.jobs > 0 ? o.jobs : s->jobs > 0 ? s->jobs :
+	    (int)sysconf(_SC_NPROCESSORS_ONLN);
+	v.timeout = o.timeout;
+	v.no_kvm = o.no_kvm;
+	v.no_fill_back = o.no_fill_back;
+	v.qemu = o.qemu;
+	v.cancel = &verify_cancel;
+	v.event = verify_print;
+	v.arg = &o;
+	if (verify_run(&v, &cause) != 0) {
+		fprintf(stderr, "kctui: verify: %s\n", cause);
+		goto out;
+	}
+	if (verify_write(s, &o, &v) == 0 && v.passed)
+		rc = 0;
+out:
+	free(cause);
+	verify_free(&v);
+	vm_spec_free(&spec);
+	workload_free(&wl);
+	if (k != NULL)
+		kconfig_free(k);
+	free(base);
+	free(wpath);
+	free(vpath);
+	free(work);
+	free(o.try_syms);
+	return rc;
+}

@@ -1,0 +1,1021 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * verify.c - the tailoring loop: build the trimmed configuration, boot it
+ * on the bundle's machine, judge the workload's steps, and when a step
+ * fails find the trims that broke it and put them back.
+ *
+ * The search is adaptive group testing, as ktest.pl's config_bisect and
+ * syzkaller's kconfig minimizer do it: the trims are ordered by subsystem
+ * (the directory of their Kconfig file), a probe trims a prefix of that
+ * list, and a binary search over subsystem boundaries, then over the
+ * options of the guilty subsystem, finds the first trim whose prefix
+ * fails. That one is put back and the search goes on from the last
+ * prefix known to pass, until the trims left pass together. It assumes
+ * monotony (trimming more never repairs a step), which is what makes
+ * log2(n) probes per culprit enough. Each probe is a configuration the
+ * engine computed from the untrimmed one (so it is one conf accepts:
+ * dependencies follow), built incrementally in the same O= directory.
+ * Probes that compute to the same configuration share a verdict.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../kconfig-parser/kconfig.h"
+#include "../lib/clock.h"
+#include "../lib/fileio.h"
+#include "../lib/proc.h"
+#include "../lib/strmap.h"
+#include "../lib/util.h"
+#include "zstream.h"
+#include "verify.h"
+
+/* A probe's verdict, remembered by the hash of its configuration. */
+struct verify_memo {
+	uint64_t	 hash;
+	bool		 pass;
+	char		*step;
+};
+
+struct verify_state {
+	struct verify	*v;
+	struct kc_values *base;		/* the untrimmed values */
+	struct verify_memo *memo;
+	size_t		 nmemo;
+	size_t		*order;		/* trims in subsystem order */
+	struct build	 b;
+	char		*bootdir;
+	char		*initrd;
+	char		*probe_config;	/* the config file of a probe */
+	char		*base_config;	/* the untrimmed config, plain */
+	/* int, hex and string values the trimmed config changes: every
+	 * probe takes them (they are not trims to search over). */
+	struct kc_symbol **strsyms;
+	char		**strvals;
+	size_t		 nstr;
+};
+
+/* Tell the caller. */
+static void
+verify_emit(struct verify *v, struct verify_event *e)
+{
+	e->probe = v->probes;
+	if (v->event != NULL)
+		v->event(v->arg, e);
+}
+
+/* A remark. */
+static void
+verify_note(struct verify *v, const char *detail)
+{
+	struct verify_event e = { .kind = VEV_NOTE, .detail = detail };
+
+	verify_emit(v, &e);
+}
+
+/* Read a config file that may be xz or gz (a bundle's config.xz) into a
+ * plain file at out; -1 with *cause. */
+static int
+verify_plain_config(const char *in, const char *out, char **cause)
+{
+	void	*buf;
+	size_t	 len;
+
+	if (zstream_decode_file(in, &buf, &len, cause) != 0)
+		return -1;
+	if (file_write_atomic(out, buf, len, 0644, 0, cause) != 0) {
+		free(buf);
+		return -1;
+	}
+	free(buf);
+	return 0;
+}
+
+/* Every bool/tristate value of the configuration now (kc_sym_index
+ * order). */
+static unsigned char *
+verify_values(struct kconfig *k)
+{
+	int		 i, n = kconfig_nsymbols(k);
+	unsigned char	*t = xcalloc((size_t)n + 1, 1);
+	struct kc_symbol *sym;
+
+	for (i = 0; i < n; i++) {
+		sym = kconfig_symbol(k, i);
+		if (kc_sym_type(sym) == KC_BOOL ||
+		    kc_sym_type(sym) == KC_TRISTATE)
+			t[i] = (unsigned char)kc_sym_tristate(k, sym);
+	}
+	return t;
+}
+
+/* The directory of a symbol's Kconfig file: its subsystem here
+ * (malloc'd). */
+static char *
+verify_subsys(struct kc_symbol *sym)
+{
+	struct kc_menu	*m = kc_sym_menu(sym);
+	const char	*f = m != NULL ? kc_menu_file(m) : NULL;
+	const char	*slash;
+
+	if (f == NULL || (slash = strrchr(f, '/')) == NULL)
+		return xstrdup("(top)");
+	return xstrndup(f, (size_t)(slash - f));
+}
+
+/*
+ * The int, hex and string values of the configuration now: with trimmed,
+ * remember them all; else (the untrimmed config) keep only those that
+ * differ, which every probe then sets.
+ */
+static void
+verify_save_strings(struct verify_state *st, bool trimmed)
+{
+	struct kconfig	*k = st->v->k;
+	int		 i, n = kconfig_nsymbols(k);
+	size_t		 j = 0, out = 0;
+
+	for (i = 0; i < n; i++) {
+		struct kc_symbol *sym = kconfig_symbol(k, i);
+		enum kc_type	  t = kc_sym_type(sym);
+		const char	 *val;
+
+		if (t != KC_INT && t != KC_HEX && t != KC_STRING)
+			continue;
+		val = kc_sym_string(k, sym);
+		if (trimmed) {
+			st->strsyms = xrealloc(st->strsyms, (st->nstr + 1) *
+			    sizeof *st->strsyms);
+			st->strvals = xrealloc(st->strvals, (st->nstr + 1) *
+			    sizeof *st->strvals);
+			st->strsyms[st->nstr] = sym;
+			st->strvals[st->nstr++] = xstrdup(val != NULL ? val : "");
+			continue;
+		}
+		/* Same walk order as the trimmed pass: entry j is sym. */
+		if (j < st->nstr && st->strsyms[j] == sym) {
+			if (strcmp(st->strvals[j], val != NULL ? val : "") != 0 &&
+			    kc_sym_is_written(k, sym)) {
+				st->strsyms[out] = sym;
+				st->strvals[out++] = st->strvals[j];
+			} else
+				free(st->strvals[j]);
+			j++;
+		}
+	}
+	if (!trimmed)
+		st->nstr = out;
+}
+
+/* Order trims by subsystem, then by name (stable, reproducible). */
+static int
+verify_trim_cmp(const void *a, const void *b)
+{
+	const struct verify_trim *x = a, *y = b;
+	int c = strcmp(x->subsys, y->subsys);
+
+	return c != 0 ? c : strcmp(x->name, y->name);
+}
+
+/*
+ * The trims: every bool/tristate whose value in the trimmed config is
+ * lower than in the untrimmed one, plus --try's. Values are computed by
+ * the engine from each file. -1 with *cause.
+ */
+static int
+verify_find_trims(struct verify_state *st, char **cause)
+{
+	struct verify	*v = st->v;
+	unsigned char	*bt, *tt;
+	struct kc_symbol *sym;
+	char		*why = NULL;
+	int		 i, n = kconfig_nsymbols(v->k);
+	size_t		 j;
+
+	if (kconfig_read(v->k, v->trimmed, &why) != 0) {
+		*cause = xasprintf("%s: %s", v->trimmed,
+		    why != NULL ? why : "cannot read");
+		free(why);
+		return -1;
+	}
+	kconfig_recalc(v->k);
+	tt = verify_values(v->k);
+	verify_save_strings(st, true);
+	if (kconfig_read(v->k, st->base_config, &why) != 0) {
+		*cause = xasprintf("%s: %s", v->base,
+		    why != NULL ? why : "cannot read");
+		free(why);
+		free(tt);
+		return -1;
+	}
+	kconfig_recalc(v->k);
+	bt = verify_values(v->k);
+	verify_save_strings(st, false);
+	st->base = kconfig_values_save(v->k);
+	v->trims = xcalloc((size_t)n + v->ntry + 1, sizeof *v->trims);
+	for (i = 0; i < n; i++) {
+		if (tt[i] >= bt[i])
+			continue;
+		sym = kconfig_symbol(v->k, i);
+		v->trims[v->ntrims].sym = sym;
+		v->trims[v->ntrims].name = kc_sym_name(sym);
+		v->trims[v->ntrims].from = bt[i];
+		v->trims[v->ntrims].to = tt[i];
+		v->ntrims++;
+	}
+	for (j = 0; j < v->ntry; j++) {
+		const char *name = v->try_syms[j];
+
+		if (strncmp(name, "CONFIG_", 7) == 0)
+			name += 7;
+		if ((sym = kconfig_find(v->k, name)) == NULL ||
+		    (kc_sym_type(sym) != KC_BOOL &&
+		    kc_sym_type(sym) != KC_TRISTATE)) {
+			*cause = xasprintf("--try %s: no such bool or "
+			    "tristate option in this tree", v->try_syms[j]);
+			goto fail;
+		}
+		i = kc_sym_index(sym);
+		if (bt[i] == KC_NO || tt[i] == KC_NO)
+			continue;	/* already off */
+		v->trims[v->ntrims].sym = sym;
+		v->trims[v->ntrims].name = kc_sym_name(sym);
+		v->trims[v->ntrims].from = bt[i];
+		v->trims[v->ntrims].to = KC_NO;
+		v->trims[v->ntrims].tried = true;
+		v->ntrims++;
+	}
+	for (j = 0; j < v->ntrims; j++)
+		v->trims[j].subsys = verify_subsys(v->trims[j].sym);
+	qsort(v->trims, v->ntrims, sizeof *v->trims, verify_trim_cmp);
+	free(bt);
+	free(tt);
+	return 0;
+fail:
+	free(bt);
+	free(tt);
+	return -1;
+}
+
+/*
+ * The configuration with the trims selected by want[] (indexes into
+ * v->trims) applied to the untrimmed values, as text. Setting an option
+ * to n fails while something still selects it; the passes repeat until
+ * nothing more changes, so that trimming the selector lets it go.
+ */
+static char *
+verify_compose(struct verify_state *st, const bool *want)
+{
+	struct verify	*v = st->v;
+	size_t		 i;
+	bool		 progress = true;
+	int		 pass;
+
+	kconfig_values_restore(v->k, st->base);
+	for (i = 0; i < st->nstr; i++)
+		kc_sym_set_string(v->k, st->strsyms[i], st->strvals[i]);
+	kconfig_recalc(v->k);
+	for (pass = 0; pass < 8 && progress; pass++) {
+		progress = false;
+		for (i = 0; i < v->ntrims; i++) {
+			struct kc_symbol *sym = v->trims[i].sym;
+			enum kc_tri to = (enum kc_tri)v->trims[i].to;
+
+			if (!want[i] || kc_sym_tristate(v->k, sym) <= to)
+				continue;
+			if (kc_sym_set_tristate(v->k, sym, to))
+				progress = true;
+		}
+		kconfig_recalc(v->k);
+	}
+	return kconfig_write_string(v->k);
+}
+
+/* Build progress, handed on. */
+static void
+verify_build_progress(void *arg, const char *phase, long done, long total)
+{
+	struct verify_state	*st = arg;
+	struct verify_event	 e = { .kind = VEV_PHASE, .phase = phase };
+
+	if (strcmp(phase, "build") == 0 && (done > 0 || total > 0)) {
+		e.kind = VEV_BUILD;
+		e.done = done;
+		e.total = total;
+	}
+	verify_emit(st->v, &e);
+}
+
+/* Build log lines, handed on. */
+static void
+verify_build_log(void *arg, const char *line)
+{
+	struct verify_state *st = arg;
+
+	if (st->v->log != NULL)
+		st->v->log(st->v->arg, line);
+}
+
+/* Boot progress: "boot", "step NAME", "done". */
+static void
+verify_boot_progress(void *arg, const char *event)
+{
+	struct verify_state	*st = arg;
+	struct verify_event	 e = { .kind = VEV_PHASE, .phase = event };
+
+	if (strncmp(event, "step ", 5) == 0) {
+		e.kind = VEV_STEP;
+		e.name = event + 5;
+	}
+	verify_emit(st->v, &e);
+}
+
+/* Compare what the guest had loaded and bound at the end with the
+ * bundle's modules and drivers files (when the bundle has them). */
+static void verify_compare(struct verify *, const struct vm_result *);
+
+/* The first failing step of a boot, or NULL when everything passed. */
+static const char *
+verify_first_failure(const struct verify *v, const struct vm_result *r)
+{
+	size_t i;
+
+	if (!r->booted)
+		return "boot";
+	for (i = 0; i < r->nsteps; i++)
+		if (r->steps[i].state != VM_STEP_PASS)
+			return r->steps[i].name;
+	if (!r->finished)
+		return r->timed_out ? "end (timed out)" : "end";
+	if (v->nlost > 0)
+		return "devices";
+	return NULL;
+}
+
+/* Report each step's end. */
+static void
+verify_emit_steps(struct verify *v, const struct vm_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsteps; i++) {
+		struct verify_event e = { .kind = VEV_STEP };
+		const struct vm_step *s = &r->steps[i];
+
+		e.name = s->name;
+		e.rc = s->rc;
+		e.seconds = s->seconds;
+		e.state = s->state == VM_STEP_PASS ? "pass" :
+		    s->state == VM_STEP_FAIL ? "fail" : "not-reached";
+		if (s->state != VM_STEP_PASS) {
+			e.log = s->log;
+			e.nlog = s->nlog;
+		}
+		verify_emit(v, &e);
+	}
+}
+
+/*
+ * One probe: write the configuration, let the kernel's conf check it,
+ * build, pack, boot, judge. 1 pass, 0 fail (*step: the first failing
+ * step, malloc'd), -1 with *cause when the probe could not be run.
+ */
+static int
+verify_probe(struct verify_state *st, const char *config, size_t ntrimmed,
+    char **step, char **cause)
+{
+	struct verify		*v = st->v;
+	struct verify_event	 e = { .kind = VEV_PROBE };
+	struct initramfs	 ir;
+	struct vm_boot		 vb;
+	const char		*first;
+	bool			 changed = false;
+	double			 t0 = clock_now();
+
+	v->probes++;
+	e.n = ntrimmed;
+	e.ntrims = v->ntrims;
+	verify_emit(v, &e);
+	if (file_write_atomic(st->probe_config, config, strlen(config), 0644,
+	    0, cause) != 0)
+		return -1;
+	verify_build_progress(st, "config", 0, 0);
+	if (build_config(&st->b, st->probe_config, &changed, cause) != 0)
+		return -1;
+	if (changed)
+		verify_note(v, "the kernel's conf changed the probe's config "
+		    "(kctui's engine and conf disagree): built as conf wrote "
+		    "it");
+	free(v->build_error);
+	v->build_error = NULL;
+	if (build_kernel(&st->b, cause) != 0) {
+		/* A trim can break the build as well as the boot (a
+		 * missing dependency in Kconfig): that is a failing step
+		 * the search can fill back, unless we were stopped. */
+		if (v->cancel != NULL && *v->cancel)
+			return -1;
+		e = (struct verify_event){ .kind = VEV_NOTE };
+		e.detail = *cause;
+		verify_emit(v, &e);
+		free(v->build_error);
+		v->build_error = *cause;
+		*cause = NULL;
+		e = (struct verify_event){ .kind = VEV_VERDICT };
+		e.state = "fail";
+		e.name = "build";
+		e.seconds = clock_now() - t0;
+		verify_emit(v, &e);
+		*step = xstrdup("build");
+		return 0;
+	}
+	verify_build_progress(st, "initramfs", 0, 0);
+	memset(&ir, 0, sizeof ir);
+	ir.out = st->initrd;
+	ir.staging = st->b.staging;
+	ir.release = st->b.release;
+	ir.workload = v->workload;
+	ir.scratch = st->bootdir;
+	if (initramfs_build(&ir, cause) != 0)
+		return -1;
+	memset(&vb, 0, sizeof vb);
+	vb.spec = v->spec;
+	vb.workload = v->workload;
+	vb.qemu = v->qemu;
+	vb.kernel = st->b.bzimage;
+	vb.initrd = st->initrd;
+	vb.dir = st->bootdir;
+	vb.timeout = v->timeout;
+	vb.no_kvm = v->no_kvm;
+	vb.cancel = v->cancel;
+	vb.progress = verify_boot_progress;
+	vb.arg = st;
+	vm_result_free(&v->result);
+	if (vm_run(&vb, &v->result, cause) != 0)
+		return -1;
+	if (v->cancel != NULL && *v->cancel) {
+		*cause = xstrdup("cancelled");
+		return -1;
+	}
+	verify_compare(v, &v->result);
+	verify_emit_steps(v, &v->result);
+	first = verify_first_failure(v, &v->result);
+	e = (struct verify_event){ .kind = VEV_VERDICT };
+	e.state = first == NULL ? "pass" : "fail";
+	e.name = first;
+	e.seconds = clock_now() - t0;
+	verify_emit(v, &e);
+	if (v->probes == 1)
+		v->first_probe = e.seconds;
+	else if (e.seconds > v->later_probe_max)
+		v->later_probe_max = e.seconds;
+	if (first == NULL)
+		return 1;
+	*step = xstrdup(first);
+	return 0;
+}
+
+/* A probe by the trims selected in want[], answered from the memo when
+ * the engine computes a configuration already judged. */
+static int
+verify_try(struct verify_state *st, const bool *want, char **step,
+    char **cause)
+{
+	struct verify	*v = st->v;
+	char		*config = verify_compose(st, want);
+	uint64_t	 h = hash_buf64(config, strlen(config));
+	size_t		 i, n = 0;
+	int		 r;
+
+	for (i = 0; i < v->ntrims; i++)
+		n += want[i];
+	for (i = 0; i < st->nmemo; i++) {
+		if (st->memo[i].hash != h)
+			continue;
+		free(config);
+		v->cached++;
+		if (st->memo[i].pass)
+			return 1;
+		*step = xstrdup(st->memo[i].step);
+		return 0;
+	}
+	r = verify_probe(st, config, n, step, cause);
+	free(v->final);
+	v->final = config;
+	if (r < 0)
+		return -1;
+	free(v->failure);
+	v->failure = r == 1 ? NULL : xstrdup(*step);
+	st->memo = xrealloc(st->memo, (st->nmemo + 1) * sizeof *st->memo);
+	st->memo[st->nmemo].hash = h;
+	st->memo[st->nmemo].pass = r == 1;
+	st->memo[st->nmemo].step = r == 1 ? NULL : xstrdup(*step);
+	st->nmemo++;
+	return r;
+}
+
+/* want[] for "trim the first k of order[], not the kept ones". */
+static void
+verify_prefix(struct verify_state *st, const size_t *live, size_t nlive,
+    size_t k, bool *want)
+{
+	size_t i;
+
+	memset(want, 0, st->v->ntrims * sizeof *want);
+	for (i = 0; i < k && i < nlive; i++)
+		want[live[i]] = true;
+}
+
+/*
+ * Find the first trim of live[] (indexes of trims not kept, in subsystem
+ * order) whose prefix fails, knowing that the prefix of length lo passes
+ * and the whole list fails: first over subsystem boundaries, then inside
+ * the guilty subsystem. Returns its position in live[], or -1 with
+ * *cause; *step is the step that prefix failed.
+ */
+static long
+verify_bisect(struct verify_state *st, const size_t *live, size_t nlive,
+    size_t lo, char **step, char **cause)
+{
+	struct verify	*v = st->v;
+	bool		*want = xcalloc(v->ntrims + 1, sizeof *want);
+	size_t		*bounds = xcalloc(nlive + 2, sizeof *bounds);
+	size_t		 nb = 0, i, hi = nlive, blo, bhi, mid;
+	char		*s = NULL;
+	int		 r;
+
+	/* Subsystem boundaries after lo: prefix lengths that end a
+	 * subsystem. */
+	for (i = lo + 1; i <= nlive; i++)
+		if (i == nlive || strcmp(v->trims[live[i]].subsys,
+		    v->trims[live[i - 1]].subsys) != 0)
+			bounds[nb++] = i;
+	/* Over boundaries: the first boundary whose prefix fails. */
+	blo = 0;
+	bhi = nb - 1;	/* bounds[nb - 1] == nlive fails */
+	while (blo < bhi) {
+		mid = (blo + bhi) / 2;
+		verify_prefix(st, live, nlive, bounds[mid], want);
+		if ((r = verify_try(st, want, &s, cause)) < 0)
+			goto fail;
+		if (r == 0) {
+			bhi = mid;
+			free(*step);
+			*step = s;
+			s = NULL;
+		} else
+			blo = mid + 1;
+	}
+	hi = bounds[bhi];
+	if (bhi > 0)
+		lo = bounds[bhi - 1];
+	/* Inside the subsystem: the first option whose prefix fails. */
+	while (hi - lo > 1) {
+		mid = (lo + hi) / 2;
+		verify_prefix(st, live, nlive, mid, want);
+		if ((r = verify_try(st, want, &s, cause)) < 0)
+			goto fail;
+		if (r == 0) {
+			hi = mid;
+			free(*step);
+			*step = s;
+			s = NULL;
+		} else
+			lo = mid;
+	}
+	free(want);
+	free(bounds);
+	return (long)hi - 1;
+fail:
+	free(want);
+	free(bounds);
+	return -1;
+}
+
+/* Put trim i back, needed by step. */
+static void
+verify_keep(struct verify *v, size_t i, const char *step)
+{
+	struct verify_event e = { .kind = VEV_KEEP };
+
+	v->trims[i].kept = true;
+	free(v->trims[i].step);
+	v->trims[i].step = xstrdup(step != NULL ? step : "boot");
+	e.name = v->trims[i].name;
+	e.state = v->trims[i].step;
+	verify_emit(v, &e);
+}
+
+/*
+ * The fill-back loop: while the trims left fail, find one culprit and
+ * put it back. lo, the length of the prefix known to pass, carries over:
+ * taking a culprit out of the list does not change the prefix before it.
+ */
+static int
+verify_fill_back(struct verify_state *st, const char *first_step,
+    char **cause)
+{
+	struct verify	*v = st->v;
+	size_t		*live = xcalloc(v->ntrims + 1, sizeof *live);
+	bool		*want = xcalloc(v->ntrims + 1, sizeof *want);
+	size_t		 nlive, i, lo = 0;
+	char		*step = xstrdup(first_step), *s = NULL;
+	long		 c;
+	int		 r = 0;
+
+	for (;;) {
+		nlive = 0;
+		for (i = 0; i < v->ntrims; i++)
+			if (!v->trims[i].kept)
+				live[nlive++] = i;
+		if (nlive == 0) {
+			/* Everything is back and it still fails: the
+			 * untrimmed config fails this step too. */
+			v->passed = false;
+			break;
+		}
+		c = verify_bisect(st, live, nlive, lo, &step, cause);
+		if (c < 0) {
+			r = -1;
+			break;
+		}
+		verify_keep(v, live[c], step);
+		lo = (size_t)c;
+		/* The trims left, all of them. */
+		for (i = 0; i < v->ntrims; i++)
+			want[i] = !v->trims[i].kept;
+		if ((r = verify_try(st, want, &s, cause)) < 0)
+			break;
+		if (r == 1) {
+			v->passed = true;
+			r = 0;
+			break;
+		}
+		free(step);
+		step = s;
+		s = NULL;
+	}
+	free(step);
+	free(s);
+	free(live);
+	free(want);
+	return r;
+}
+
+/* Lines of a bundle file (plain, .xz or .gz), or NULL when absent. */
+static char *
+verify_bundle_file(const struct verify *v, const char *name)
+{
+	char	*path, *cause = NULL;
+	void	*buf = NULL;
+	size_t	 len;
+	static const char *const ext[] = { "", ".xz", ".gz" };
+	size_t	 i;
+
+	for (i = 0; i < 3; i++) {
+		path = xasprintf("%s/%s%s", v->bundle, name, ext[i]);
+		if (access(path, R_OK) == 0 &&
+		    zstream_decode_file(path, &buf, &len, &cause) == 0) {
+			free(path);
+			buf = xrealloc(buf, len + 1);
+			((char *)buf)[len] = '\0';
+			return buf;
+		}
+		free(cause);
+		cause = NULL;
+		free(path);
+	}
+	return NULL;
+}
+
+/* Add s to a list. */
+static void
+verify_list_add(char ***list, size_t *n, char *s)
+{
+	*list = xrealloc(*list, (*n + 1) * sizeof **list);
+	(*list)[(*n)++] = s;
+}
+
+/* Compare the guest's modules and bound drivers with the bundle's: a
+ * device the recorded machine had bound and this kernel left without
+ * its driver is a lost device (the "devices" check). */
+static void
+verify_compare(struct verify *v, const struct vm_result *r)
+{
+	char	*text, *line, *save = NULL;
+	size_t	 i;
+
+	for (i = 0; i < v->nlost; i++)
+		free(v->lost[i]);
+	for (i = 0; i < v->nmissing; i++)
+		free(v->missing[i]);
+	v->nlost = v->nmissing = 0;
+	if (!r->finished)
+		return;
+	if ((text = verify_bundle_file(v, "modules")) != NULL) {
+		for (line = strtok_r(text, "\n", &save); line != NULL;
+		    line = strtok_r(NULL, "\n", &save)) {
+			char name[256];
+
+			if (sscanf(line, "%255s", name) != 1 ||
+			    strcmp(name, "Module") == 0)
+				continue;
+			for (i = 0; i < r->nmodules; i++)
+				if (strcmp(r->modules[i], name) == 0)
+					break;
+			if (i == r->nmodules)
+				verify_list_add(&v->missing, &v->nmissing,
+				    xstrdup(name));
+		}
+		free(text);
+	}
+	if ((text = verify_bundle_file(v, "drivers")) != NULL) {
+		save = NULL;
+		for (line = strtok_r(text, "\n", &save); line != NULL;
+		    line = strtok_r(NULL, "\n", &save)) {
+			char bus[128], drv[128], dev[512];
+
+			if (sscanf(line, "%127s %127s %511s", bus, drv,
+			    dev) != 3)
+				continue;
+			for (i = 0; i < r->ndrivers; i++)
+				if (strcmp(r->drivers[i].device, dev) == 0 &&
+				    strcmp(r->drivers[i].driver, drv) == 0)
+					break;
+			if (i == r->ndrivers)
+				verify_list_add(&v->lost, &v->nlost,
+				    xasprintf("%s %s %s", bus, drv, dev));
+		}
+		free(text);
+	}
+}
+
+/* Set up the state: directories, the build, the trims. */
+static int
+verify_setup(struct verify_state *st, char **cause)
+{
+	struct verify	*v = st->v;
+	char		*dir, *qemu;
+
+	if (v->workload == NULL || v->workload->nsteps == 0) {
+		*cause = xasprintf("%s: the bundle has no workload (a "
+		    "'workload' file with step lines; docs/evidence.md): "
+		    "nothing to judge a boot by", v->bundle);
+		return -1;
+	}
+	qemu = v->qemu != NULL ? xstrdup(v->qemu) :
+	    xasprintf("qemu-system-%s", v->spec->arch);
+	if (!proc_have(qemu)) {
+		*cause = xasprintf("%s: not found (apt-get install "
+		    "qemu-system-x86, or give --qemu PATH): nothing to boot "
+		    "the kernel with", qemu);
+		free(qemu);
+		return -1;
+	}
+	free(qemu);
+	if (build_check_tree(v->tree, v->arch, cause) != 0)
+		return -1;
+	if (path_mkdir_p(v->work, 0755, cause) != 0)
+		return -1;
+	st->bootdir = xasprintf("%s/boot", v->work);
+	if (path_mkdir_p(st->bootdir, 0755, cause) != 0)
+		return -1;
+	st->initrd = xasprintf("%s/initrd.cpio", st->bootdir);
+	st->probe_config = xasprintf("%s/probe.config", v->work);
+	/* The bundle's config.xz may be the untrimmed config. */
+	st->base_config = xasprintf("%s/base.config", v->work);
+	if (verify_plain_config(v->base, st->base_config, cause) != 0)
+		return -1;
+	dir = xasprintf("%s/build", v->work);
+	st->b.tree = v->tree;
+	st->b.dir = dir;
+	st->b.arch = v->arch;
+	st->b.jobs = v->jobs;
+	st->b.cancel = v->cancel;
+	st->b.progress = verify_build_progress;
+	st->b.log = verify_build_log;
+	st->b.arg = st;
+	return verify_find_trims(st, cause);
+}
+
+/* Sizes of the last build: bzImage, and the staged modules' .ko files. */
+static void
+verify_sizes(struct verify_state *st)
+{
+	struct stat sb;
+
+	if (st->b.bzimage != NULL && stat(st->b.bzimage, &sb) == 0)
+		st->v->bzimage_bytes = sb.st_size;
+}
+
+/* Build, boot and judge the trimmed config; fill back (see verify.h). */
+int
+verify_run(struct verify *v, char **cause)
+{
+	struct verify_state	 st;
+	bool			*want;
+	char			*step = NULL;
+	double			 t0 = clock_now();
+	size_t			 i;
+	int			 r;
+
+	memset(&st, 0, sizeof st);
+	st.v = v;
+	if (verify_setup(&st, cause) != 0) {
+		r = -1;
+		goto out;
+	}
+	want = xcalloc(v->ntrims + 1, sizeof *want);
+	for (i = 0; i < v->ntrims; i++)
+		want[i] = true;
+	r = verify_try(&st, want, &step, cause);
+	free(want);
+	if (r == 1) {
+		v->passed = true;
+		r = 0;
+	} else if (r == 0) {
+		if (v->no_fill_back || v->ntrims == 0) {
+			v->passed = false;
+			r = 0;
+		} else
+			r = verify_fill_back(&st, step, cause);
+	}
+	if (r == 0 && v->passed) {
+		/* The final config is the last one built (the passing
+		 * probe), unless the memo answered: compose it again. */
+		want = xcalloc(v->ntrims + 1, sizeof *want);
+		for (i = 0; i < v->ntrims; i++)
+			want[i] = !v->trims[i].kept;
+		free(v->final);
+		v->final = verify_compose(&st, want);
+		free(want);
+	}
+	verify_sizes(&st);
+out:
+	v->seconds = clock_now() - t0;
+	free(step);
+	for (i = 0; i < st.nmemo; i++)
+		free(st.memo[i].step);
+	free(st.memo);
+	if (st.base != NULL)
+		kconfig_values_free(st.base);
+	free((char *)st.b.dir);
+	build_free(&st.b);
+	free(st.bootdir);
+	free(st.initrd);
+	free(st.probe_config);
+	free(st.base_config);
+	for (i = 0; i < st.nstr; i++)
+		free(st.strvals[i]);
+	free(st.strvals);
+	free(st.strsyms);
+	return r;
+}
+
+/* Free the results. */
+void
+verify_free(struct verify *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->ntrims; i++) {
+		free(v->trims[i].step);
+		free(v->trims[i].subsys);
+	}
+	free(v->trims);
+	for (i = 0; i < v->nlost; i++)
+		free(v->lost[i]);
+	free(v->lost);
+	for (i = 0; i < v->nmissing; i++)
+		free(v->missing[i]);
+	free(v->missing);
+	free(v->final);
+	free(v->failure);
+	free(v->build_error);
+	vm_result_free(&v->result);
+}
+
+/* A trim's values, "y -> n". */
+static const char *
+verify_tri_name(int t)
+{
+	return t == KC_YES ? "y" : t == KC_MOD ? "m" : "n";
+}
+
+/* The report's table of the final boot's steps. */
+static void
+verify_report_steps(const struct verify *v, struct strbuf *sb)
+{
+	const struct vm_result	*r = &v->result;
+	size_t			 i, j;
+
+	strbuf_addf(sb, "\n## Steps of the last boot\n\n"
+	    "| step | result | exit | seconds |\n| --- | --- | --- | --- |\n");
+	strbuf_addf(sb, "| boot | %s | | |\n", r->booted ? "pass" : "FAIL");
+	for (i = 0; i < r->nsteps; i++) {
+		const struct vm_step *s = &r->steps[i];
+
+		strbuf_addf(sb, "| %s | %s | %d | %.1f |\n", s->name,
+		    s->state == VM_STEP_PASS ? "pass" :
+		    s->state == VM_STEP_FAIL ? "FAIL" : "not reached",
+		    s->rc, s->seconds);
+	}
+	for (i = 0; i < r->nsteps; i++) {
+		const struct vm_step *s = &r->steps[i];
+
+		if (s->state == VM_STEP_PASS || s->nlog == 0)
+			continue;
+		strbuf_addf(sb, "\nConsole of step %s:\n\n", s->name);
+		for (j = 0; j < s->nlog; j++)
+			strbuf_addf(sb, "    %s\n", s->log[j]);
+	}
+}
+
+/* The report's comparison with the recorded machine. */
+static void
+verify_report_devices(const struct verify *v, struct strbuf *sb)
+{
+	size_t i;
+
+	strbuf_addf(sb, "\n## Against the recorded machine\n\n"
+	    "%zu modules loaded and %zu devices bound at the end of the "
+	    "boot.\n", v->result.nmodules, v->result.ndrivers);
+	if (v->nlost == 0)
+		strbuf_addf(sb, "\nNo device the bundle had bound lost its "
+		    "driver.\n");
+	else {
+		strbuf_addf(sb, "\nDevices bound in the bundle, unbound "
+		    "here (bus driver device):\n\n");
+		for (i = 0; i < v->nlost; i++)
+			strbuf_addf(sb, "- %s\n", v->lost[i]);
+	}
+	if (v->nmissing > 0) {
+		strbuf_addf(sb, "\nModules loaded in the bundle, not "
+		    "here (built in, trimmed, or not needed by this "
+		    "workload):\n\n");
+		for (i = 0; i < v->nmissing; i++)
+			strbuf_addf(sb, "%s`%s`", i == 0 ? "" : ", ",
+			    v->missing[i]);
+		strbuf_addf(sb, "\n");
+	}
+}
+
+/* The report (markdown) of a finished run. */
+char *
+verify_report(const struct verify *v)
+{
+	struct strbuf	 sb;
+	size_t		 i, kept = 0;
+
+	for (i = 0; i < v->ntrims; i++)
+		kept += v->trims[i].kept;
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "# kctui verify\n\n");
+	if (v->passed)
+		strbuf_addf(&sb, "**Verified**: this config was built, booted "
+		    "under QEMU (%s) on the bundle's machine, and every "
+		    "workload step passed.\n", v->result.kvm ? "KVM" : "TCG");
+	else
+		strbuf_addf(&sb, "**Not verified**: the last probe failed "
+		    "at %s%s%s. Do not trust this config.\n",
+		    v->failure != NULL ? v->failure : "a step",
+		    v->build_error != NULL ? ": " : "",
+		    v->build_error != NULL ? v->build_error : "");
+	strbuf_addf(&sb, "\n- untrimmed config: %s\n- trimmed config: %s\n"
+	    "- bundle: %s\n- workload: %s (%zu steps)\n"
+	    "- trims: %zu, put back: %zu, staying: %zu\n"
+	    "- probes: %d builds and boots, %d answered by an earlier "
+	    "probe; %.0f s in all (first %.0f s, later at most %.0f s)\n",
+	    v->base, v->trimmed, v->bundle, v->workload->path,
+	    v->workload->nsteps, v->ntrims, kept, v->ntrims - kept, v->probes,
+	    v->cached, v->seconds, v->first_probe, v->later_probe_max);
+	if (v->bzimage_bytes > 0)
+		strbuf_addf(&sb, "- bzImage: %ld bytes\n", v->bzimage_bytes);
+	verify_report_steps(v, &sb);
+	if (kept > 0) {
+		strbuf_addf(&sb, "\n## Put back\n\n| option | subsystem | "
+		    "needed at boot by |\n| --- | --- | --- |\n");
+		for (i = 0; i < v->ntrims; i++)
+			if (v->trims[i].kept)
+				strbuf_addf(&sb, "| CONFIG_%s | %s | %s |\n",
+				    v->trims[i].name, v->trims[i].subsys,
+				    v->trims[i].step);
+	}
+	if (kept < v->ntrims) {
+		strbuf_addf(&sb, "\n## Trims that stay%s\n\n| option | "
+		    "subsystem | change |\n| --- | --- | --- |\n",
+		    v->passed ? " (verified by the boot)" : "");
+		for (i = 0; i < v->ntrims; i++)
+			if (!v->trims[i].kept)
+				strbuf_addf(&sb, "| CONFIG_%s | %s | %s -> %s%s "
+				    "|\n", v->trims[i].name, v->trims[i].subsys,
+				    verify_tri_name(v->trims[i].from),
+				    verify_tri_name(v->trims[i].to),
+				    v->trims[i].tried ? " (--try)" : "");
+	}
+	if (v->result.finished)
+		verify_report_devices(v, &sb);
+	return strbuf_detach(&sb);
+}

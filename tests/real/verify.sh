@@ -1,0 +1,238 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tests/real/verify.sh - kctui verify end to end on the real Linux 6.1 tree:
+# a minimal x86_64 kernel (tinyconfig + tests/fixtures/verify/tiny.config:
+# serial console, initramfs, one module) is built out of tree, booted under
+# QEMU (TCG) with a workload of three steps, and a trimmed config that drops
+# the ELF loader (every program in the initramfs is an ELF binary: nothing
+# runs) and two harmless options is repaired by the loop: the ELF loader is
+# put back with its reason in the decisions file, the harmless trims stay,
+# and the final config is one the kernel's conf accepts unchanged.  Then
+# bad input: a bundle without a workload, a tree not clean for O=, a
+# missing QEMU, a guest that hangs, a build that fails; each a clear
+# message, a non-zero exit and the user's files untouched.
+#
+# The build directory and the clean copy of the tree live in $KCTUI_CACHE
+# (kept between runs, as verify keeps its own); the asan flavor reuses the
+# normal run's build, so it costs boots, not builds.
+#
+#   KCTUI=/path/to/kctui tests/real/verify.sh
+set -u
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
+# shellcheck source=tree.sh
+. "$here/tree.sh"
+kctui_test_setup verify
+kctui_need_binary "real/verify$sfx"
+kctui_tree_or_fail "real/verify$sfx" "$work/tree.log"
+export KCTUI_CACHE_DIR=${KCTUI_CACHE_DIR:-$work/cache}
+FRAG=$KCTUI_REPO/tests/fixtures/verify/tiny.config
+
+for p in qemu-system-x86_64 busybox; do
+	if ! command -v $p >/dev/null 2>&1; then
+		fail "real/verify$sfx" "$p not installed (make deps installs it)"
+		exit 1
+	fi
+done
+
+# A clean copy of the tree for O= builds (the shared tree has the oracle's
+# include/config): hard links, so it costs seconds; made again when the
+# tree is.
+SRC=$KCTUI_CACHE/linux-6.1-clean
+WORK=$KCTUI_CACHE/verify-tiny
+if [ "$(cat "$SRC/.kctui-version" 2>/dev/null)" != "$(cat "$TREE/.kctui-version")" ]; then
+	rm -rf "$SRC" "$WORK" "$SRC.tmp"
+	cp -al "$TREE" "$SRC.tmp" &&
+		make -s -C "$SRC.tmp" mrproper > "$work/mrproper.log" 2>&1 &&
+		mv "$SRC.tmp" "$SRC" || {
+		fail "real/verify-tree$sfx" "could not make a clean copy of the tree"
+		indent < "$work/mrproper.log"
+		exit 1
+	}
+	# mrproper's hard-linked .kctui-version stays: it keys the copy
+fi
+
+# The untrimmed config: the kernel's own tinyconfig plus the fragment,
+# through the kernel's own conf.
+B=$work/base-o
+if ! { make -s -C "$SRC" O="$B" ARCH=x86_64 tinyconfig &&
+	cat "$FRAG" >> "$B/.config" &&
+	make -s -C "$SRC" O="$B" ARCH=x86_64 olddefconfig; } > "$work/base.log" 2>&1; then
+	fail "real/verify-base$sfx" "tinyconfig + tiny.config failed"
+	indent < "$work/base.log"
+	exit 1
+fi
+cp "$B/.config" "$work/base.config"
+val() { local v; v=$(grep -m1 "^$2=" "$1" | cut -d= -f2-); echo "${v:-n}"; }
+for s in CONFIG_BINFMT_ELF CONFIG_SERIAL_8250_CONSOLE CONFIG_SYSVIPC CONFIG_POSIX_MQUEUE; do
+	if [ "$(val "$work/base.config" $s)" != y ]; then
+		fail "real/verify-base$sfx" "$s is not y in the untrimmed config"
+		exit 1
+	fi
+done
+
+# The bundle: the untrimmed config, the machine, the workload.
+BUNDLE=$work/bundle
+mkdir -p "$BUNDLE"
+cp "$work/base.config" "$BUNDLE/config"
+cat > "$BUNDLE/vm" <<'EOF'
+# the smallest PC QEMU emulates: q35, one CPU, a serial console
+arch x86_64
+machine q35
+cpu qemu64
+smp 1
+memory 256
+cmdline console=ttyS0
+EOF
+cat > "$BUNDLE/workload" <<'EOF'
+# steps of the tiny machine's workload
+step hello echo hello from the trimmed kernel
+step proc grep -q . /proc/version
+step fork sh -c 'seq 1 200 | sort -r | head -n 1'
+EOF
+
+# The trimmed config: the ELF loader (breaks everything) and two harmless
+# options off, through kctui's own olddefconfig.
+cp "$work/base.config" "$work/trimmed.config"
+sed -i -e 's/^CONFIG_BINFMT_ELF=y/# CONFIG_BINFMT_ELF is not set/' \
+	-e 's/^CONFIG_SYSVIPC=y/# CONFIG_SYSVIPC is not set/' \
+	-e 's/^CONFIG_POSIX_MQUEUE=y/# CONFIG_POSIX_MQUEUE is not set/' "$work/trimmed.config"
+"$KCTUI" -C "$SRC" --config "$work/trimmed.config" olddefconfig > /dev/null 2>&1
+cp "$work/trimmed.config" "$work/trimmed.orig"
+
+kv() { # kv ARGS...: kctui verify in the clean tree; out/err/rc
+	"$KCTUI" -C "$SRC" "$@" > "$work/out" 2> "$work/err"
+	rc=$?
+}
+
+# ---- the loop: ELF loader put back, harmless trims stay -------------------
+name="real/verify-fill-back$sfx"
+t0=$(now_ns)
+if [ "$sfx" = "" ]; then
+	kv --config "$work/trimmed.config" verify -e "$BUNDLE" -j2 \
+		--work-dir "$WORK" --decisions "$work/decisions" --format tsv \
+		--timeout 120
+	secs=$(elapsed_since "$t0")
+	cp "$work/out" "$work/loop.tsv"
+	if [ $rc -ne 0 ]; then
+		fail "$name" "exit $rc"
+		indent < "$work/err"; tail -n 30 "$work/out" | indent
+		exit 1
+	fi
+	pass "$name" "verified in $secs s, $(grep -c '^probe' "$work/loop.tsv") probes"
+	grep -qx $'keep\tCONFIG_BINFMT_ELF\tboot' "$work/loop.tsv" &&
+		pass "real/verify-culprit$sfx" ||
+		fail_with "real/verify-culprit$sfx" "BINFMT_ELF not put back for boot" "$work/loop.tsv"
+	[ "$(grep -c '^keep' "$work/loop.tsv")" = 1 ] &&
+		pass "real/verify-only-culprit$sfx" ||
+		fail_with "real/verify-only-culprit$sfx" "more than BINFMT_ELF put back" "$work/loop.tsv"
+	f=$work/trimmed.config
+	if [ "$(val "$f" CONFIG_BINFMT_ELF)" = y ] && [ "$(val "$f" CONFIG_SYSVIPC)" = n ] &&
+	   [ "$(val "$f" CONFIG_POSIX_MQUEUE)" = n ]; then
+		pass "real/verify-final$sfx"
+	else
+		fail "real/verify-final$sfx" "final config: BINFMT_ELF=$(val "$f" CONFIG_BINFMT_ELF) SYSVIPC=$(val "$f" CONFIG_SYSVIPC) POSIX_MQUEUE=$(val "$f" CONFIG_POSIX_MQUEUE)"
+	fi
+	cmp -s "$work/trimmed.orig" "$work/trimmed.config.old" &&
+		pass "real/verify-old-kept$sfx" ||
+		fail "real/verify-old-kept$sfx" "the trimmed config was not kept as .old"
+	grep -qx 'CONFIG_BINFMT_ELF keep  # needed at boot: boot' "$work/decisions" &&
+		pass "real/verify-decision$sfx" ||
+		fail_with "real/verify-decision$sfx" "no keep decision" "$work/decisions"
+	grep -q '^\*\*Verified\*\*' "$work/trimmed.config.verify.md" &&
+		grep -q '| CONFIG_BINFMT_ELF | fs | boot |' "$work/trimmed.config.verify.md" &&
+		pass "real/verify-report$sfx" ||
+		fail_with "real/verify-report$sfx" "report" "$work/trimmed.config.verify.md"
+	# The kernel's conf accepts the final config unchanged.
+	mkdir -p "$work/check-o"
+	cp "$work/trimmed.config" "$work/check-o/.config"
+	make -s -C "$SRC" O="$work/check-o" ARCH=x86_64 olddefconfig > /dev/null 2>&1
+	if diff <(grep -v '^#' "$work/trimmed.config" | grep .) \
+		<(grep -v '^#' "$work/check-o/.config" | grep .) > "$work/diff"; then
+		pass "real/verify-conf-accepts$sfx"
+	else
+		fail_with "real/verify-conf-accepts$sfx" "conf changed the final config" "$work/diff"
+	fi
+	# Every step passed on the last boot, in tsv.
+	last=$(awk -F'\t' '$1=="probe"{p=$2} END{print p}' "$work/loop.tsv")
+	n=$(awk -F'\t' -v p="$last" '$1=="step" && $2==p && $4=="pass"' "$work/loop.tsv" | wc -l)
+	[ "$n" = 3 ] && pass "real/verify-steps$sfx" ||
+		fail_with "real/verify-steps$sfx" "$n of 3 steps passed on the last boot" "$work/loop.tsv"
+	cp "$work/trimmed.config" "$KCTUI_CACHE/verify-tiny.final"
+fi
+
+# ---- bad input ---------------------------------------------------------------
+final=$KCTUI_CACHE/verify-tiny.final
+[ -f "$final" ] || final=$work/base.config
+cp "$final" "$work/user.config"
+sum() { cat "$work/user.config" "$work/decisions2" 2>/dev/null | md5sum; }
+echo "CONFIG_X keep  # mine" > "$work/decisions2"
+before=$(sum)
+
+# expect NAME PATTERN: non-zero exit, PATTERN on stderr, files untouched
+expect() {
+	if [ $rc -eq 0 ]; then
+		fail "$1" "exit 0"; indent < "$work/out"; return
+	fi
+	if ! grep -q -- "$2" "$work/err"; then
+		fail_with "$1" "no message matching '$2'" "$work/err"; return
+	fi
+	if [ "$(sum)" != "$before" ]; then
+		fail "$1" "the config or the decisions file changed"; return
+	fi
+	pass "$1" "exit $rc: $(head -n 1 "$work/err")"
+}
+
+mkdir -p "$work/noworkload"
+cp "$BUNDLE/vm" "$BUNDLE/config" "$work/noworkload/"
+kv --config "$work/user.config" verify -e "$work/noworkload" --work-dir "$WORK" \
+	--decisions "$work/decisions2"
+expect "real/verify-no-workload$sfx" "has no workload file"
+
+echo 'echo no steps here' > "$work/nosteps"
+kv --config "$work/user.config" verify -e "$BUNDLE" --workload "$work/nosteps" \
+	--work-dir "$WORK" --decisions "$work/decisions2"
+expect "real/verify-no-steps$sfx" "no step lines"
+
+printf 'arch x86_64\nmachine q35\nmemory lots\n' > "$work/badvm"
+mkdir -p "$work/badvm.d"
+cp "$BUNDLE/workload" "$BUNDLE/config" "$work/badvm.d/"
+cp "$work/badvm" "$work/badvm.d/vm"
+kv --config "$work/user.config" verify -e "$work/badvm.d" --work-dir "$WORK" \
+	--decisions "$work/decisions2"
+expect "real/verify-bad-vm$sfx" "vm:3:"
+
+# The shared tree has include/config (conf ran in it): not clean for O=.
+kv --config "$work/user.config" -C "$TREE" verify -e "$BUNDLE" --work-dir "$WORK" \
+	--decisions "$work/decisions2"
+expect "real/verify-unclean-tree$sfx" "not clean"
+
+kv --config "$work/user.config" verify -e "$BUNDLE" --work-dir "$WORK" \
+	--qemu /nonexistent/qemu-system-x86_64 --decisions "$work/decisions2"
+expect "real/verify-no-qemu$sfx" "qemu-system-x86_64: not found"
+
+# A guest that hangs: the workload sleeps past the timeout.
+cp -r "$BUNDLE" "$work/hang"
+printf 'step hang sleep 600\n' > "$work/hang/workload"
+kv --config "$work/user.config" verify -e "$work/hang" --work-dir "$WORK" \
+	--timeout 25 --no-fill-back --decisions "$work/decisions2"
+expect "real/verify-hang$sfx" "timed out"
+
+# A build that fails: an initramfs source that does not exist (a string
+# option, not a trim: no fill-back can repair it).
+sed 's|^CONFIG_INITRAMFS_SOURCE=.*|CONFIG_INITRAMFS_SOURCE="/nonexistent/kctui-initramfs"|' \
+	"$work/user.config" > "$work/broken.config"
+cp "$work/broken.config" "$work/broken.orig"
+kv --config "$work/broken.config" verify -e "$BUNDLE" --work-dir "$WORK" \
+	--no-fill-back --decisions "$work/decisions2"
+before_b=$(md5sum < "$work/broken.orig")
+if [ $rc -ne 0 ] && grep -q 'build' "$work/err" &&
+   [ "$(md5sum < "$work/broken.config")" = "$before_b" ]; then
+	pass "real/verify-build-failure$sfx" "exit $rc: $(grep -m1 build "$work/err")"
+else
+	fail "real/verify-build-failure$sfx" "exit $rc"
+	indent < "$work/err"; tail -n 20 "$work/out" | indent
+fi
+exit 0
