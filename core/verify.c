@@ -56,6 +56,11 @@ struct verify_state {
 	struct kc_symbol **strsyms;
 	char		**strvals;
 	size_t		 nstr;
+	/* bool/tristate values the trimmed config raises (a choice's other
+	 * value selected, an option turned on): every probe takes them. */
+	struct kc_symbol **raise;
+	unsigned char	*raise_to;
+	size_t		 nraise;
 };
 
 /* Tell the caller. */
@@ -217,6 +222,13 @@ verify_find_trims(struct verify_state *st, char **cause)
 	st->base = kconfig_values_save(v->k);
 	v->trims = xcalloc((size_t)n + v->ntry + 1, sizeof *v->trims);
 	for (i = 0; i < n; i++) {
+		if (tt[i] > bt[i]) {
+			st->raise = xrealloc(st->raise, (st->nraise + 1) *
+			    sizeof *st->raise);
+			st->raise_to = xrealloc(st->raise_to, st->nraise + 1);
+			st->raise[st->nraise] = kconfig_symbol(v->k, i);
+			st->raise_to[st->nraise++] = tt[i];
+		}
 		if (tt[i] >= bt[i])
 			continue;
 		sym = kconfig_symbol(v->k, i);
@@ -277,6 +289,9 @@ verify_compose(struct verify_state *st, const bool *want)
 	kconfig_values_restore(v->k, st->base);
 	for (i = 0; i < st->nstr; i++)
 		kc_sym_set_string(v->k, st->strsyms[i], st->strvals[i]);
+	for (i = 0; i < st->nraise; i++)
+		kc_sym_set_tristate(v->k, st->raise[i],
+		    (enum kc_tri)st->raise_to[i]);
 	kconfig_recalc(v->k);
 	for (pass = 0; pass < 8 && progress; pass++) {
 		progress = false;
@@ -871,6 +886,8 @@ out:
 		free(st.strvals[i]);
 	free(st.strvals);
 	free(st.strsyms);
+	free(st.raise);
+	free(st.raise_to);
 	return r;
 }
 
