@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tests/bench/verify.sh - kctui verify on a distribution config: Debian's
+# amd64 config trimmed with the cloud-vm bundle (kctui export, each policy),
+# built and booted on the bundle's machine under QEMU by `kctui verify`,
+# workload judged, trims put back where a step needs them.  Prints, per
+# policy: the cold loop's wall time (build + boot + workload of the first
+# probe, target <= 25 min on 2 cores without KVM), every later probe's
+# (target <= 3 min), the objects built, and the bzImage and modules sizes
+# against Debian's own untrimmed kernel package (same config, downloaded
+# with apt-get download).  Not part of `make check` or `make bench`: it
+# builds several distribution kernels (tens of minutes each on 2 cores).
+#
+#   VERIFY_POLICIES="modules aggressive verified"   policies to run
+#   VERIFY_FRESH=1      a new build directory per policy (a cold loop);
+#                       default: one directory kept between policies and
+#                       runs, as verify keeps it
+#   VERIFY_JOBS=N       make -j (default: the number of CPUs)
+#   KCTUI               the binary (default ./kctui)
+#
+# Debug info is turned off in the trimmed config (CONFIG_DEBUG_INFO_NONE):
+# the workload does not need it, and Debian ships it in a separate package.
+set -eu
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
+# shellcheck source=../real/tree.sh
+. "$here/../real/tree.sh"
+kctui_clean_env
+kctui_binary
+kctui_tree_ensure
+BUNDLE=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+POLICIES=${VERIFY_POLICIES:-modules aggressive verified}
+JOBS=${VERIFY_JOBS:-$(nproc)}
+OUT=${VERIFY_OUT:-$KCTUI_REPO/build/bench-verify}
+mkdir -p "$OUT"
+
+for p in qemu-system-x86_64 busybox openssl; do
+	command -v $p > /dev/null || { echo "verify bench: $p missing (make deps; openssl: apt-get install libssl-dev)" >&2; exit 1; }
+done
+
+# The clean copy of the tree tests/real/verify.sh makes, shared.
+SRC=$KCTUI_CACHE/linux-6.1-clean
+if [ "$(cat "$SRC/.kctui-version" 2>/dev/null)" != "$(cat "$TREE/.kctui-version")" ]; then
+	rm -rf "$SRC" "$SRC.tmp"
+	cp -al "$TREE" "$SRC.tmp"
+	make -s -C "$SRC.tmp" mrproper
+	mv "$SRC.tmp" "$SRC"
+fi
+
+# Debian's untrimmed kernel: the package the bundle was recorded from.
+rel=$(awk '{print $3}' "$BUNDLE/uname")
+pkgdir=$KCTUI_CACHE/debian-kernel-$rel
+if [ ! -d "$pkgdir/boot" ]; then
+	mkdir -p "$pkgdir.tmp"
+	(cd "$pkgdir.tmp" && apt-get download "linux-image-$rel" > /dev/null &&
+		dpkg-deb -x linux-image-"$rel"_*.deb root) || {
+		echo "verify bench: cannot download linux-image-$rel" >&2; exit 1; }
+	mv "$pkgdir.tmp/root" "$pkgdir" && rm -rf "$pkgdir.tmp"
+fi
+deb_bz=$(stat -c %s "$pkgdir/boot/vmlinuz-$rel")
+deb_mod=$(du -sb "$pkgdir/lib/modules/$rel" | cut -f1)
+deb_ym=$(xzcat "$BUNDLE/config.xz" | grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$')
+
+for policy in $POLICIES; do
+	cfg=$OUT/trim-$policy.config
+	rm -f "$cfg" "$cfg.old" "$OUT/decisions-$policy"
+	"$KCTUI" -C "$SRC" --config "$DEBIAN_AMD64" export -e "$BUNDLE" \
+		--policy "$policy" --accept all -o "$cfg" \
+		--report "$OUT/trim-$policy.md" --decisions "$OUT/decisions-$policy" > /dev/null
+	sed -i -e 's/^CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=y/# CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT is not set/' \
+		-e 's/^# CONFIG_DEBUG_INFO_NONE is not set/CONFIG_DEBUG_INFO_NONE=y/' "$cfg"
+	"$KCTUI" -C "$SRC" --config "$cfg" olddefconfig > /dev/null
+	ym=$(grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$cfg")
+	wd=$KCTUI_CACHE/verify-debian
+	[ "${VERIFY_FRESH:-0}" = 1 ] && { rm -rf "$wd-$policy"; wd=$wd-$policy; }
+	t0=$(now_ns)
+	set +e
+	"$KCTUI" -C "$SRC" --config "$cfg" verify -e "$BUNDLE" -j "$JOBS" \
+		--work-dir "$wd" --decisions "$OUT/decisions-$policy" \
+		--format tsv --timeout 900 > "$OUT/verify-$policy.tsv" 2> "$OUT/verify-$policy.err"
+	rc=$?
+	set -e
+	secs=$(elapsed_since "$t0")
+	final_ym=$(grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$cfg")
+	bz=$(stat -c %s "$wd/build/arch/x86/boot/bzImage" 2>/dev/null || echo 0)
+	mod=$(du -sb "$wd/build/staging/lib/modules" 2>/dev/null | cut -f1 || echo 0)
+	echo "verify $policy: exit $rc in ${secs} s; y/m Debian $deb_ym, exported $ym, final $final_ym"
+	awk -F'\t' '
+		$1 == "build" { objs[$2] = $3 }
+		$1 == "verdict" { printf "  probe %s: %s%s%s in %.0f s, %d objects built\n", $2, $3,
+			($4 != "" ? " at " : ""), $4, $5, objs[$2] }
+		$1 == "keep" { printf "  put back %s: needed at boot: %s\n", $2, $3 }
+		$1 == "step" { steps[$2] = steps[$2] " " $3 "=" $4 }
+		END { for (p in steps) last = p; if (last != "") printf "  steps of probe %s:%s\n", last, steps[last] }
+	' "$OUT/verify-$policy.tsv"
+	awk -F'\t' '$1 == "verdict" { n++; if (n == 1) c = $5; else if ($5 > m) m = $5 }
+		END { printf "  cold loop %.0f s (target <= 1500), later probes max %.0f s (target <= 180)\n", c, m }' \
+		"$OUT/verify-$policy.tsv"
+	echo "  bzImage $bz bytes (Debian's untrimmed $deb_bz), modules $mod bytes installed stripped (Debian's $deb_mod)"
+	[ $rc -eq 0 ] || sed 's/^/  | /' "$OUT/verify-$policy.err"
+done
