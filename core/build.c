@@ -344,6 +344,10 @@ build_make(struct build *b, struct build_make *m, const char *name,
 	size_t			 n = 0, i;
 	int			 rc = -1;
 
+	if (b->cancel != NULL && *b->cancel) {
+		*cause = xstrdup("cancelled");
+		return -1;
+	}
 	for (i = 0; what[i] != NULL; i++)
 		;
 	argv = xcalloc(i + 6, sizeof *argv);
@@ -744,6 +748,8 @@ build_kernel(struct build *b, char **cause)
 	if (stat(b->bzimage, &st) != 0) {
 		*cause = xasprintf("%s: %s (make bzImage succeeded)",
 		    b->bzimage, strerror(errno));
+		free(b->bzimage);
+		b->bzimage = NULL;
 		goto out;
 	}
 	rc = 0;
