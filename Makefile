@@ -116,7 +116,7 @@ $(1)/libkcutil.a: $(patsubst %.c,$(1)/%.o,$(LIB_SRCS))
 	$$(say) AR $$@
 	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
 
-$(1)/libkccore.a: $(patsubst %.c,$(1)/%.o,$(CORE_SRCS))
+$(1)/libkccore.a: $(patsubst %.c,$(1)/%.o,$(CORE_SRCS)) $(1)/core/verify-init.o
 	@mkdir -p $$(@D)
 	$$(say) AR $$@
 	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
@@ -135,6 +135,30 @@ $(1)/unit/%: tests/unit/%.c $(call libs_of,$(1))
 -include $(patsubst %.c,$(1)/%.d,$(LIB_SRCS) $(KP_SRCS) $(CORE_SRCS) $(CLI_SRCS) $(TUI_SRCS)) $(patsubst %,$(1)/unit/%.d,$(UNITS))
 endef
 
+# $(call init_script_rules,DIR,COMPILE): the guest's /init
+# (core/verify-init.sh) as the C string verify_init_sh, in DIR's
+# libkccore.a.  Backslashes, quotes and '?' (no trigraphs under -std=c11)
+# are escaped; each line becomes "LINE\n".
+define init_script_rules
+$(1)/core/verify-init.c: core/verify-init.sh
+	@mkdir -p $$(@D)
+	$$(say) GEN $$@
+	$$(Q){ echo '/* Generated from core/verify-init.sh by the Makefile. */'; \
+	  echo 'const char verify_init_sh[];'; \
+	  echo 'const char verify_init_sh[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' \
+	    -e 's/^/"/' -e 's/$$$$/\\n"/' $$<; \
+	  echo ';'; } > $$@.tmp && mv $$@.tmp $$@
+
+$(1)/core/verify-init.o: $(1)/core/verify-init.c
+	$$(say) CC $$@
+	$$(Q)$(2) -c -o $$@ $$<
+endef
+
+$(eval $(call init_script_rules,build,$$(CC) $$(STD_FLAGS) $$(CFLAGS)))
+$(eval $(call init_script_rules,build-asan,$$(CC) $$(STD_FLAGS) $$(ASAN_FLAGS)))
+$(eval $(call init_script_rules,build-fuzz,$$(CLANG) $$(STD_FLAGS) $$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,$$(FUZZ_SAN)))
+
 $(eval $(call flavor_rules,build,$(CFLAGS),kctui))
 $(eval $(call flavor_rules,build-asan,$(ASAN_FLAGS),build-asan/kctui))
 
@@ -146,7 +170,8 @@ unit-bins: $(patsubst %,build/unit/%,$(UNITS)) $(patsubst %,build-asan/unit/%,$(
 # ------------------------------------------------------------------- fuzz
 # Every tests/fuzz/fuzz_*.c becomes build-fuzz/fuzz_*, linked with the
 # kconfig-parser objects built by clang with -fsanitize=fuzzer-no-link.
-FUZZ_KP_OBJS := $(patsubst %.c,build-fuzz/%.o,$(LIB_SRCS) $(KP_SRCS) $(CORE_SRCS))
+FUZZ_KP_OBJS := $(patsubst %.c,build-fuzz/%.o,$(LIB_SRCS) $(KP_SRCS) $(CORE_SRCS)) \
+	$(if $(CORE_SRCS),build-fuzz/core/verify-init.o)
 FUZZ_SAN := address,undefined
 
 build-fuzz/%.o: %.c $(FLAGS_STAMP)

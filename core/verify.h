@@ -186,7 +186,8 @@ struct vm_result {
 	/* Parser state. */
 	long		 cur;		/* step being run, -1 */
 	char	       **tail;		/* last console lines (ring) */
-	size_t		 ntail;
+	size_t		 ntail;		/* lines seen: the next goes to
+					   tail[ntail % its size] */
 };
 
 struct vm_boot {
@@ -205,12 +206,17 @@ struct vm_boot {
 };
 
 /* Boot and run the workload; 0 with *res filled (whether or not the
- * steps passed), -1 with *cause when QEMU is missing or could not run,
- * or a disk could not be made. */
+ * steps passed; a timeout sets res->timed_out), -1 with *cause when QEMU
+ * is missing or could not run, a disk could not be made, or b->cancel
+ * stopped it ("cancelled"). *res is always to be freed. */
 int	 vm_run(const struct vm_boot *, struct vm_result *, char **cause);
 /* For tests: start a result for a workload, feed it console lines. */
 void	 vm_result_init(struct vm_result *, const struct workload *);
 void	 vm_result_line(struct vm_result *, const char *line, size_t len);
+/* The console ended: a step begun and not ended failed (rc -1), a step
+ * never reached gets the last console lines as its log (vm_run calls
+ * it). */
+void	 vm_result_end(struct vm_result *);
 void	 vm_result_free(struct vm_result *);
 /* Whether /dev/kvm can be opened read-write. */
 bool	 vm_kvm_usable(void);

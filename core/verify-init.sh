@@ -1,0 +1,118 @@
+#!/bin/sh
+# /init of the guest "kctui verify" boots (core/verify-init.sh, made into
+# the C string verify_init_sh by the Makefile; core/initramfs.c packs it).
+# busybox sh as PID 1 in an initramfs of busybox-static, Debian's kmod, the
+# kernel's modules (if any), the bundle's workload (/etc/kctui/workload) and
+# its helpers (/usr/local/bin).
+#
+# Everything the host reads is a line "@@kctui: ..." on the serial console
+# (core/vm.c): init RELEASE, coldplug pass=N modules=M, step NAME begin,
+# step NAME end rc=N, module NAME, driver BUS DRIVER DEVICE, done.
+# It must also work on a tiny kernel: no modules, no block devices in sysfs,
+# perhaps no devtmpfs; every optional step is tried quietly.
+
+export PATH=/usr/local/bin:/sbin:/bin:/usr/sbin:/usr/bin
+export HOME=/root
+# busybox runs its own applets for bare command names: kmod by path
+MODPROBE=/sbin/modprobe
+
+mark() { echo "@@kctui: $*"; }
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys 2>/dev/null
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mkdir -p /dev/pts /dev/shm /tmp /run /mnt
+mount -t devpts devpts /dev/pts 2>/dev/null
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm 2>/dev/null
+# The kernel asks this program for fs-*, crypto-*, net-pf-* ... modules.
+[ -e /proc/sys/kernel/modprobe ] && [ -x $MODPROBE ] &&
+	echo $MODPROBE > /proc/sys/kernel/modprobe
+hostname kctui-verify 2>/dev/null
+
+mark "init $(uname -r)"
+
+# ---- coldplug, as udev would: modprobe every modalias until the number of
+# loaded modules stops changing (devices behind buses appear late)
+coldplug_pass() {
+	find /sys/devices -name modalias -type f 2>/dev/null |
+		while read -r f; do cat "$f" 2>/dev/null; done |
+		grep -v '^$' | sort -u | xargs -r $MODPROBE -a -q 2>/dev/null
+}
+if [ -e /proc/modules ] && [ -d "/lib/modules/$(uname -r)" ] &&
+	[ -x $MODPROBE ]; then
+	pass=0
+	prev=-1
+	while :; do
+		pass=$((pass + 1))
+		coldplug_pass
+		sleep 2
+		n=$(wc -l < /proc/modules)
+		mark "coldplug pass=$pass modules=$n"
+		[ "$n" = "$prev" ] && [ $pass -ge 2 ] && break
+		[ $pass -ge 10 ] && break
+		prev=$n
+	done
+fi
+
+# ---- what the workload may use
+# disk SERIAL: the /dev node of the vm file's disk of that name
+disk() {
+	for b in /sys/block/*; do
+		for s in "$b/serial" "$b/device/serial"; do
+			[ -r "$s" ] || continue
+			if [ "$(cat "$s" 2>/dev/null)" = "$1" ]; then
+				echo "/dev/${b##*/}"
+				return 0
+			fi
+		done
+	done
+	return 1
+}
+# nic DRIVER: the first network interface bound to that driver
+nic() {
+	for n in /sys/class/net/*; do
+		d=$(readlink "$n/device/driver" 2>/dev/null) || continue
+		if [ "${d##*/}" = "$1" ]; then
+			echo "${n##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+# step NAME COMMAND...: run one marked step of the workload
+step() {
+	name=$1
+	shift
+	echo "@@kctui: step $name begin"
+	"$@"
+	rc=$?
+	echo "@@kctui: step $name end rc=$rc"
+}
+
+# ---- the workload, in a subshell: its exit or failure does not end init
+if [ -r /etc/kctui/workload ]; then
+	(cd /root 2>/dev/null; . /etc/kctui/workload)
+fi
+sync
+
+# ---- what the kernel ended with
+if [ -r /proc/modules ]; then
+	while read -r m rest; do
+		mark "module $m"
+	done < /proc/modules
+fi
+for l in /sys/bus/*/drivers/*/*; do
+	[ -L "$l" ] || continue
+	t=$(readlink -f "$l")
+	case $t in /sys/devices/*) ;; *) continue ;; esac
+	drv=${l%/*}
+	bus=${drv%/drivers/*}
+	mark "driver ${bus#/sys/bus/} ${drv##*/} ${t#/sys/devices/}"
+done
+mark done
+sync
+# Without a power-off driver the kernel halts, init exits, the kernel
+# panics and panic=-1 reboots: QEMU's -no-reboot ends either way.
+poweroff -f
+sleep 5
+reboot -f

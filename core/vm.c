@@ -1,0 +1,523 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vm.c - booting a kernel and its initramfs under QEMU on the machine a
+ * bundle's "vm" file describes, and reading the result off the serial
+ * console: the markers "@@kctui: ..." printed by the guest's /init
+ * (verify-init.sh) say whether it booted, how each workload step ended
+ * and which modules and drivers the kernel had at the end. Every console
+ * line goes to DIR/console.log.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/clock.h"
+#include "../lib/fileio.h"
+#include "../lib/proc.h"
+#include "../lib/util.h"
+#include "verify.h"
+
+/* Console lines kept for a step that was never reached. */
+#define VM_TAIL_LINES	30
+
+/* A growable argv. */
+struct vm_argv {
+	char	**v;
+	size_t	  n, cap;
+};
+
+/* Append a copy of s (the array stays NULL-terminated). */
+static void
+vm_argv_add(struct vm_argv *a, const char *s)
+{
+	if (a->n + 2 > a->cap) {
+		a->cap = a->cap == 0 ? 32 : a->cap * 2;
+		a->v = xrealloc(a->v, a->cap * sizeof *a->v);
+	}
+	a->v[a->n++] = xstrdup(s);
+	a->v[a->n] = NULL;
+}
+
+/* Free an argv. */
+static void
+vm_argv_free(struct vm_argv *a)
+{
+	size_t	i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+}
+
+bool
+vm_kvm_usable(void)
+{
+	int	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* ------------------------------------------------------------ results */
+
+/* Append a line to a list of strings. */
+static void
+vm_list_add(char ***v, size_t *n, const char *s, size_t len)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = xstrndup(s, len);
+}
+
+/* Free a list of strings. */
+static void
+vm_list_free(char **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
+vm_result_init(struct vm_result *res, const struct workload *w)
+{
+	size_t	i;
+
+	memset(res, 0, sizeof *res);
+	res->cur = -1;
+	res->tail = xcalloc(VM_TAIL_LINES, sizeof *res->tail);
+	if (w == NULL)
+		return;
+	res->steps = xcalloc(w->nsteps, sizeof *res->steps);
+	for (i = 0; i < w->nsteps; i++)
+		res->steps[i].name = xstrdup(w->steps[i]);
+	res->nsteps = w->nsteps;
+}
+
+/* The step of that name, added at the end if the workload did not list
+ * it (a step line the parser could not see, e.g. built by a loop). */
+static struct vm_step *
+vm_result_step(struct vm_result *res, const char *name, size_t len)
+{
+	struct vm_step	*s;
+	size_t		 i;
+
+	for (i = 0; i < res->nsteps; i++) {
+		if (strlen(res->steps[i].name) == len &&
+		    memcmp(res->steps[i].name, name, len) == 0)
+			return &res->steps[i];
+	}
+	res->steps = xrealloc(res->steps, (res->nsteps + 1) *
+	    sizeof *res->steps);
+	s = &res->steps[res->nsteps++];
+	memset(s, 0, sizeof *s);
+	s->name = xstrndup(name, len);
+	return s;
+}
+
+/* The length of the word at s (up to a blank or the end). */
+static size_t
+vm_word(const char *s, const char *end)
+{
+	const char	*p = s;
+
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	return p - s;
+}
+
+/* "step NAME begin" / "step NAME end rc=N". */
+static void
+vm_mark_step(struct vm_result *res, const char *s, const char *end)
+{
+	struct vm_step	*st;
+	size_t		 n = vm_word(s, end);
+	const char	*w = s + n + (s + n < end);
+
+	if (n == 0)
+		return;
+	if (end - w >= 5 && strncmp(w, "begin", 5) == 0) {
+		st = vm_result_step(res, s, n);
+		vm_list_free(st->log, st->nlog);
+		st->log = NULL;
+		st->nlog = 0;
+		st->state = VM_STEP_NOT_REACHED;
+		st->seconds = clock_now();	/* start, until the end */
+		res->cur = st - res->steps;
+	} else if (end - w >= 7 && strncmp(w, "end rc=", 7) == 0) {
+		st = vm_result_step(res, s, n);
+		st->rc = atoi(w + 7);
+		st->state = st->rc == 0 ? VM_STEP_PASS : VM_STEP_FAIL;
+		st->seconds = st->seconds > 0 ? clock_now() - st->seconds : 0;
+		res->cur = -1;
+	}
+}
+
+/* "driver BUS DRIVER... DEVICE": the driver may hold spaces. */
+static void
+vm_mark_driver(struct vm_result *res, const char *s, const char *end)
+{
+	struct vm_driver *d;
+	const char	*last;
+	size_t		 nbus = vm_word(s, end);
+
+	while (end > s && end[-1] == ' ')
+		end--;
+	for (last = end; last > s && last[-1] != ' '; last--)
+		;
+	if (nbus == 0 || last <= s + nbus + 1 || last == end)
+		return;
+	res->drivers = xrealloc(res->drivers, (res->ndrivers + 1) *
+	    sizeof *res->drivers);
+	d = &res->drivers[res->ndrivers++];
+	d->bus = xstrndup(s, nbus);
+	d->driver = xstrndup(s + nbus + 1, last - 1 - (s + nbus + 1));
+	d->device = xstrndup(last, end - last);
+}
+
+/* A marker (the text after "@@kctui: "); false if it is none we know. */
+static bool
+vm_mark(struct vm_result *res, const char *s, const char *end)
+{
+	size_t	len = end - s;
+
+	if (len >= 5 && strncmp(s, "init ", 5) == 0)
+		res->booted = true;
+	else if (len >= 9 && strncmp(s, "coldplug ", 9) == 0)
+		;
+	else if (len >= 5 && strncmp(s, "step ", 5) == 0)
+		vm_mark_step(res, s + 5, end);
+	else if (len >= 7 && strncmp(s, "module ", 7) == 0) {
+		if (vm_word(s + 7, end) > 0)
+			vm_list_add(&res->modules, &res->nmodules, s + 7,
+			    vm_word(s + 7, end));
+	} else if (len >= 7 && strncmp(s, "driver ", 7) == 0)
+		vm_mark_driver(res, s + 7, end);
+	else if (len >= 4 && strncmp(s, "done", 4) == 0)
+		res->finished = true;
+	else
+		return false;
+	return true;
+}
+
+void
+vm_result_line(struct vm_result *res, const char *line, size_t len)
+{
+	const char	*m, *end;
+	struct vm_step	*st;
+	size_t		 slot, pre;
+
+	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == '\n'))
+		len--;
+	slot = res->ntail++ % VM_TAIL_LINES;
+	free(res->tail[slot]);
+	res->tail[slot] = xstrndup(line, len);
+	end = line + len;
+	/* the kernel's printk may have written before the marker */
+	m = memmem(line, len, VM_MARK, sizeof VM_MARK - 1);
+	pre = m != NULL ? (size_t)(m - line) : len;
+	while (pre > 0 && (line[pre - 1] == ' ' || line[pre - 1] == '\r'))
+		pre--;
+	if (m != NULL && !vm_mark(res, m + sizeof VM_MARK - 1, end))
+		pre = len;	/* not ours: the whole line is output */
+	if (pre > 0 && res->cur >= 0 && (size_t)res->cur < res->nsteps) {
+		st = &res->steps[res->cur];
+		vm_list_add(&st->log, &st->nlog, line, pre);
+	}
+}
+
+/*
+ * The end of the console: a step that began and did not end failed
+ * (rc -1: the guest died or timed out in it); one never reached gets
+ * the last console lines as its log.
+ */
+void
+vm_result_end(struct vm_result *res)
+{
+	struct vm_step	*st;
+	size_t		 i, k, n;
+
+	if (res->cur >= 0 && (size_t)res->cur < res->nsteps) {
+		st = &res->steps[res->cur];
+		st->state = VM_STEP_FAIL;
+		st->rc = -1;
+		st->seconds = st->seconds > 0 ? clock_now() - st->seconds : 0;
+		res->cur = -1;
+	}
+	n = res->ntail < VM_TAIL_LINES ? res->ntail : VM_TAIL_LINES;
+	for (i = 0; i < res->nsteps; i++) {
+		st = &res->steps[i];
+		if (st->state != VM_STEP_NOT_REACHED || st->nlog > 0)
+			continue;
+		for (k = res->ntail - n; k < res->ntail; k++)
+			vm_list_add(&st->log, &st->nlog,
+			    res->tail[k % VM_TAIL_LINES],
+			    strlen(res->tail[k % VM_TAIL_LINES]));
+	}
+}
+
+void
+vm_result_free(struct vm_result *res)
+{
+	size_t	i;
+
+	for (i = 0; i < res->nsteps; i++) {
+		free(res->steps[i].name);
+		vm_list_free(res->steps[i].log, res->steps[i].nlog);
+	}
+	free(res->steps);
+	vm_list_free(res->modules, res->nmodules);
+	for (i = 0; i < res->ndrivers; i++) {
+		free(res->drivers[i].bus);
+		free(res->drivers[i].driver);
+		free(res->drivers[i].device);
+	}
+	free(res->drivers);
+	free(res->console);
+	if (res->tail != NULL)
+		vm_list_free(res->tail, VM_TAIL_LINES);
+	memset(res, 0, sizeof *res);
+	res->cur = -1;
+}
+
+/* ----------------------------------------------------------------- run */
+
+/* Keep the last lines a helper printed, for its error. */
+static void
+vm_keep_line(void *arg, const char *line, size_t len)
+{
+	struct strbuf	*sb = arg;
+
+	if (sb->len < 4096) {
+		strbuf_add(sb, line, len);
+		strbuf_addc(sb, '\n');
+	}
+}
+
+/* An empty raw image DIR/NAME.img of the disk's size, with ext4 made on
+ * it when asked. */
+static int
+vm_disk(const struct vm_boot *b, const struct vm_disk *d, char **cause)
+{
+	struct proc_opts o;
+	struct proc_result r;
+	struct strbuf	 msg;
+	char		*img = xasprintf("%s/%s.img", b->dir, d->name);
+	char		*argv[] = { "mkfs.ext4", "-q", "-F", "-L", d->name, img,
+			    NULL };
+	int		 fd, rc = 0;
+
+	fd = open(img, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0 || ftruncate(fd, (off_t)d->size) != 0) {
+		*cause = xasprintf("%s: %s", img, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(img);
+		return -1;
+	}
+	close(fd);
+	if (strcmp(d->fstype, "ext4") == 0) {
+		memset(&o, 0, sizeof o);
+		strbuf_init(&msg);
+		o.argv = argv;
+		o.timeout = 120;
+		o.line = vm_keep_line;
+		o.arg = &msg;
+		o.cancel = b->cancel;
+		if ((rc = proc_run(&o, &r, cause)) == 0 && r.exit_code != 0) {
+			*cause = xasprintf("mkfs.ext4 %s: exit %d: %s", img,
+			    r.exit_code, msg.len > 0 ? msg.s : "");
+			rc = -1;
+		}
+		strbuf_free(&msg);
+	}
+	free(img);
+	return rc;
+}
+
+/* The QEMU command line of the boot. */
+static void
+vm_args(const struct vm_boot *b, const char *qemu, bool kvm,
+    struct vm_argv *a)
+{
+	const struct vm_spec *s = b->spec;
+	char		*t;
+	size_t		 i;
+
+	vm_argv_add(a, qemu);
+	t = xasprintf("%s,accel=%s", s->machine, kvm ? "kvm" : "tcg");
+	vm_argv_add(a, "-machine");
+	vm_argv_add(a, t);
+	free(t);
+	if (s->cpu != NULL) {
+		vm_argv_add(a, "-cpu");
+		vm_argv_add(a, s->cpu);
+	}
+	t = xasprintf("%d", s->smp > 0 ? s->smp : 1);
+	vm_argv_add(a, "-smp");
+	vm_argv_add(a, t);
+	free(t);
+	t = xasprintf("%d", s->memory);
+	vm_argv_add(a, "-m");
+	vm_argv_add(a, t);
+	free(t);
+	vm_argv_add(a, "-nodefaults");
+	vm_argv_add(a, "-no-reboot");
+	vm_argv_add(a, "-display");
+	vm_argv_add(a, "none");
+	vm_argv_add(a, "-serial");
+	vm_argv_add(a, "stdio");
+	vm_argv_add(a, "-kernel");
+	vm_argv_add(a, b->kernel);
+	vm_argv_add(a, "-initrd");
+	vm_argv_add(a, b->initrd);
+	t = xasprintf("%s panic=-1", s->cmdline);
+	vm_argv_add(a, "-append");
+	vm_argv_add(a, t);
+	free(t);
+	for (i = 0; i < s->ndisks; i++) {
+		t = xasprintf("file=%s/%s.img,format=raw,if=none,id=%s",
+		    b->dir, s->disks[i].name, s->disks[i].name);
+		vm_argv_add(a, "-drive");
+		vm_argv_add(a, t);
+		free(t);
+		t = xasprintf("%s,drive=%s,serial=%s", s->disks[i].device,
+		    s->disks[i].name, s->disks[i].name);
+		vm_argv_add(a, "-device");
+		vm_argv_add(a, t);
+		free(t);
+	}
+	for (i = 0; i < s->nargs; i++)
+		vm_argv_add(a, s->args[i]);
+}
+
+/* What a running boot's console callback needs. */
+struct vm_run_ctx {
+	const struct vm_boot *b;
+	struct vm_result *res;
+	struct atomic_file log;
+};
+
+/* A console line: into console.log, through the parser, and progress
+ * when a step starts or the guest is done. */
+static void
+vm_console_line(void *arg, const char *line, size_t len)
+{
+	struct vm_run_ctx *c = arg;
+	long		 cur = c->res->cur;
+	bool		 finished = c->res->finished;
+	char		*ev;
+
+	atomic_write(&c->log, line, len);
+	atomic_write(&c->log, "\n", 1);
+	vm_result_line(c->res, line, len);
+	if (c->b->progress == NULL)
+		return;
+	if (c->res->cur >= 0 && c->res->cur != cur) {
+		ev = xasprintf("step %s", c->res->steps[c->res->cur].name);
+		c->b->progress(c->b->arg, ev);
+		free(ev);
+	}
+	if (c->res->finished && !finished)
+		c->b->progress(c->b->arg, "done");
+}
+
+/* The QEMU package to name when the program is missing. */
+static const char *
+vm_qemu_package(const char *arch)
+{
+	if (strcmp(arch, "x86_64") == 0 || strcmp(arch, "i386") == 0)
+		return "qemu-system-x86";
+	if (strcmp(arch, "aarch64") == 0 || strcmp(arch, "arm") == 0)
+		return "qemu-system-arm";
+	return "qemu-system-misc";
+}
+
+/* Run QEMU with the console going to c; 0 with c->res filled. */
+static int
+vm_run_qemu(struct vm_run_ctx *c, char *const *argv, char **cause)
+{
+	const struct vm_boot *b = c->b;
+	struct proc_opts o;
+	struct proc_result r;
+	char		*path = xasprintf("%s/console.log", b->dir);
+	int		 rc;
+
+	if (atomic_open(&c->log, path, 0666, 0, cause) != 0) {
+		free(path);
+		return -1;
+	}
+	memset(&o, 0, sizeof o);
+	o.argv = argv;
+	o.timeout = b->timeout > 0 ? b->timeout : 600;
+	o.line = vm_console_line;
+	o.arg = c;
+	o.cancel = b->cancel;
+	if (b->progress != NULL)
+		b->progress(b->arg, "boot");
+	rc = proc_run(&o, &r, cause);
+	vm_result_end(c->res);
+	if (rc != 0) {
+		atomic_abort(&c->log);
+		free(path);
+		return -1;
+	}
+	if (atomic_commit(&c->log, cause) != 0) {
+		free(path);
+		return -1;
+	}
+	c->res->console = path;
+	c->res->timed_out = r.timed_out;
+	c->res->seconds = r.seconds;
+	if (r.cancelled) {
+		*cause = xstrdup("cancelled");
+		return -1;
+	}
+	return 0;
+}
+
+int
+vm_run(const struct vm_boot *b, struct vm_result *res, char **cause)
+{
+	struct vm_run_ctx c;
+	struct vm_argv	 a;
+	char		*qemu;
+	size_t		 i;
+	int		 rc = 0;
+
+	vm_result_init(res, b->workload);
+	qemu = b->qemu != NULL ? xstrdup(b->qemu) :
+	    xasprintf("qemu-system-%s", b->spec->arch);
+	if (!proc_have(qemu)) {
+		*cause = xasprintf("%s: not found (apt-get install %s)", qemu,
+		    vm_qemu_package(b->spec->arch));
+		free(qemu);
+		return -1;
+	}
+	if (path_mkdir_p(b->dir, 0777, cause) != 0) {
+		free(qemu);
+		return -1;
+	}
+	for (i = 0; rc == 0 && i < b->spec->ndisks; i++)
+		rc = vm_disk(b, &b->spec->disks[i], cause);
+	if (rc == 0) {
+		res->kvm = !b->no_kvm && vm_kvm_usable();
+		memset(&a, 0, sizeof a);
+		vm_args(b, qemu, res->kvm, &a);
+		memset(&c, 0, sizeof c);
+		c.b = b;
+		c.res = res;
+		rc = vm_run_qemu(&c, a.v, cause);
+		vm_argv_free(&a);
+	}
+	free(qemu);
+	return rc;
+}

@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * test_build.c - the kernel build of kctui verify (core/build.c).
+ *
+ * Run as a unit test (no arguments) it checks build_check_tree on scratch
+ * directories: each case is one construct the check looks for (a missing
+ * Makefile, a .config, an include/config), not a claim that a build there
+ * would work.
+ *
+ * "test_build --real TREE DIR [FRAGMENT]" builds for real, in DIR, a
+ * tinyconfig kernel of TREE (a clean kernel source tree) with FRAGMENT
+ * (default tests/fixtures/verify/tiny.config) appended: olddefconfig, a
+ * cold (or incremental, if DIR was built before) build, a second build
+ * with nothing changed (it must compile and link nothing), then
+ * CONFIG_BINFMT_ELF off and back on, each an incremental build. It
+ * prints the times, object counts and results on "# " lines; the log of
+ * every make goes to DIR/kctui-build.log.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+
+#define UNIT_PREFIX "build/"
+#include "unit.h"
+
+#include "../../core/verify.h"
+#include "../../lib/clock.h"
+#include "../../lib/proc.h"
+
+/* What build_check_tree says of tree (NULL: it accepts it); malloc'd. */
+static char *
+check_tree(const char *tree, const char *arch)
+{
+	char	*cause = NULL;
+
+	if (build_check_tree(tree, arch, &cause) == 0) {
+		free(cause);
+		return NULL;
+	}
+	return cause != NULL ? cause : xstrdup("(no cause)");
+}
+
+/* Check that build_check_tree says want of tree (NULL: accepts it). */
+static void
+expect_tree(const char *name, const char *tree, const char *arch,
+    const char *want)
+{
+	char	*got = check_tree(tree, arch);
+	int	 ok;
+
+	ok = want == NULL ? got == NULL : got != NULL && strcmp(got,
+	    want) == 0;
+	checkf(name, ok, "got \"%s\", want \"%s\"", got ? got : "(accepted)",
+	    want ? want : "(accepted)");
+	free(got);
+}
+
+/* Make path a directory (and its parents); false, said, if it can't. */
+static bool
+mkdirs(const char *path)
+{
+	char	*cause = NULL;
+
+	if (path_mkdir_p(path, 0777, &cause) == 0)
+		return true;
+	printf("# %s\n", cause);
+	free(cause);
+	return false;
+}
+
+/* The error cases of build_check_tree, and a fake tree it accepts. */
+static void
+test_check_tree(const char *top)
+{
+	char	*tree = xasprintf("%s/tree", top), *want, *p;
+	char	*missing = xasprintf("%s/none", top);
+
+	want = xasprintf("%s: No such file or directory", missing);
+	expect_tree("check-missing-dir", missing, NULL, want);
+	free(want);
+	mkdirs(tree);
+	want = xasprintf("%s is not a kernel source tree (no Makefile "
+	    "setting VERSION and PATCHLEVEL)", tree);
+	expect_tree("check-no-makefile", tree, NULL, want);
+	p = xasprintf("%s/Makefile", tree);
+	unit_write_file(p, "# no version here\nall:\n");
+	expect_tree("check-makefile-no-version", tree, NULL, want);
+	free(want);
+	unit_write_file(p, "# SPDX\nVERSION = 6\nPATCHLEVEL = 1\n");
+	free(p);
+	want = xasprintf("%s is not a kernel source tree (no Kconfig)", tree);
+	expect_tree("check-no-kconfig", tree, NULL, want);
+	free(want);
+	p = xasprintf("%s/Kconfig", tree);
+	unit_write_file(p, "mainmenu \"x\"\n");
+	free(p);
+	expect_tree("check-clean", tree, NULL, NULL);
+
+	p = xasprintf("%s/.config", tree);
+	unit_write_file(p, "CONFIG_X=y\n");
+	want = xasprintf("%s is not clean for an out-of-tree build (it has "
+	    ".config): run 'make mrproper' in it, or verify from a clean "
+	    "copy (cp -al %s COPY && make -C COPY mrproper)", tree, tree);
+	expect_tree("check-dot-config", tree, NULL, want);
+	unlink(p);
+	free(p);
+	free(want);
+
+	p = xasprintf("%s/include/config", tree);
+	mkdirs(p);
+	want = xasprintf("%s is not clean for an out-of-tree build (it has "
+	    "include/config): run 'make mrproper' in it, or verify from a "
+	    "clean copy (cp -al %s COPY && make -C COPY mrproper)", tree,
+	    tree);
+	expect_tree("check-include-config", tree, NULL, want);
+	rmdir(p);
+	free(p);
+	free(want);
+
+	p = xasprintf("%s/arch/x86/include/generated", tree);
+	mkdirs(p);
+	want = xasprintf("%s is not clean for an out-of-tree build (it has "
+	    "arch/x86/include/generated): run 'make mrproper' in it, or "
+	    "verify from a clean copy (cp -al %s COPY && make -C COPY "
+	    "mrproper)", tree, tree);
+	expect_tree("check-arch-generated", tree, "x86_64", want);
+	/* Another architecture's generated headers are not in the way. */
+	expect_tree("check-other-arch", tree, "arm64", NULL);
+	free(p);
+	free(want);
+	free(missing);
+	free(tree);
+}
+
+/* The --real run: where make's lines go. */
+struct real {
+	FILE	*log;
+	double	 shown;		/* clock of the last progress line */
+};
+
+/* build's log callback: every make line to DIR/kctui-build.log. */
+static void
+real_log(void *arg, const char *line)
+{
+	struct real	*r = arg;
+
+	fprintf(r->log, "%s\n", line);
+}
+
+/* build's progress callback: a line on stderr every few seconds. */
+static void
+real_progress(void *arg, const char *phase, long done, long total)
+{
+	struct real	*r = arg;
+	double		 now = clock_now();
+
+	if (strcmp(phase, "build") == 0 && done != 0 && now - r->shown < 5)
+		return;
+	r->shown = now;
+	fprintf(stderr, "# %s %ld/%ld\n", phase, done, total);
+}
+
+/* make's line callback for the tinyconfig run. */
+static void
+real_line(void *arg, const char *line, size_t len)
+{
+	(void)len;
+	real_log(arg, line);
+}
+
+/* make -C TREE O=DIR ARCH=x86_64 tinyconfig; false, said, on failure. */
+static bool
+real_tinyconfig(struct real *r, const char *tree, const char *dir)
+{
+	char			*argv[6], *cause = NULL;
+	struct proc_opts	 o;
+	struct proc_result	 res;
+	bool			 ok;
+
+	argv[0] = "make";
+	argv[1] = xasprintf("-C%s", tree);
+	argv[2] = xasprintf("O=%s", dir);
+	argv[3] = "ARCH=x86_64";
+	argv[4] = "tinyconfig";
+	argv[5] = NULL;
+	memset(&o, 0, sizeof o);
+	o.argv = argv;
+	o.line = real_line;
+	o.arg = r;
+	ok = proc_run(&o, &res, &cause) == 0 && res.exit_code == 0;
+	check("real-tinyconfig", ok, cause);
+	free(cause);
+	free(argv[1]);
+	free(argv[2]);
+	return ok;
+}
+
+/* The modification time of path (0 if it has none). */
+static double
+real_mtime(const char *path)
+{
+	struct stat	 st;
+
+	if (stat(path, &st) != 0)
+		return 0;
+	return (double)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
+}
+
+/* One round: build_config of config, then build_kernel; the results on
+ * "# " lines. false, said as a FAIL, on failure. */
+static bool
+real_round(struct build *b, const char *name, const char *config,
+    bool *changed)
+{
+	char		*cause = NULL;
+	struct stat	 st;
+	double		 t0 = clock_now(), tc;
+	bool		 ok;
+
+	ok = build_config(b, config, changed, &cause) == 0;
+	tc = clock_now() - t0;
+	if (ok)
+		ok = build_kernel(b, &cause) == 0;
+	checkf(name, ok, "%s%s%s", cause ? cause : "", b->failure ? "\n" :
+	    "", b->failure ? b->failure : "");
+	free(cause);
+	if (!ok)
+		return false;
+	stat(b->bzimage, &st);
+	printf("# %s: config %.1f s (changed: %s), build %.1f s, %ld objects,"
+	    " release %s, bzImage %lld bytes, ccache %s, modules %s\n", name,
+	    tc, *changed ? "yes" : "no", b->seconds, b->objects, b->release,
+	    (long long)st.st_size, b->ccache ? "yes" : "no",
+	    b->staging ? b->staging : "(none)");
+	return true;
+}
+
+/* Write text with one line replaced (from -> to, whole lines) to path. */
+static bool
+real_edit(const char *text, const char *from, const char *to,
+    const char *path)
+{
+	struct strbuf	 sb;
+	const char	*p = strstr(text, from);
+	bool		 ok;
+
+	if (p == NULL || (p != text && p[-1] != '\n'))
+		return false;
+	strbuf_init(&sb);
+	strbuf_add(&sb, text, (size_t)(p - text));
+	strbuf_adds(&sb, to);
+	strbuf_adds(&sb, p + strlen(from));
+	ok = unit_write_file(path, sb.s);
+	strbuf_free(&sb);
+	return ok;
+}
+
+/* The rounds of --real after the first: unchanged, BINFMT_ELF off, on. */
+static void
+real_rounds(struct build *b, const char *dir)
+{
+	char		*acc = xasprintf("%s/kctui-accepted.config", dir);
+	char		*noelf = xasprintf("%s/kctui-noelf.config", dir);
+	char		*path = xasprintf("%s/.config", dir), *vml;
+	struct strbuf	 sb;
+	bool		 changed;
+	double		 mt;
+
+	strbuf_init(&sb);
+	unit_read_file(path, &sb);
+	unit_write_file(acc, sb.s);
+	vml = xasprintf("%s/vmlinux", dir);
+	mt = real_mtime(vml);
+	if (real_round(b, "real-unchanged", acc, &changed)) {
+		check("real-unchanged-config", !changed, NULL);
+		checkf("real-unchanged-nothing-built", b->objects == 0 &&
+		    real_mtime(vml) == mt, "%ld objects, vmlinux %s",
+		    b->objects, real_mtime(vml) == mt ? "kept" : "relinked");
+	}
+	if (!real_edit(sb.s, "CONFIG_BINFMT_ELF=y\n",
+	    "# CONFIG_BINFMT_ELF is not set\n", noelf))
+		check("real-noelf-config", 0, "no CONFIG_BINFMT_ELF=y line");
+	else if (real_round(b, "real-binfmt-elf-off", noelf, &changed) &&
+	    real_round(b, "real-binfmt-elf-on", acc, &changed))
+		check("real-binfmt-elf-on-config", !changed, NULL);
+	strbuf_free(&sb);
+	free(vml);
+	free(path);
+	free(noelf);
+	free(acc);
+}
+
+/* test_build --real TREE DIR [FRAGMENT]: see the top of the file. */
+static int
+real_main(int argc, char **argv)
+{
+	const char	*tree = argv[2], *dir = argv[3];
+	const char	*frag = argc > 4 ? argv[4] :
+			    "tests/fixtures/verify/tiny.config";
+	char		*cause = NULL, *path, *input, *ko;
+	struct strbuf	 sb, fsb;
+	struct build	 b;
+	struct real	 r;
+	struct stat	 st;
+	bool		 changed;
+
+	if (argc < 4 || argc > 5) {
+		fprintf(stderr, "usage: test_build --real TREE DIR "
+		    "[FRAGMENT]\n");
+		return 2;
+	}
+	check("real-check-tree", build_check_tree(tree, "x86_64", &cause) ==
+	    0, cause);
+	if (cause != NULL || !mkdirs(dir))
+		return 1;
+	memset(&r, 0, sizeof r);
+	path = xasprintf("%s/kctui-build.log", dir);
+	if ((r.log = fopen(path, "a")) == NULL) {
+		perror(path);
+		return 1;
+	}
+	free(path);
+	memset(&b, 0, sizeof b);
+	b.tree = tree;
+	b.dir = dir;
+	b.jobs = 2;
+	b.log = real_log;
+	b.progress = real_progress;
+	b.arg = &r;
+	if (real_tinyconfig(&r, tree, dir)) {
+		strbuf_init(&sb);
+		strbuf_init(&fsb);
+		path = xasprintf("%s/.config", dir);
+		input = xasprintf("%s/kctui-input.config", dir);
+		unit_read_file(path, &sb);
+		if (!unit_read_file(frag, &fsb))
+			printf("# %s: %s\n", frag, strerror(errno));
+		strbuf_adds(&sb, fsb.s);
+		unit_write_file(input, sb.s);
+		if (real_round(&b, "real-first", input, &changed)) {
+			check("real-first-config-changed", changed, NULL);
+			ko = xasprintf("%s/lib/modules/%s/kernel/fs/"
+			    "binfmt_misc.ko", b.staging ? b.staging : "",
+			    b.release);
+			check("real-module-staged", stat(ko, &st) == 0, ko);
+			free(ko);
+			real_rounds(&b, dir);
+		}
+		strbuf_free(&sb);
+		strbuf_free(&fsb);
+		free(input);
+		free(path);
+	}
+	build_free(&b);
+	fclose(r.log);
+	return unit_failures != 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	char	 top[] = "/tmp/kctui-test-build.XXXXXX";
+
+	if (argc >= 2 && strcmp(argv[1], "--real") == 0)
+		return real_main(argc, argv);
+	if (argc != 1) {
+		fprintf(stderr, "usage: test_build [--real TREE DIR "
+		    "[FRAGMENT]]\n");
+		return 2;
+	}
+	if (!unit_tmpdir(top))
+		return 1;
+	test_check_tree(top);
+	unit_rmtree(top);
+	return unit_failures != 0;
+}
