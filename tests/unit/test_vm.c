@@ -26,6 +26,8 @@
 /* A string for printf, never NULL. */
 #define S(x)	((x) != NULL ? (x) : "(none)")
 
+#define FIXTURE	"tests/fixtures/evidence/cloud-vm"
+
 /* Write text to dir/name; the path (malloc'd). */
 static char *
 put(const char *dir, const char *name, const char *text)
@@ -216,6 +218,41 @@ test_workload(const char *dir)
 	free(p);
 	rmdir(d);
 	free(d);
+}
+
+/* The cloud-vm bundle's vm and workload files load: the recorded
+ * machine, six steps, the helpers. */
+static void
+test_fixture(void)
+{
+	static const char *const names[] = { "ext4", "tmpfs", "loopback-net",
+	    "virtio-net", "afalg", "processes" };
+	struct vm_spec	 s;
+	struct workload	 w;
+	char		*cause = NULL;
+	size_t		 i;
+	int		 ok;
+
+	if (access(FIXTURE "/vm", R_OK) != 0) {
+		skip("fixture", "no " FIXTURE);
+		return;
+	}
+	ok = vm_spec_load(&s, FIXTURE "/vm", &cause) == 0;
+	check("fixture-vm", ok && strcmp(s.machine, "q35") == 0 &&
+	    s.memory == 4096 && s.smp == 2 && s.ndisks == 2 &&
+	    strcmp(s.disks[0].name, "work") == 0 && s.nargs == 10, cause);
+	if (ok)
+		vm_spec_free(&s);
+	free(cause);
+	cause = NULL;
+	ok = workload_load(&w, FIXTURE "/workload", &cause) == 0 &&
+	    w.nsteps == 6 && w.helpers != NULL;
+	for (i = 0; ok && i < 6; i++)
+		ok = strcmp(w.steps[i], names[i]) == 0;
+	check("fixture-workload", ok, cause);
+	if (cause == NULL)
+		workload_free(&w);
+	free(cause);
 }
 
 /* Feed a console transcript line by line. */
@@ -660,6 +697,7 @@ main(void)
 	test_spec_ok(dir);
 	test_spec_errors(dir);
 	test_workload(dir);
+	test_fixture();
 	test_console();
 	test_initramfs(dir);
 	test_run_fake(dir);
