@@ -377,6 +377,50 @@ cpio_has(const char *archive, const char *pattern)
 	return ok;
 }
 
+/* The archive unpacked by cpio: /init is the script, /dev/console a
+ * device, and (as root) kmod and a helper run in a chroot. */
+static void
+check_unpacked(const char *wd, const char *out)
+{
+	struct stat	 st;
+	struct strbuf	 sb;
+	char		*cmd, *line, *p;
+	int		 ok;
+
+	cmd = xasprintf("mkdir -p '%s/root' && cd '%s/root' && "
+	    "cpio -id --quiet < '%s'", wd, wd, out);
+	ok = system(cmd) == 0;
+	free(cmd);
+	strbuf_init(&sb);
+	p = xasprintf("%s/root/init", wd);
+	check("initramfs-init-text", ok && unit_read_file(p, &sb) &&
+	    strcmp(sb.s, verify_init_sh) == 0, NULL);
+	free(p);
+	strbuf_free(&sb);
+	p = xasprintf("%s/root/dev/console", wd);
+	check("initramfs-console", stat(p, &st) == 0 &&
+	    S_ISCHR(st.st_mode) && major(st.st_rdev) == 5 &&
+	    minor(st.st_rdev) == 1, NULL);
+	free(p);
+	if (geteuid() == 0) {
+		cmd = xasprintf("chroot '%s/root' /sbin/modprobe "
+		    "--version 2>&1", wd);
+		line = run_line(cmd);
+		check("initramfs-chroot-kmod", strncmp(line, "kmod "
+		    "version", 12) == 0, line);
+		free(line);
+		free(cmd);
+		cmd = xasprintf("chroot '%s/root' /bin/sh -c "
+		    "'PATH=/usr/local/bin:/bin; hello' 2>&1", wd);
+		line = run_line(cmd);
+		check("initramfs-chroot-helper", strcmp(line,
+		    "hello from helper") == 0, line);
+		free(line);
+		free(cmd);
+	} else
+		skip("initramfs-chroot-kmod", "not root");
+}
+
 /* A small initramfs (busybox, kmod, a workload with a C helper and a
  * script, no modules): listed by cpio, unpacked, run in a chroot. */
 static void
@@ -384,10 +428,8 @@ test_initramfs(const char *dir)
 {
 	struct initramfs o;
 	struct workload	 w;
-	struct stat	 st;
-	struct strbuf	 sb;
 	char		*wd = xasprintf("%s/ir", dir), *hd, *p, *out, *cause = NULL;
-	char		*cmd, *line;
+	char		*cmd;
 	int		 ok;
 
 	if (access("/usr/bin/cpio", X_OK) != 0 || access("/bin/kmod", X_OK) != 0
@@ -441,39 +483,7 @@ test_initramfs(const char *dir)
 		    "sort -c", out);
 		check("initramfs-sorted", system(cmd) == 0, NULL);
 		free(cmd);
-		/* unpacked: /init is the script, kmod and a helper run */
-		cmd = xasprintf("mkdir -p '%s/root' && cd '%s/root' && "
-		    "cpio -id --quiet < '%s'", wd, wd, out);
-		ok = system(cmd) == 0;
-		free(cmd);
-		strbuf_init(&sb);
-		p = xasprintf("%s/root/init", wd);
-		check("initramfs-init-text", ok && unit_read_file(p, &sb) &&
-		    strcmp(sb.s, verify_init_sh) == 0, NULL);
-		free(p);
-		strbuf_free(&sb);
-		p = xasprintf("%s/root/dev/console", wd);
-		check("initramfs-console", stat(p, &st) == 0 &&
-		    S_ISCHR(st.st_mode) && major(st.st_rdev) == 5 &&
-		    minor(st.st_rdev) == 1, NULL);
-		free(p);
-		if (geteuid() == 0) {
-			cmd = xasprintf("chroot '%s/root' /sbin/modprobe "
-			    "--version 2>&1", wd);
-			line = run_line(cmd);
-			check("initramfs-chroot-kmod", strncmp(line, "kmod "
-			    "version", 12) == 0, line);
-			free(line);
-			free(cmd);
-			cmd = xasprintf("chroot '%s/root' /bin/sh -c "
-			    "'PATH=/usr/local/bin:/bin; hello' 2>&1", wd);
-			line = run_line(cmd);
-			check("initramfs-chroot-helper", strcmp(line,
-			    "hello from helper") == 0, line);
-			free(line);
-			free(cmd);
-		} else
-			skip("initramfs-chroot-kmod", "not root");
+		check_unpacked(wd, out);
 	}
 	/* a dynamic busybox is refused, and nothing is left behind */
 	o.busybox = "/bin/kmod";
