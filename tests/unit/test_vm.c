@@ -596,7 +596,7 @@ test_run_fake(const char *dir)
 	b.progress = NULL;
 	rc = vm_run(&b, &r, &cause);
 	check("run-timeout", rc == 0 && r.timed_out && r.booted &&
-	    !r.finished && r.steps[0].nlog == 1 && r.seconds < 15, cause);
+	    !r.finished && r.steps[0].nlog == 1, cause);
 	vm_result_free(&r);
 
 	b.qemu = "qemu-system-kctui-nonesuch";
