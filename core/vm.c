@@ -214,6 +214,7 @@ vm_result_line(struct vm_result *res, const char *line, size_t len)
 	const char	*m, *end;
 	struct vm_step	*st;
 	size_t		 slot, pre;
+	long		 cur;
 
 	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == '\n'))
 		len--;
@@ -226,10 +227,12 @@ vm_result_line(struct vm_result *res, const char *line, size_t len)
 	pre = m != NULL ? (size_t)(m - line) : len;
 	while (pre > 0 && (line[pre - 1] == ' ' || line[pre - 1] == '\r'))
 		pre--;
+	/* that text belongs to the step running before the marker */
+	cur = res->cur;
 	if (m != NULL && !vm_mark(res, m + sizeof VM_MARK - 1, end))
 		pre = len;	/* not ours: the whole line is output */
-	if (pre > 0 && res->cur >= 0 && (size_t)res->cur < res->nsteps) {
-		st = &res->steps[res->cur];
+	if (pre > 0 && cur >= 0 && (size_t)cur < res->nsteps) {
+		st = &res->steps[cur];
 		vm_list_add(&st->log, &st->nlog, line, pre);
 	}
 }

@@ -56,6 +56,8 @@ proc_lines(const struct proc_opts *o, struct strbuf *sb, bool flush)
 {
 	size_t	 start = 0, i, len;
 
+	if (sb->s == NULL)	/* nothing read yet (a silent child) */
+		return;
 	for (i = 0; i < sb->len; i++) {
 		if (sb->s[i] != '\n')
 			continue;

@@ -1,0 +1,717 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * test_vm.c - the guest side of kctui verify: the vm and workload files
+ * (every error with its PATH:LINE), the console marker parser, the newc
+ * initramfs (listed and unpacked with the system's cpio, then run in a
+ * chroot), and vm_run against a fake QEMU (a script printing a console).
+ *
+ * With KCTUI_VM_KERNEL set (not in the normal run) it also boots for
+ * real: KCTUI_VM_KERNEL (a bzImage), KCTUI_VM_STAGING (a directory with
+ * lib/modules/RELEASE), KCTUI_VM_RELEASE, KCTUI_VM_SPEC (a vm file),
+ * KCTUI_VM_WORKLOAD (a workload), KCTUI_VM_DIR (scratch), and prints
+ * what the guest reported on "# " lines.
+ */
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <errno.h>
+
+#define UNIT_PREFIX "vm/"
+#include "unit.h"
+
+#include "../../core/verify.h"
+#include "../../lib/clock.h"
+#include "../../lib/fileio.h"
+
+/* A string for printf, never NULL. */
+#define S(x)	((x) != NULL ? (x) : "(none)")
+
+#define FIXTURE	"tests/fixtures/evidence/cloud-vm"
+
+/* Write text to dir/name; the path (malloc'd). */
+static char *
+put(const char *dir, const char *name, const char *text)
+{
+	char	*p = xasprintf("%s/%s", dir, name);
+
+	if (!unit_write_file(p, text))
+		printf("# could not write %s\n", p);
+	return p;
+}
+
+/* A vm file with every directive loads into the spec it describes. */
+static void
+test_spec_ok(const char *dir)
+{
+	struct vm_spec	 s;
+	char		*cause = NULL, *p;
+	int		 ok;
+
+	p = put(dir, "vm", "# the recorded machine\n"
+	    "arch x86_64\n"
+	    "machine q35\n"
+	    "\n"
+	    "cpu max,vendor=GenuineIntel\n"
+	    "smp 2\n"
+	    "memory 4096   \n"
+	    "cmdline console=ttyS0  quiet\n"
+	    "\t# indented comment\n"
+	    "disk work 512M ext4 virtio-blk-pci\n"
+	    "disk raw 4G none virtio-blk-pci\n"
+	    "netdev user,id=net0\n"
+	    "device virtio-net-pci,netdev=net0\n"
+	    "object rng-random,filename=/dev/urandom,id=rng0\n");
+	if (vm_spec_load(&s, p, &cause) != 0) {
+		check("spec-ok", 0, cause);
+		free(cause);
+		free(p);
+		return;
+	}
+	ok = strcmp(s.arch, "x86_64") == 0 && strcmp(s.machine, "q35") == 0 &&
+	    strcmp(s.cpu, "max,vendor=GenuineIntel") == 0 && s.smp == 2 &&
+	    s.memory == 4096 && strcmp(s.cmdline, "console=ttyS0  quiet") == 0;
+	check("spec-ok", ok, s.cmdline);
+	ok = s.ndisks == 2 && strcmp(s.disks[0].name, "work") == 0 &&
+	    s.disks[0].size == 512ULL << 20 &&
+	    strcmp(s.disks[0].fstype, "ext4") == 0 &&
+	    strcmp(s.disks[0].device, "virtio-blk-pci") == 0 &&
+	    s.disks[1].size == 4ULL << 30 &&
+	    strcmp(s.disks[1].fstype, "none") == 0;
+	check("spec-disks", ok, NULL);
+	ok = s.nargs == 6 && strcmp(s.args[0], "-netdev") == 0 &&
+	    strcmp(s.args[1], "user,id=net0") == 0 &&
+	    strcmp(s.args[2], "-device") == 0 &&
+	    strcmp(s.args[4], "-object") == 0 &&
+	    strcmp(s.args[5], "rng-random,filename=/dev/urandom,id=rng0") == 0;
+	check("spec-args", ok, NULL);
+	vm_spec_free(&s);
+	free(p);
+}
+
+/* Each broken vm file fails with exactly this message after "PATH". */
+static void
+test_spec_errors(const char *dir)
+{
+	static const char *const base = "arch x86_64\nmachine q35\n"
+	    "memory 64\n";
+	static const struct {
+		const char	*name, *text, *msg;
+	} cases[] = {
+		{ "unknown", "bogus 1\n", ":4: unknown directive 'bogus'" },
+		{ "missing-arg", "smp\n", ":4: 'smp' needs a number" },
+		{ "extra-arg", "cpu max extra\n", ":4: 'cpu' takes only one "
+		    "value (extra 'extra'; QEMU options have no spaces)" },
+		{ "bad-number", "smp two\n", ":4: bad number 'two' for 'smp' "
+		    "(1 to 288)" },
+		{ "zero", "smp 0\n", ":4: bad number '0' for 'smp' (1 to "
+		    "288)" },
+		{ "duplicate", "memory 128\n", ":4: 'memory' given twice "
+		    "(first at line 3)" },
+		{ "dash", "device -kernel\n", ":4: 'device' options must not "
+		    "start with '-': -kernel" },
+		{ "space", "netdev user, id=x\n", ":4: 'netdev' takes only "
+		    "one option string (extra 'id=x'; QEMU options have no "
+		    "spaces)" },
+		{ "disk-args", "disk work 1G ext4\n", ":4: 'disk' needs NAME "
+		    "SIZE FSTYPE DEVICE" },
+		{ "disk-size", "disk work 1X ext4 virtio-blk-pci\n", ":4: bad "
+		    "size '1X' for 'disk' (a number with K, M, G or T, e.g. "
+		    "512M)" },
+		{ "disk-fs", "disk work 1G xfs virtio-blk-pci\n", ":4: unknown "
+		    "file system 'xfs' for disk 'work' (ext4 or none)" },
+		{ "disk-name", "disk a,b 1G ext4 virtio-blk-pci\n", ":4: bad "
+		    "disk name 'a,b' (letters, digits, '_', '.', '-')" },
+		{ "disk-twice", "disk a 1G ext4 x\ndisk a 1G ext4 x\n", ":5: "
+		    "disk 'a' given twice" },
+		{ "accel", "machine pc\n", ":4: 'machine' given twice (first "
+		    "at line 2)" },
+		{ "no-console", "cmdline quiet\n", ":4: 'cmdline' has no "
+		    "console= (the markers are read from the serial console)" },
+		{ "no-cmdline", "smp 1\n", ": no 'cmdline' line (required: "
+		    "arch, machine, memory, cmdline)" },
+	};
+	struct vm_spec	 s;
+	size_t		 i;
+	char		*p, *text, *cause, *want;
+
+	for (i = 0; i < sizeof cases / sizeof *cases; i++) {
+		text = xasprintf("%s%s%s", base, cases[i].text,
+		    strcmp(cases[i].name, "no-cmdline") == 0 ||
+		    strcmp(cases[i].name, "no-console") == 0 ? "" :
+		    "cmdline console=ttyS0\n");
+		p = put(dir, "vm", text);
+		want = xasprintf("%s%s", p, cases[i].msg);
+		cause = NULL;
+		checkf(cases[i].name, vm_spec_load(&s, p, &cause) == -1 &&
+		    cause != NULL && strcmp(cause, want) == 0,
+		    "got '%s', want '%s'", S(cause), want);
+		free(cause);
+		free(want);
+		free(text);
+		free(p);
+	}
+	p = put(dir, "vm", "arch x86_64\nmachine q35,accel=kvm\n");
+	cause = NULL;
+	want = xasprintf("%s:2: 'machine' must not set accel= (kctui chooses "
+	    "kvm or tcg)", p);
+	checkf("spec-accel", vm_spec_load(&s, p, &cause) == -1 && cause !=
+	    NULL && strcmp(cause, want) == 0, "got '%s'", S(cause));
+	free(cause);
+	free(want);
+	free(p);
+}
+
+/* Steps in order, helpers found; no steps, a duplicate, a bad name. */
+static void
+test_workload(const char *dir)
+{
+	struct workload	 w;
+	char		*p, *d, *cause = NULL, *want;
+	int		 ok;
+
+	d = xasprintf("%s/workload.d", dir);
+	mkdir(d, 0777);
+	p = put(dir, "workload", "#!/bin/sh\n"
+	    "do_net() { ping -c1 10.0.2.2; }\n"
+	    "step ext4 mount /dev/vda /mnt\n"
+	    "  \tstep\tnet.1 do_net\n"
+	    "stepper ignored\n"
+	    "echo step x y\n"
+	    "step last-one false\n");
+	ok = workload_load(&w, p, &cause) == 0;
+	check("workload-ok", ok && w.nsteps == 3 &&
+	    strcmp(w.steps[0], "ext4") == 0 &&
+	    strcmp(w.steps[1], "net.1") == 0 &&
+	    strcmp(w.steps[2], "last-one") == 0 && w.helpers != NULL &&
+	    strcmp(w.helpers, d) == 0, cause);
+	if (ok)
+		workload_free(&w);
+	free(p);
+
+	p = put(dir, "workload", "echo hi\n");
+	want = xasprintf("%s: no step lines (a workload marks each step with "
+	    "'step NAME COMMAND...')", p);
+	cause = NULL;
+	checkf("workload-none", workload_load(&w, p, &cause) == -1 && cause !=
+	    NULL && strcmp(cause, want) == 0, "got '%s'", S(cause));
+	free(cause);
+	free(want);
+	free(p);
+
+	p = put(dir, "workload", "step a true\n\nstep b true\nstep a false\n");
+	want = xasprintf("%s:4: step a given twice (first at line 1)", p);
+	cause = NULL;
+	checkf("workload-dup", workload_load(&w, p, &cause) == -1 && cause !=
+	    NULL && strcmp(cause, want) == 0, "got '%s'", S(cause));
+	free(cause);
+	free(want);
+	free(p);
+
+	p = put(dir, "workload", "step a/b true\n");
+	want = xasprintf("%s:1: bad step name (letters, digits, '_', '.', '-', "
+	    "then the command)", p);
+	cause = NULL;
+	checkf("workload-name", workload_load(&w, p, &cause) == -1 && cause !=
+	    NULL && strcmp(cause, want) == 0, "got '%s'", S(cause));
+	free(cause);
+	free(want);
+	free(p);
+	rmdir(d);
+	free(d);
+}
+
+/* The cloud-vm bundle's vm and workload files load: the recorded
+ * machine, six steps, the helpers. */
+static void
+test_fixture(void)
+{
+	static const char *const names[] = { "ext4", "tmpfs", "loopback-net",
+	    "virtio-net", "afalg", "processes" };
+	struct vm_spec	 s;
+	struct workload	 w;
+	char		*cause = NULL;
+	size_t		 i;
+	int		 ok;
+
+	if (access(FIXTURE "/vm", R_OK) != 0) {
+		skip("fixture", "no " FIXTURE);
+		return;
+	}
+	ok = vm_spec_load(&s, FIXTURE "/vm", &cause) == 0;
+	check("fixture-vm", ok && strcmp(s.machine, "q35") == 0 &&
+	    s.memory == 4096 && s.smp == 2 && s.ndisks == 2 &&
+	    strcmp(s.disks[0].name, "work") == 0 && s.nargs == 10, cause);
+	if (ok)
+		vm_spec_free(&s);
+	free(cause);
+	cause = NULL;
+	ok = workload_load(&w, FIXTURE "/workload", &cause) == 0 &&
+	    w.nsteps == 6 && w.helpers != NULL;
+	for (i = 0; ok && i < 6; i++)
+		ok = strcmp(w.steps[i], names[i]) == 0;
+	check("fixture-workload", ok, cause);
+	if (cause == NULL)
+		workload_free(&w);
+	free(cause);
+}
+
+/* Feed a console transcript line by line. */
+static void
+feed(struct vm_result *r, const char *text)
+{
+	const char	*nl;
+
+	for (; *text != '\0'; text = nl + 1) {
+		nl = strchr(text, '\n');
+		vm_result_line(r, text, nl - text);
+	}
+}
+
+/* A console with kernel lines, interleaved markers, a failing step, a
+ * step not in the workload, one never reached. */
+static void
+test_console(void)
+{
+	struct workload	 w;
+	struct vm_result r;
+	char		*steps[] = { "ext4", "net", "bad", "never" };
+
+	memset(&w, 0, sizeof w);
+	w.steps = steps;
+	w.nsteps = 4;
+	vm_result_init(&r, &w);
+	feed(&r, "[    0.000000] Linux version 6.1.0\n"
+	    "[    1.2] Run /init as init process\n"
+	    "@@kctui: init 6.1.0-57-amd64\n"
+	    "@@kctui: coldplug pass=1 modules=35\n"
+	    "@@kctui: step ext4 begin\n"
+	    "[    9.1] EXT4-fs (vda): mounted filesystem\n"
+	    "wrote 4096 bytes\r\n"
+	    "@@kctui: step ext4 end rc=0\n"
+	    "[   10.0] virtio_net virtio1 eth0: renamed@@kctui: step net begin\n"
+	    "PING 10.0.2.2 (10.0.2.2): 56 data bytes\n"
+	    "[   11.5] random: crng init done@@kctui: step net end rc=0\n"
+	    "@@kctui: step bad begin\n"
+	    "@@kctui: step bad end rc=1\n"
+	    "@@kctui: step extra begin\n"
+	    "@@kctui: step extra end rc=0\n"
+	    "@@kctui: module virtio_net\n"
+	    "@@kctui: module ext4\n"
+	    "@@kctui: driver pci virtio-pci pci0000:00/0000:00:01.0\n"
+	    "@@kctui: driver pnp i8042 kbd pnp0/00:00\n"
+	    "@@kctui: driver bogus\n"
+	    "@@kctui: done\n"
+	    "[   12.0] reboot: Power down\n");
+	vm_result_end(&r);
+	check("console-booted", r.booted && r.finished && !r.timed_out, NULL);
+	check("console-ext4", r.steps[0].state == VM_STEP_PASS &&
+	    r.steps[0].nlog == 2 && strstr(r.steps[0].log[0], "EXT4-fs") &&
+	    strcmp(r.steps[0].log[1], "wrote 4096 bytes") == 0, NULL);
+	check("console-net-interleaved", r.steps[1].state == VM_STEP_PASS &&
+	    r.steps[1].nlog == 2 &&
+	    strcmp(r.steps[1].log[1], "[   11.5] random: crng init done") == 0,
+	    r.steps[1].nlog > 0 ? r.steps[1].log[0] : NULL);
+	check("console-fail", r.steps[2].state == VM_STEP_FAIL &&
+	    r.steps[2].rc == 1 && r.steps[2].nlog == 0, NULL);
+	check("console-never", r.steps[3].state == VM_STEP_NOT_REACHED &&
+	    r.steps[3].nlog == 22 &&
+	    strcmp(r.steps[3].log[21], "[   12.0] reboot: Power down") == 0,
+	    NULL);
+	check("console-extra", r.nsteps == 5 &&
+	    strcmp(r.steps[4].name, "extra") == 0 &&
+	    r.steps[4].state == VM_STEP_PASS, NULL);
+	check("console-modules", r.nmodules == 2 &&
+	    strcmp(r.modules[1], "ext4") == 0, NULL);
+	check("console-drivers", r.ndrivers == 2 &&
+	    strcmp(r.drivers[0].driver, "virtio-pci") == 0 &&
+	    strcmp(r.drivers[0].device, "pci0000:00/0000:00:01.0") == 0 &&
+	    strcmp(r.drivers[1].bus, "pnp") == 0 &&
+	    strcmp(r.drivers[1].driver, "i8042 kbd") == 0 &&
+	    strcmp(r.drivers[1].device, "pnp0/00:00") == 0, NULL);
+	vm_result_free(&r);
+
+	/* the guest died inside a step: it failed, rc -1, with its lines */
+	vm_result_init(&r, &w);
+	feed(&r, "@@kctui: init x\n@@kctui: step ext4 begin\n"
+	    "Kernel panic - not syncing: oops\n");
+	vm_result_end(&r);
+	check("console-died", r.booted && !r.finished &&
+	    r.steps[0].state == VM_STEP_FAIL && r.steps[0].rc == -1 &&
+	    r.steps[0].nlog == 1 && r.steps[1].nlog == 3, NULL);
+	vm_result_free(&r);
+}
+
+/* Run a shell command; its first line of output (malloc'd, "" if none). */
+static char *
+run_line(const char *cmd)
+{
+	FILE		*f = popen(cmd, "r");
+	char		*line = NULL;
+	size_t		 cap = 0;
+	ssize_t		 n;
+
+	if (f == NULL)
+		return xstrdup("");
+	n = getline(&line, &cap, f);
+	pclose(f);
+	if (n <= 0) {
+		free(line);
+		return xstrdup("");
+	}
+	line[strcspn(line, "\n")] = '\0';
+	return line;
+}
+
+/* Whether `cpio -itv` of the archive has a line matching the grep
+ * pattern. */
+static bool
+cpio_has(const char *archive, const char *pattern)
+{
+	char	*cmd = xasprintf("cpio -itv < '%s' 2>/dev/null | grep -cE '%s'",
+		    archive, pattern);
+	char	*n = run_line(cmd);
+	bool	 ok = atoi(n) > 0;
+
+	free(cmd);
+	free(n);
+	return ok;
+}
+
+/* The archive unpacked by cpio: /init is the script, /dev/console a
+ * device, and (as root) kmod and a helper run in a chroot. */
+static void
+check_unpacked(const char *wd, const char *out)
+{
+	struct stat	 st;
+	struct strbuf	 sb;
+	char		*cmd, *line, *p;
+	int		 ok;
+
+	cmd = xasprintf("mkdir -p '%s/root' && cd '%s/root' && "
+	    "cpio -id --quiet < '%s'", wd, wd, out);
+	ok = system(cmd) == 0;
+	free(cmd);
+	strbuf_init(&sb);
+	p = xasprintf("%s/root/init", wd);
+	check("initramfs-init-text", ok && unit_read_file(p, &sb) &&
+	    strcmp(sb.s, verify_init_sh) == 0, NULL);
+	free(p);
+	strbuf_free(&sb);
+	p = xasprintf("%s/root/dev/console", wd);
+	check("initramfs-console", stat(p, &st) == 0 &&
+	    S_ISCHR(st.st_mode) && major(st.st_rdev) == 5 &&
+	    minor(st.st_rdev) == 1, NULL);
+	free(p);
+	if (geteuid() == 0) {
+		cmd = xasprintf("chroot '%s/root' /sbin/modprobe "
+		    "--version 2>&1", wd);
+		line = run_line(cmd);
+		check("initramfs-chroot-kmod", strncmp(line, "kmod "
+		    "version", 12) == 0, line);
+		free(line);
+		free(cmd);
+		cmd = xasprintf("chroot '%s/root' /bin/sh -c "
+		    "'PATH=/usr/local/bin:/bin; hello' 2>&1", wd);
+		line = run_line(cmd);
+		check("initramfs-chroot-helper", strcmp(line,
+		    "hello from helper") == 0, line);
+		free(line);
+		free(cmd);
+	} else
+		skip("initramfs-chroot-kmod", "not root");
+}
+
+/* A small initramfs (busybox, kmod, a workload with a C helper and a
+ * script, no modules): listed by cpio, unpacked, run in a chroot. */
+static void
+test_initramfs(const char *dir)
+{
+	struct initramfs o;
+	struct workload	 w;
+	char		*wd = xasprintf("%s/ir", dir), *hd, *p, *out, *cause = NULL;
+	char		*cmd;
+	int		 ok;
+
+	if (access("/usr/bin/cpio", X_OK) != 0 || access("/bin/kmod", X_OK) != 0
+	    || access("/bin/busybox", X_OK) != 0) {
+		skip("initramfs", "needs cpio, kmod and busybox-static");
+		free(wd);
+		return;
+	}
+	hd = xasprintf("%s/workload.d", wd);
+	path_mkdir_p(hd, 0777, NULL);
+	free(put(hd, "hello.c", "#include <stdio.h>\nint main(void) { "
+	    "puts(\"hello from helper\"); return 0; }\n"));
+	p = put(hd, "tool.sh", "#!/bin/sh\necho tool\n");
+	chmod(p, 0750);
+	free(p);
+	p = put(wd, "workload", "step one hello\nstep two tool.sh\n");
+	if (workload_load(&w, p, &cause) != 0) {
+		check("initramfs", 0, cause);
+		free(cause);
+		free(p);
+		free(hd);
+		free(wd);
+		return;
+	}
+	free(p);
+	out = xasprintf("%s/initrd.cpio", wd);
+	memset(&o, 0, sizeof o);
+	o.out = out;
+	o.workload = &w;
+	o.scratch = wd;
+	ok = initramfs_build(&o, &cause) == 0;
+	check("initramfs-build", ok, cause);
+	free(cause);
+	cause = NULL;
+	if (ok) {
+		check("initramfs-init", cpio_has(out, "^-rwxr-xr-x .* init$"), NULL);
+		check("initramfs-busybox", cpio_has(out, " bin/busybox$") &&
+		    cpio_has(out, "^lrwxrwxrwx .* bin/sh -> /bin/busybox$"), NULL);
+		check("initramfs-kmod", cpio_has(out, "^lrwxrwxrwx .* "
+		    "sbin/modprobe -> /bin/kmod$") && cpio_has(out,
+		    " lib/x86_64-linux-gnu/libc.so.6$") && cpio_has(out,
+		    " lib64/ld-linux-x86-64.so.2$"), NULL);
+		check("initramfs-devices", cpio_has(out, "^crw------- .* 5, +1 "
+		    ".* dev/console$") && cpio_has(out, "^crw-rw-rw- .* 1, +3 "
+		    ".* dev/null$"), NULL);
+		check("initramfs-workload", cpio_has(out, " etc/kctui/workload$")
+		    && cpio_has(out, "^-rwxr-xr-x .* usr/local/bin/hello$") &&
+		    cpio_has(out, "^-rwxr-x--- .* usr/local/bin/tool.sh$") &&
+		    cpio_has(out, "^drwxrwxrwt .* tmp$"), NULL);
+		cmd = xasprintf("cpio -it < '%s' 2>/dev/null | LC_ALL=C "
+		    "sort -c", out);
+		check("initramfs-sorted", system(cmd) == 0, NULL);
+		free(cmd);
+		check_unpacked(wd, out);
+	}
+	/* a dynamic busybox is refused, and nothing is left behind */
+	o.busybox = "/bin/kmod";
+	o.out = p = xasprintf("%s/bad.cpio", wd);
+	cause = NULL;
+	checkf("initramfs-not-static", initramfs_build(&o, &cause) == -1 &&
+	    cause != NULL && strcmp(cause, "/bin/kmod is not static (apt-get "
+	    "install busybox-static)") == 0 && access(p, F_OK) != 0, "got %s",
+	    S(cause));
+	free(cause);
+	free(p);
+	workload_free(&w);
+	free(out);
+	free(hd);
+	free(wd);
+}
+
+/* Progress events, joined by ",". */
+static void
+progress(void *arg, const char *event)
+{
+	struct strbuf	*sb = arg;
+
+	if (sb->len > 0)
+		strbuf_addc(sb, ',');
+	strbuf_adds(sb, event);
+}
+
+/* vm_run against fake QEMUs: the command line it gets, the disk made,
+ * the console parsed and logged, progress; a hung guest times out; a
+ * missing QEMU is named. */
+static void
+test_run_fake(const char *dir)
+{
+	struct vm_spec	 spec;
+	struct workload	 w;
+	struct vm_boot	 b;
+	struct vm_result r;
+	struct strbuf	 ev, sb;
+	char		*sp, *wp, *q, *hang, *cause = NULL, *p, *want;
+	int		 rc;
+
+	sp = put(dir, "vm", "arch x86_64\nmachine q35\nmemory 256\n"
+	    "cmdline console=ttyS0\ndisk work 8M ext4 virtio-blk-pci\n"
+	    "device virtio-rng-pci\n");
+	wp = put(dir, "workload", "step a true\nstep b false\n");
+	q = put(dir, "fake-qemu", "#!/bin/sh\n"
+	    "printf '%s\\n' \"$@\" > \"$(dirname \"$0\")/args\"\n"
+	    "echo '[    0.1] Linux version'\n"
+	    "echo '@@kctui: init 6.1'\n"
+	    "echo '@@kctui: step a begin'\necho 'out a'\n"
+	    "echo '@@kctui: step a end rc=0'\n"
+	    "echo '@@kctui: module ext4'\necho '@@kctui: done'\n");
+	hang = put(dir, "hang-qemu", "#!/bin/sh\necho '@@kctui: init 6.1'\n"
+	    "exec sleep 30\n");
+	chmod(q, 0755);
+	chmod(hang, 0755);
+	if (vm_spec_load(&spec, sp, &cause) != 0 ||
+	    workload_load(&w, wp, &cause) != 0) {
+		check("run-fake", 0, cause);
+		free(cause);
+		return;
+	}
+	memset(&b, 0, sizeof b);
+	b.spec = &spec;
+	b.workload = &w;
+	b.qemu = q;
+	b.kernel = "bzImage";
+	b.initrd = "initrd.cpio";
+	b.dir = xasprintf("%s/run", dir);
+	b.no_kvm = true;
+	b.progress = progress;
+	strbuf_init(&ev);
+	b.arg = &ev;
+	rc = vm_run(&b, &r, &cause);
+	check("run-fake", rc == 0 && r.booted && r.finished && !r.timed_out &&
+	    !r.kvm && r.nsteps == 2 && r.steps[0].state == VM_STEP_PASS &&
+	    r.steps[0].nlog == 1 && r.steps[1].state == VM_STEP_NOT_REACHED &&
+	    r.steps[1].nlog == 7 && r.nmodules == 1, cause);
+	check("run-fake-progress", ev.s != NULL &&
+	    strcmp(ev.s, "boot,step a,done") == 0, ev.s);
+	strbuf_init(&sb);
+	p = xasprintf("%s/args", dir);
+	unit_read_file(p, &sb);
+	free(p);
+	want = xasprintf("-machine\nq35,accel=tcg\n-smp\n1\n-m\n256\n"
+	    "-nodefaults\n-no-reboot\n-display\nnone\n-serial\nstdio\n"
+	    "-kernel\nbzImage\n-initrd\ninitrd.cpio\n-append\nconsole=ttyS0 "
+	    "panic=-1\n-drive\nfile=%s/work.img,format=raw,if=none,id=work\n"
+	    "-device\nvirtio-blk-pci,drive=work,serial=work\n-device\n"
+	    "virtio-rng-pci\n", b.dir);
+	checkf("run-fake-args", strcmp(sb.s, want) == 0, "got\n%s", sb.s);
+	free(want);
+	p = xasprintf("%s/work.img", b.dir);
+	want = xasprintf("blkid -o value -s TYPE '%s'", p);
+	free(p);
+	p = run_line(want);
+	check("run-fake-disk", strcmp(p, "ext4") == 0, p);
+	free(p);
+	free(want);
+	check("run-fake-console", r.console != NULL &&
+	    unit_read_file(r.console, &sb) &&
+	    strncmp(sb.s, "[    0.1] Linux version\n@@kctui: init 6.1\n", 41) ==
+	    0, sb.s);
+	strbuf_free(&sb);
+	vm_result_free(&r);
+
+	b.qemu = hang;
+	b.timeout = 1;
+	b.progress = NULL;
+	rc = vm_run(&b, &r, &cause);
+	check("run-timeout", rc == 0 && r.timed_out && r.booted &&
+	    !r.finished && r.steps[0].nlog == 1, cause);
+	vm_result_free(&r);
+
+	b.qemu = "qemu-system-kctui-nonesuch";
+	cause = NULL;
+	rc = vm_run(&b, &r, &cause);
+	check("run-no-qemu", rc == -1 && cause != NULL && strcmp(cause,
+	    "qemu-system-kctui-nonesuch: not found (apt-get install "
+	    "qemu-system-x86)") == 0, cause);
+	free(cause);
+	vm_result_free(&r);
+
+	strbuf_free(&ev);
+	free((char *)b.dir);
+	vm_spec_free(&spec);
+	workload_free(&w);
+	free(sp);
+	free(wp);
+	free(q);
+	free(hang);
+}
+
+/* The state of a step, as a word. */
+static const char *
+state_name(enum vm_step_state s)
+{
+	return s == VM_STEP_PASS ? "pass" : s == VM_STEP_FAIL ? "FAIL" :
+	    "not-reached";
+}
+
+/* KCTUI_VM_KERNEL set: build the initramfs and boot it for real (TCG),
+ * say what came back. */
+static void
+test_real_boot(void)
+{
+	const char	*kernel = getenv("KCTUI_VM_KERNEL");
+	const char	*dir = getenv("KCTUI_VM_DIR");
+	struct initramfs o;
+	struct vm_spec	 spec;
+	struct workload	 w;
+	struct vm_boot	 b;
+	struct vm_result r;
+	char		*cause = NULL, *initrd;
+	double		 t0;
+	size_t		 i, k;
+	int		 rc;
+
+	if (kernel == NULL || *kernel == '\0' || dir == NULL) {
+		skip("real-boot", "KCTUI_VM_KERNEL and KCTUI_VM_DIR not set");
+		return;
+	}
+	if (vm_spec_load(&spec, getenv("KCTUI_VM_SPEC"), &cause) != 0 ||
+	    workload_load(&w, getenv("KCTUI_VM_WORKLOAD"), &cause) != 0) {
+		check("real-boot", 0, cause);
+		free(cause);
+		return;
+	}
+	initrd = xasprintf("%s/initrd.cpio", dir);
+	memset(&o, 0, sizeof o);
+	o.out = initrd;
+	o.staging = getenv("KCTUI_VM_STAGING");
+	o.release = getenv("KCTUI_VM_RELEASE");
+	o.workload = &w;
+	o.scratch = dir;
+	t0 = clock_now();
+	rc = initramfs_build(&o, &cause);
+	printf("# initramfs %.1f s\n", clock_now() - t0);
+	check("real-initramfs", rc == 0, cause);
+	memset(&b, 0, sizeof b);
+	b.spec = &spec;
+	b.workload = &w;
+	b.kernel = kernel;
+	b.initrd = initrd;
+	b.dir = dir;
+	b.timeout = 900;
+	t0 = clock_now();
+	rc = rc == 0 ? vm_run(&b, &r, &cause) : -1;
+	printf("# vm_run %.1f s (qemu %.1f s) kvm=%d timed_out=%d\n",
+	    clock_now() - t0, r.seconds, r.kvm, r.timed_out);
+	check("real-boot", rc == 0 && r.booted && r.finished, cause);
+	for (i = 0; rc == 0 && i < r.nsteps; i++) {
+		printf("# step %s %s rc=%d %.1f s\n", r.steps[i].name,
+		    state_name(r.steps[i].state), r.steps[i].rc,
+		    r.steps[i].seconds);
+		for (k = 0; k < r.steps[i].nlog; k++)
+			printf("#   | %s\n", r.steps[i].log[k]);
+	}
+	printf("# %zu modules:", r.nmodules);
+	for (i = 0; i < r.nmodules; i++)
+		printf(" %s", r.modules[i]);
+	printf("\n# %zu drivers\n", r.ndrivers);
+	for (i = 0; i < r.ndrivers; i++)
+		printf("#   %s %s %s\n", r.drivers[i].bus, r.drivers[i].driver,
+		    r.drivers[i].device);
+	free(cause);
+	vm_result_free(&r);
+	free(initrd);
+	vm_spec_free(&spec);
+	workload_free(&w);
+}
+
+int
+main(void)
+{
+	char	 dir[] = "/tmp/kctui-test-vm.XXXXXX";
+
+	if (!unit_tmpdir(dir))
+		return 1;
+	test_spec_ok(dir);
+	test_spec_errors(dir);
+	test_workload(dir);
+	test_fixture();
+	test_console();
+	test_initramfs(dir);
+	test_run_fake(dir);
+	test_real_boot();
+	unit_rmtree(dir);
+	return unit_failures != 0;
+}
