@@ -18,6 +18,7 @@
 #include "../core/session.h"
 #include "../core/verify.h"
 #include "../kconfig-parser/kconfig.h"
+#include "../lib/clock.h"
 #include "../lib/fileio.h"
 #include "../lib/util.h"
 #include "cli.h"
@@ -27,6 +28,11 @@ static volatile sig_atomic_t verify_cancel;
 
 struct verify_opts {
 	const char	*base, *workload, *out, *report, *work, *qemu;
+	/* Text progress of the build: rewritten in place on a terminal,
+	 * else a line every VERIFY_BUILD_EVERY seconds. */
+	bool		 tty;
+	double		 last_build;
+	bool		 build_line;	/* a \r line is open */
 	char	       **try_syms;
 	size_t		 ntry;
 	double		 timeout;
@@ -42,13 +48,37 @@ verify_on_signal(int sig)
 	verify_cancel = 1;
 }
 
+/* Seconds between build progress lines when stdout is not a terminal. */
+#define VERIFY_BUILD_EVERY 30.0
+
+/* The build's object count as text: in place on a terminal, else now
+ * and then. */
+static void
+verify_print_build(struct verify_opts *o, const struct verify_event *e)
+{
+	double now = clock_now();
+
+	if (!o->tty && now - o->last_build < VERIFY_BUILD_EVERY)
+		return;
+	o->last_build = now;
+	printf(o->tty ? "\r  build %ld" : "  build %ld", e->done);
+	if (e->total > 0)
+		printf("/%ld", e->total);
+	printf(" objects%s", o->tty ? "\033[K" : "\n");
+	o->build_line = o->tty;
+}
+
 /* Print one event: a line of text on the terminal, or TSV. */
 static void
 verify_print(void *arg, const struct verify_event *e)
 {
-	const struct verify_opts *o = arg;
+	struct verify_opts *o = arg;
 	size_t i;
 
+	if (!o->tsv && o->build_line && e->kind != VEV_BUILD) {
+		printf("\n");
+		o->build_line = false;
+	}
 	switch (e->kind) {
 	case VEV_PROBE:
 		if (o->tsv)
@@ -68,10 +98,8 @@ verify_print(void *arg, const struct verify_event *e)
 		if (o->tsv)
 			printf("build\t%d\t%ld\t%ld\n", e->probe, e->done,
 			    e->total);
-		else if (e->total > 0)
-			printf("  build %ld/%ld objects\n", e->done, e->total);
 		else
-			printf("  build %ld objects\n", e->done);
+			verify_print_build(o, e);
 		break;
 	case VEV_STEP:
 		if (e->state == NULL) {
@@ -412,6 +440,8 @@ cmd_verify(struct session *s, int argc, char **argv)
 	v.no_fill_back = o.no_fill_back;
 	v.qemu = o.qemu;
 	v.cancel = &verify_cancel;
+	o.tty = isatty(STDOUT_FILENO);
+	o.last_build = -VERIFY_BUILD_EVERY;
 	v.event = verify_print;
 	v.arg = &o;
 	if (verify_run(&v, &cause) != 0) {

@@ -417,7 +417,6 @@ verify_probe(struct verify_state *st, const char *config, size_t ntrimmed,
 	if (file_write_atomic(st->probe_config, config, strlen(config), 0644,
 	    0, cause) != 0)
 		return -1;
-	verify_build_progress(st, "config", 0, 0);
 	if (build_config(&st->b, st->probe_config, &changed, cause) != 0)
 		return -1;
 	if (changed)

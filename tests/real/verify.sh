@@ -66,7 +66,7 @@ if ! { make -s -C "$SRC" O="$B" ARCH=x86_64 tinyconfig &&
 fi
 cp "$B/.config" "$work/base.config"
 val() { local v; v=$(grep -m1 "^$2=" "$1" | cut -d= -f2-); echo "${v:-n}"; }
-for s in CONFIG_BINFMT_ELF CONFIG_SERIAL_8250_CONSOLE CONFIG_SYSVIPC CONFIG_POSIX_MQUEUE; do
+for s in CONFIG_BINFMT_ELF CONFIG_SERIAL_8250_CONSOLE CONFIG_SYSVIPC CONFIG_FHANDLE; do
 	if [ "$(val "$work/base.config" $s)" != y ]; then
 		fail "real/verify-base$sfx" "$s is not y in the untrimmed config"
 		exit 1
@@ -91,6 +91,7 @@ cat > "$BUNDLE/workload" <<'EOF'
 step hello echo hello from the trimmed kernel
 step proc grep -q . /proc/version
 step fork sh -c 'seq 1 200 | sort -r | head -n 1'
+step module modprobe binfmt_misc
 EOF
 
 # The trimmed config: the ELF loader (breaks everything) and two harmless
@@ -98,7 +99,8 @@ EOF
 cp "$work/base.config" "$work/trimmed.config"
 sed -i -e 's/^CONFIG_BINFMT_ELF=y/# CONFIG_BINFMT_ELF is not set/' \
 	-e 's/^CONFIG_SYSVIPC=y/# CONFIG_SYSVIPC is not set/' \
-	-e 's/^CONFIG_POSIX_MQUEUE=y/# CONFIG_POSIX_MQUEUE is not set/' "$work/trimmed.config"
+	-e 's/^CONFIG_FHANDLE=y/# CONFIG_FHANDLE is not set/' \
+	-e 's/^CONFIG_BINFMT_MISC=m/# CONFIG_BINFMT_MISC is not set/' "$work/trimmed.config"
 "$KCTUI" -C "$SRC" --config "$work/trimmed.config" olddefconfig > /dev/null 2>&1
 cp "$work/trimmed.config" "$work/trimmed.orig"
 
@@ -125,20 +127,25 @@ if [ "$sfx" = "" ]; then
 	grep -qx $'keep\tCONFIG_BINFMT_ELF\tboot' "$work/loop.tsv" &&
 		pass "real/verify-culprit$sfx" ||
 		fail_with "real/verify-culprit$sfx" "BINFMT_ELF not put back for boot" "$work/loop.tsv"
-	[ "$(grep -c '^keep' "$work/loop.tsv")" = 1 ] &&
-		pass "real/verify-only-culprit$sfx" ||
-		fail_with "real/verify-only-culprit$sfx" "more than BINFMT_ELF put back" "$work/loop.tsv"
+	grep -qx $'keep\tCONFIG_BINFMT_MISC\tmodule' "$work/loop.tsv" &&
+		pass "real/verify-culprit-step$sfx" ||
+		fail_with "real/verify-culprit-step$sfx" "BINFMT_MISC not put back for step module" "$work/loop.tsv"
+	[ "$(grep -c '^keep' "$work/loop.tsv")" = 2 ] &&
+		pass "real/verify-only-culprits$sfx" ||
+		fail_with "real/verify-only-culprits$sfx" "more than the two culprits put back" "$work/loop.tsv"
 	f=$work/trimmed.config
-	if [ "$(val "$f" CONFIG_BINFMT_ELF)" = y ] && [ "$(val "$f" CONFIG_SYSVIPC)" = n ] &&
-	   [ "$(val "$f" CONFIG_POSIX_MQUEUE)" = n ]; then
+	if [ "$(val "$f" CONFIG_BINFMT_ELF)" = y ] && [ "$(val "$f" CONFIG_BINFMT_MISC)" = m ] &&
+	   [ "$(val "$f" CONFIG_SYSVIPC)" = n ] &&
+	   [ "$(val "$f" CONFIG_FHANDLE)" = n ]; then
 		pass "real/verify-final$sfx"
 	else
-		fail "real/verify-final$sfx" "final config: BINFMT_ELF=$(val "$f" CONFIG_BINFMT_ELF) SYSVIPC=$(val "$f" CONFIG_SYSVIPC) POSIX_MQUEUE=$(val "$f" CONFIG_POSIX_MQUEUE)"
+		fail "real/verify-final$sfx" "final config: BINFMT_ELF=$(val "$f" CONFIG_BINFMT_ELF) SYSVIPC=$(val "$f" CONFIG_SYSVIPC) FHANDLE=$(val "$f" CONFIG_FHANDLE)"
 	fi
 	cmp -s "$work/trimmed.orig" "$work/trimmed.config.old" &&
 		pass "real/verify-old-kept$sfx" ||
 		fail "real/verify-old-kept$sfx" "the trimmed config was not kept as .old"
 	grep -qx 'CONFIG_BINFMT_ELF keep  # needed at boot: boot' "$work/decisions" &&
+		grep -qx 'CONFIG_BINFMT_MISC keep  # needed at boot: module' "$work/decisions" &&
 		pass "real/verify-decision$sfx" ||
 		fail_with "real/verify-decision$sfx" "no keep decision" "$work/decisions"
 	grep -q '^\*\*Verified\*\*' "$work/trimmed.config.verify.md" &&
@@ -158,8 +165,8 @@ if [ "$sfx" = "" ]; then
 	# Every step passed on the last boot, in tsv.
 	last=$(awk -F'\t' '$1=="probe"{p=$2} END{print p}' "$work/loop.tsv")
 	n=$(awk -F'\t' -v p="$last" '$1=="step" && $2==p && $4=="pass"' "$work/loop.tsv" | wc -l)
-	[ "$n" = 3 ] && pass "real/verify-steps$sfx" ||
-		fail_with "real/verify-steps$sfx" "$n of 3 steps passed on the last boot" "$work/loop.tsv"
+	[ "$n" = 4 ] && pass "real/verify-steps$sfx" ||
+		fail_with "real/verify-steps$sfx" "$n of 4 steps passed on the last boot" "$work/loop.tsv"
 	cp "$work/trimmed.config" "$KCTUI_CACHE/verify-tiny.final"
 fi
 
