@@ -187,8 +187,9 @@ cmd_suggest_parse(struct session *s, int argc, char **argv,
 			break;
 		default:
 			fprintf(stderr, "usage: kctui -e BUNDLE suggest "
-			    "[--policy modules|aggressive] [--format text|tsv]"
-			    " [--decisions FILE] [--kept]\n");
+			    "[--policy modules|aggressive|verified] "
+			    "[--format text|tsv] [--decisions FILE] "
+			    "[--kept]\n");
 			return -1;
 		}
 	}
@@ -420,9 +421,9 @@ cmd_export(struct session *s, int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: kctui -e BUNDLE export "
-			    "[--policy modules|aggressive] [--accept all|"
-			    "SUBSYSTEM]... -o FILE [--report FILE] "
-			    "[--decisions FILE]\n");
+			    "[--policy modules|aggressive|verified] "
+			    "[--accept all|SUBSYSTEM]... -o FILE "
+			    "[--report FILE] [--decisions FILE]\n");
 			goto out;
 		}
 	}
