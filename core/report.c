@@ -63,7 +63,8 @@ struct report_model {
 	long				*root;		/* change -> candidate */
 	bool				*accepted;	/* candidate accepted */
 	size_t				 nremoved, ndragged, nother;
-	size_t				 nverify;	/* accepted to_verify */
+	/* accepted to_verify candidates */
+	size_t				 nverify;
 };
 
 /* Follow the causes of change i to an accepted candidate. */
@@ -182,9 +183,9 @@ report_markdown_verify(struct strbuf *sb, struct report_model *m)
 			if (m->root[i] != (long)in->accepted[j])
 				continue;
 			c = &in->changes[i];
-			strbuf_addf(sb, "  - dragged along: `CONFIG_%s` (%s -> n, "
-			    "%s)\n", kc_sym_name(c->sym), report_tri(c->before),
-			    c->why ? c->why : "follows");
+			strbuf_addf(sb, "  - dragged along: `CONFIG_%s` (%s -> "
+			    "n, %s)\n", kc_sym_name(c->sym),
+			    report_tri(c->before), c->why ? c->why : "follows");
 		}
 	}
 }
@@ -218,8 +219,8 @@ report_markdown(struct report_model *m, size_t *len)
 	if (in->decisions_file != NULL)
 		strbuf_addf(&sb, "- decisions: `%s`\n", in->decisions_file);
 	if (m->nverify != 0) {
-		strbuf_addf(&sb, "- trusted: no, %zu option%s to be verified by "
-		    "booting (kctui verify)\n", m->nverify, m->nverify == 1 ?
+		strbuf_addf(&sb, "- trusted: no, %zu option%s to be verified "
+		    "by booting (kctui verify)\n", m->nverify, m->nverify == 1 ?
 		    "" : "s");
 		report_markdown_verify(&sb, m);
 	}
@@ -381,7 +382,8 @@ report_yaml_verify(yaml_emitter_t *e, struct report_model *m)
 		name = xasprintf("CONFIG_%s", cand->name);
 		ok = ymap(e, true) && ykv(e, "option", name) &&
 		    ykv(e, "was", report_tri(cand->value)) &&
-		    ykv(e, "subsystem", trim_subsys(in->t, cand->subsys)->path) &&
+		    ykv(e, "subsystem",
+		    trim_subsys(in->t, cand->subsys)->path) &&
 		    ykv(e, "reason", cand->reason) &&
 		    ys(e, "dragged") && yseq(e, true);
 		free(name);

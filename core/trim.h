@@ -138,7 +138,7 @@ struct trim_stats {
 	size_t	kept_by_decision;	/* candidates a keep decision removed */
 	size_t	trimmed_by_decision;
 	bool	aggressive;	/* aggressive policy in force (has a trace) */
-	size_t	to_verify;	/* candidates to be verified by booting */
+	size_t	to_verify;	/* candidates to verify by booting */
 	const char *note;	/* e.g. why aggressive fell back, or NULL */
 	char	*modules_dir;	/* where .ko sizes came from, or NULL */
 	size_t	ko_found;
