@@ -187,8 +187,9 @@ cmd_suggest_parse(struct session *s, int argc, char **argv,
 			break;
 		default:
 			fprintf(stderr, "usage: kctui -e BUNDLE suggest "
-			    "[--policy modules|aggressive] [--format text|tsv]"
-			    " [--decisions FILE] [--kept]\n");
+			    "[--policy modules|aggressive|verified] "
+			    "[--format text|tsv] [--decisions FILE] "
+			    "[--kept]\n");
 			return -1;
 		}
 	}
@@ -244,7 +245,7 @@ cmd_suggest_header(struct session *s, struct trim_run *r, bool tsv)
 	free(all);
 	if (tsv) {
 		printf("#subsystem\toption\tvalue\tobjects\tmodules\tko_bytes"
-		    "\tsubsystem_removes\treason\n");
+		    "\tsubsystem_removes\treason\tverify\n");
 		return 0;
 	}
 	printf("# %zu candidates in %zu subsystems (policy %s%s); "
@@ -256,11 +257,15 @@ cmd_suggest_header(struct session *s, struct trim_run *r, bool tsv)
 	printf("# kept: %zu options with evidence or needed by them; "
 	    "decisions (%s): %zu kept, %zu trimmed\n", st.keep, r->dpath,
 	    st.kept_by_decision, st.trimmed_by_decision);
+	if (st.to_verify != 0)
+		printf("# %zu to be verified by booting (marked ?): trimmed "
+		    "only once kctui verify has booted the export\n",
+		    st.to_verify);
 	return 0;
 }
 
 /* One candidate of a subsystem: a tsv row, or a text line with what
- * trimming it saves. */
+ * trimming it saves; to_verify ones marked ("?", tsv column verify). */
 static void
 cmd_suggest_cand(const struct trim_subsys *sub, const struct trim_cand *cand,
     bool tsv)
@@ -268,10 +273,10 @@ cmd_suggest_cand(const struct trim_subsys *sub, const struct trim_cand *cand,
 	char	saving[96];
 
 	if (tsv) {
-		printf("%s\tCONFIG_%s\t%s\t%zu\t%zu\t%llu\t%zu\t%s\n",
+		printf("%s\tCONFIG_%s\t%s\t%zu\t%zu\t%llu\t%zu\t%s\t%s\n",
 		    sub->path, cand->name, cmd_tri(cand->value), cand->nobjs,
 		    cand->nmodules, cand->ko_bytes, sub->removes,
-		    cand->reason);
+		    cand->reason, cand->to_verify ? "to-verify" : "-");
 		return;
 	}
 	snprintf(saving, sizeof saving, "%zu obj%s", cand->nobjs,
@@ -284,8 +289,9 @@ cmd_suggest_cand(const struct trim_subsys *sub, const struct trim_cand *cand,
 		snprintf(saving + strlen(saving), sizeof saving -
 		    strlen(saving), ", %llu KiB",
 		    (cand->ko_bytes + 1023) / 1024);
-	printf("  CONFIG_%-32s %s  %-24s %s\n", cand->name,
-	    cmd_tri(cand->value), saving, cand->reason);
+	/* "?": to be verified by booting (verified policy) */
+	printf("%c CONFIG_%-32s %s  %-24s %s\n", cand->to_verify ? '?' : ' ',
+	    cand->name, cmd_tri(cand->value), saving, cand->reason);
 }
 
 /* Every subsystem (a heading in text) and its candidates. */
@@ -420,9 +426,9 @@ cmd_export(struct session *s, int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: kctui -e BUNDLE export "
-			    "[--policy modules|aggressive] [--accept all|"
-			    "SUBSYSTEM]... -o FILE [--report FILE] "
-			    "[--decisions FILE]\n");
+			    "[--policy modules|aggressive|verified] "
+			    "[--accept all|SUBSYSTEM]... -o FILE "
+			    "[--report FILE] [--decisions FILE]\n");
 			goto out;
 		}
 	}

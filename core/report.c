@@ -63,6 +63,8 @@ struct report_model {
 	long				*root;		/* change -> candidate */
 	bool				*accepted;	/* candidate accepted */
 	size_t				 nremoved, ndragged, nother;
+	/* accepted to_verify candidates */
+	size_t				 nverify;
 };
 
 /* Follow the causes of change i to an accepted candidate. */
@@ -103,6 +105,11 @@ report_model_build(struct report_model *m, const struct report_input *in)
 	for (i = 0; i < in->naccepted; i++)
 		if (in->accepted[i] < trim_ncands(in->t))
 			m->accepted[in->accepted[i]] = true;
+	for (i = 0; i < in->naccepted; i++) {
+		if (in->accepted[i] < trim_ncands(in->t) &&
+		    trim_cand(in->t, in->accepted[i])->to_verify)
+			m->nverify++;
+	}
 	for (i = 0; i < in->nchanges; i++)
 		m->change_of[kc_sym_index(in->changes[i].sym)] = (int)i;
 	m->root = xcalloc(in->nchanges + 1, sizeof *m->root);
@@ -142,6 +149,47 @@ report_saving(struct strbuf *sb, const struct trim_cand *c)
 		strbuf_addf(sb, ", %llu KiB", (c->ko_bytes + 1023) / 1024);
 }
 
+/* What the section of the to_verify candidates says first. */
+static const char report_verify_note[] =
+    "This configuration is not trusted until `kctui verify` has booted it: "
+    "it trims options the modules policy keeps, beyond what a module list "
+    "(`make localmodconfig`) keeps, because only evidence a boot must "
+    "confirm holds them (traced hook or notifier code, a device present "
+    "but not bound, an optional part of a loaded module). `kctui verify` "
+    "builds and boots it, runs the workload, and puts back the options a "
+    "step needs.";
+
+/* The accepted to_verify candidates, each with what it dragged along
+ * (markdown). */
+static void
+report_markdown_verify(struct strbuf *sb, struct report_model *m)
+{
+	const struct report_input	*in = m->in;
+	const struct trim_change	*c;
+	struct trim_cand		*cand;
+	size_t				 j, i;
+
+	strbuf_addf(sb, "\n## To be verified by booting (kctui verify)\n\n"
+	    "%s These %zu option%s:\n\n", report_verify_note, m->nverify,
+	    m->nverify == 1 ? "" : "s");
+	for (j = 0; j < in->naccepted; j++) {
+		cand = trim_cand(in->t, in->accepted[j]);
+		if (cand == NULL || !cand->to_verify ||
+		    cand->state != TRIM_ACCEPTED)
+			continue;
+		strbuf_addf(sb, "- `CONFIG_%s` (%s): %s\n", cand->name,
+		    report_tri(cand->value), cand->reason);
+		for (i = 0; i < in->nchanges; i++) {
+			if (m->root[i] != (long)in->accepted[j])
+				continue;
+			c = &in->changes[i];
+			strbuf_addf(sb, "  - dragged along: `CONFIG_%s` (%s -> "
+			    "n, %s)\n", kc_sym_name(c->sym),
+			    report_tri(c->before), c->why ? c->why : "follows");
+		}
+	}
+}
+
 /* Markdown. */
 static char *
 report_markdown(struct report_model *m, size_t *len)
@@ -170,6 +218,12 @@ report_markdown(struct report_model *m, size_t *len)
 	    m->nremoved, m->ndragged, m->nother);
 	if (in->decisions_file != NULL)
 		strbuf_addf(&sb, "- decisions: `%s`\n", in->decisions_file);
+	if (m->nverify != 0) {
+		strbuf_addf(&sb, "- trusted: no, %zu option%s to be verified "
+		    "by booting (kctui verify)\n", m->nverify, m->nverify == 1 ?
+		    "" : "s");
+		report_markdown_verify(&sb, m);
+	}
 	for (s = 0; s < trim_nsubsys(in->t); s++) {
 		sub = trim_subsys(in->t, s);
 		for (j = nd = 0; j < sub->ncands; j++)
@@ -304,6 +358,51 @@ yseq(yaml_emitter_t *e, bool start)
 	return yaml_emitter_emit(e, &ev);
 }
 
+/* The accepted to_verify candidates (YAML to_verify: trusted, note,
+ * options with what they dragged along); 0 on an emitter error. */
+static int
+report_yaml_verify(yaml_emitter_t *e, struct report_model *m)
+{
+	const struct report_input	*in = m->in;
+	const struct trim_change	*c;
+	struct trim_cand		*cand;
+	size_t				 j, i;
+	char				*name;
+	int				 ok;
+
+	ok = ys(e, "to_verify") && ymap(e, true) &&
+	    ykv(e, "trusted", "false") &&
+	    ykv(e, "note", report_verify_note) &&
+	    ys(e, "options") && yseq(e, true);
+	for (j = 0; ok && j < in->naccepted; j++) {
+		cand = trim_cand(in->t, in->accepted[j]);
+		if (cand == NULL || !cand->to_verify ||
+		    cand->state != TRIM_ACCEPTED)
+			continue;
+		name = xasprintf("CONFIG_%s", cand->name);
+		ok = ymap(e, true) && ykv(e, "option", name) &&
+		    ykv(e, "was", report_tri(cand->value)) &&
+		    ykv(e, "subsystem",
+		    trim_subsys(in->t, cand->subsys)->path) &&
+		    ykv(e, "reason", cand->reason) &&
+		    ys(e, "dragged") && yseq(e, true);
+		free(name);
+		for (i = 0; ok && i < in->nchanges; i++) {
+			if (m->root[i] != (long)in->accepted[j])
+				continue;
+			c = &in->changes[i];
+			name = xasprintf("CONFIG_%s", kc_sym_name(c->sym));
+			ok = ymap(e, true) && ykv(e, "option", name) &&
+			    ykv(e, "was", report_tri(c->before)) &&
+			    ykv(e, "why", c->why ? c->why : "follows") &&
+			    ymap(e, false);
+			free(name);
+		}
+		ok = ok && yseq(e, false) && ymap(e, false);
+	}
+	return ok && yseq(e, false) && ymap(e, false);
+}
+
 /* The YAML document; 0 on an emitter error. */
 static int
 report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
@@ -381,6 +480,8 @@ report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
 		free(name);
 	}
 	ok = ok && yseq(e, false);
+	if (ok && m->nverify != 0)
+		ok = report_yaml_verify(e, m);
 	if (in->has_beyond) {
 		ok = ok && ys(e, "kept_beyond_module_list") && yseq(e, true);
 		for (i = 0; ok && i < in->nbeyond; i++) {

@@ -227,12 +227,21 @@ trim_saving(struct trim *t, struct trim_cand *c)
 static char *
 trim_reason(struct trim *t, struct trim_cand *c, enum verdict vd)
 {
-	const char *dr;
+	const char	*dr;
+	int		 idx;
 
 	if (c->decided) {
 		dr = decisions_reason(t->in->d, c->name);
 		return xasprintf("decision: trim%s%s%s", dr ? " (" : "",
 		    dr ? dr : "", dr ? ")" : "") ;
+	}
+	if (c->to_verify) {
+		idx = kc_sym_index(c->sym);
+		return xasprintf("to be verified by booting: %s (%s)",
+		    t->beyond[idx] == 2 ? "only traced code (hook/notifier) "
+		    "keeps it" : "only evidence a module list does not show "
+		    "keeps it", t->beyond_why[idx] != NULL ?
+		    t->beyond_why[idx] : "kept beyond a module list");
 	}
 	if (c->value == KC_MOD) {
 		if (t->in->a != NULL && attrib_find(t->in->a, c->name) != NULL)
@@ -261,7 +270,7 @@ trim_collect(struct trim *t)
 	enum verdict		 vd;
 	enum decision		 d;
 	int			 idx;
-	bool			 decided;
+	bool			 decided, to_verify;
 
 	for (m = kconfig_root(t->k); m != NULL; m = kc_menu_walk(m)) {
 		if ((s = kc_menu_sym(m)) == NULL || kc_sym_menu(s) != m ||
@@ -284,9 +293,16 @@ trim_collect(struct trim *t)
 			continue;
 		if (kc_sym_visible(t->k, s) == KC_NO)
 			continue;
+		/* verified: what the modules policy keeps and this keep-set
+		 * does not is a candidate to be verified when a module list
+		 * would drop it too, y or m; else it stays. */
+		to_verify = !decided && t->keep1 != NULL &&
+		    t->keep1[idx] != K_NONE;
+		if (to_verify && !t->beyond[idx])
+			continue;
 		path = trim_menu_path(t, m)->path;
-		if (!decided && !trim_policy_allows(t, s, v, vd, path,
-		    kc_menu_file(m)))
+		if (!decided && !to_verify && !trim_policy_allows(t, s, v, vd,
+		    path, kc_menu_file(m)))
 			continue;
 		if (t->ncands == t->acands) {
 			t->acands = t->acands ? t->acands * 2 : 256;
@@ -299,6 +315,7 @@ trim_collect(struct trim *t)
 		c->name = name;
 		c->value = v;
 		c->decided = decided;
+		c->to_verify = to_verify;
 		t->cand_of[idx] = (int)t->ncands++;
 	}
 }
@@ -332,6 +349,7 @@ trim_describe(struct trim *t)
 		c->subsys = trim_subsys_of(t, kc_sym_menu(c->sym));
 		if (c->decided)
 			t->st.trimmed_by_decision++;
+		t->st.to_verify += c->to_verify;
 		sub = &t->subs[c->subsys];
 		sub->cands = xrealloc(sub->cands, (sub->ncands + 1) *
 		    sizeof *sub->cands);

@@ -67,6 +67,15 @@ struct trim {
 	 * keep-set did not hold, and what they need (trim_keep()). */
 	unsigned char		*strict, *strict_seed;
 	enum kc_tri		*seed_val;	/* a seed's value to hold */
+	/*
+	 * The verified policy (trim_verify_prepare()), NULL otherwise: the
+	 * keep-set of the modules policy (keep1), what it keeps beyond a
+	 * module list (beyond, with why in beyond_why), and its evidence
+	 * seeds there that a boot must confirm (unseed: not seeds here;
+	 * unseed_trace: traced code alone).
+	 */
+	unsigned char		*keep1, *beyond, *unseed, *unseed_trace;
+	char			**beyond_why;
 	int			*cand_of;	/* symbol -> candidate, -1 */
 	struct trim_cand	*cands;
 	size_t			 ncands, acands;
@@ -112,8 +121,10 @@ trim_is_tristate(const struct kc_symbol *s)
 
 /* trim-keep.c: the keep-set of this round (afresh each round); drop the
  * candidates that can't be set to n, returning how many seeds lost their
- * value; the verdict the trim rules use. */
+ * value; the verdict the trim rules use; the verified policy's marks,
+ * before the rounds. */
 void		 trim_keep(struct trim *);
+int		 trim_verify_prepare(struct trim *, char **cause);
 size_t		 trim_settle(struct trim *);
 enum verdict	 trim_verdict(const struct trim *, struct kc_symbol *);
 

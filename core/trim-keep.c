@@ -639,6 +639,10 @@ trim_keep(struct trim *t)
 		for (i = 0; i < n; i++) {
 			as = attrib_at(t->in->a, i);
 			s = kconfig_find(t->k, as->name);
+			/* verified: not the seeds a boot must confirm */
+			if (s != NULL && t->unseed != NULL &&
+			    t->unseed[kc_sym_index(s)])
+				continue;
 			if ((as->verdict == V_USED ||
 			    as->verdict == V_PLAUSIBLE) && s != NULL &&
 			    trim_has_evidence(t, s, as))
@@ -986,5 +990,94 @@ trim_beyond_modules(struct trim *t, struct kconfig *k,
 	*symsp = syms;
 	*whysp = whys;
 	*np = n;
+	return 0;
+}
+
+/* ------------------------------------------------------ verified policy */
+
+/*
+ * Whether a seed's evidence is all of the kinds a boot can confirm and a
+ * module list does not show: traced functions, devices present (not
+ * bound), loaded modules the symbol only adds an optional part to (for a
+ * symbol beyond a module list: a module of its own would be on the list).
+ * Not a bound driver, a mount, a registered filesystem, crypto in use.
+ * *trace: traced functions alone (hook or notifier code).
+ */
+static bool
+trim_verify_soft(const struct attrib_sym *as, bool *trace)
+{
+	enum ev_kind	kind;
+	size_t		i;
+
+	*trace = as->nrefs != 0;
+	for (i = 0; i < as->nrefs; i++) {
+		kind = as->refs[i].item->kind;
+		if (kind != EV_TRACE && kind != EV_DEVICE && kind != EV_MODULE)
+			return false;
+		*trace = *trace && kind == EV_TRACE;
+	}
+	return as->nrefs != 0;
+}
+
+/*
+ * The verified policy's marks, before the rounds: trim as the modules
+ * policy would, list what that keeps beyond a module list
+ * (trim_beyond_modules(), with why), and unseed its evidence seeds there
+ * whose evidence is soft (trim_verify_soft()). beyond is 1 for those
+ * options, 2 when the chain that keeps them starts at a seed with traced
+ * functions alone. The rounds then run without the unseeded
+ * (trim_keep()); trim_collect() makes candidates to_verify of what only
+ * they held.
+ */
+int
+trim_verify_prepare(struct trim *t, char **cause)
+{
+	struct trim_input	 in1 = *t->in;
+	const struct attrib_sym	*as;
+	struct trim		*t1;
+	struct kc_symbol	**syms;
+	char			**whys;
+	size_t			 n, i, ns = (size_t)t->nsyms;
+	int			 idx, root, steps;
+	bool			 trace;
+
+	in1.policy = TRIM_POLICY_MODULES;
+	in1.no_removes = true;
+	if ((t1 = trim_suggest(t->k, &in1, cause)) == NULL)
+		return -1;
+	if (trim_beyond_modules(t1, t->k, &syms, &whys, &n, cause) != 0) {
+		trim_free(t1);
+		return -1;
+	}
+	t->keep1 = xcalloc(ns + 1, 1);
+	memcpy(t->keep1, t1->keep, ns);
+	t->beyond = xcalloc(ns + 1, 1);
+	t->unseed = xcalloc(ns + 1, 1);
+	t->unseed_trace = xcalloc(ns + 1, 1);
+	t->beyond_why = xcalloc(ns + 1, sizeof *t->beyond_why);
+	for (i = 0; i < n; i++) {
+		idx = kc_sym_index(syms[i]);
+		t->beyond[idx] = 1;
+		t->beyond_why[idx] = whys[i];
+		if (t1->keep[idx] != K_EVIDENCE || t->in->a == NULL ||
+		    (as = attrib_find(t->in->a, kc_sym_name(syms[i]))) ==
+		    NULL || !trim_verify_soft(as, &trace))
+			continue;
+		t->unseed[idx] = 1;
+		t->unseed_trace[idx] = trace;
+	}
+	/* The seed each option's chain of keep reasons starts at. */
+	for (i = 0; i < n; i++) {
+		root = kc_sym_index(syms[i]);
+		for (steps = 0; steps < 64 && (t1->keep[root] == K_DEPEND ||
+		    t1->keep[root] == K_SELECT) && t1->keep_by[root] >= 0;
+		    steps++)
+			root = t1->keep_by[root];
+		if (t->unseed_trace[root])
+			t->beyond[kc_sym_index(syms[i])] = 2;
+	}
+	free(syms);
+	free(whys);
+	trim_free(t1);
 	return 0;
 }

@@ -24,6 +24,7 @@
 static const char *const trim_policy_names[] = {
 	[TRIM_POLICY_MODULES] = "modules",
 	[TRIM_POLICY_AGGRESSIVE] = "aggressive",
+	[TRIM_POLICY_VERIFIED] = "verified",
 };
 
 /* A policy's name. */
@@ -46,7 +47,8 @@ trim_policy_parse(const char *name, enum trim_policy *p, char **cause)
 			return 0;
 		}
 	}
-	*cause = xasprintf("--policy modules|aggressive, not \"%s\"", name);
+	*cause = xasprintf("--policy modules|aggressive|verified, not \"%s\"",
+	    name);
 	return -1;
 }
 
@@ -91,6 +93,13 @@ trim_suggest(struct kconfig *k, const struct trim_input *in, char **cause)
 		    "built-in options were not considered (modules policy)";
 	}
 	kconfig_recalc(k);
+	/* verified: what the modules policy keeps beyond a module list,
+	 * and which of its seeds a boot must confirm. */
+	if (in->policy == TRIM_POLICY_VERIFIED && !in->module_list &&
+	    trim_verify_prepare(t, cause) != 0) {
+		trim_free(t);
+		return NULL;
+	}
 	trim_ko_load(t);
 	/*
 	 * The keep-set, tried cheap first: one side of each ||, no selector
@@ -153,6 +162,13 @@ trim_free(struct trim *t)
 	free(t->strict);
 	free(t->strict_seed);
 	free(t->seed_val);
+	for (i = 0; t->beyond_why != NULL && i < (size_t)t->nsyms; i++)
+		free(t->beyond_why[i]);
+	free(t->beyond_why);
+	free(t->keep1);
+	free(t->beyond);
+	free(t->unseed);
+	free(t->unseed_trace);
 	free(t->base_val);
 	free(t->base_vis);
 	free(t->base_cur);

@@ -24,7 +24,17 @@ struct kbuild;
 struct attrib;
 struct decisions;
 
-enum trim_policy { TRIM_POLICY_MODULES, TRIM_POLICY_AGGRESSIVE };
+/*
+ * modules: only m options; aggressive: also y options whose code was not
+ * traced; verified: modules, plus the options kept beyond a module list
+ * only by evidence a module list does not show (traced hook or notifier
+ * code, a device present but not bound, an optional part of a loaded
+ * module), as candidates to_verify: `kctui verify` boots the export and
+ * puts back those a workload step needs (docs/trim.md).
+ */
+enum trim_policy {
+	TRIM_POLICY_MODULES, TRIM_POLICY_AGGRESSIVE, TRIM_POLICY_VERIFIED
+};
 /* A policy's name, as --policy takes it and reports print it. */
 const char	*trim_policy_name(enum trim_policy);
 /* A --policy name; -1 with *cause if unknown. */
@@ -42,6 +52,9 @@ struct trim_cand {
 	size_t			 subsys;
 	enum trim_state		 state;
 	bool			 decided;	/* a "trim" decision made it */
+	/* verified policy: kept by the modules policy, beyond a module
+	 * list, only by evidence a boot must confirm (trim.h above) */
+	bool			 to_verify;
 };
 
 struct trim_subsys {
@@ -125,6 +138,7 @@ struct trim_stats {
 	size_t	kept_by_decision;	/* candidates a keep decision removed */
 	size_t	trimmed_by_decision;
 	bool	aggressive;	/* aggressive policy in force (has a trace) */
+	size_t	to_verify;	/* candidates to verify by booting */
 	const char *note;	/* e.g. why aggressive fell back, or NULL */
 	char	*modules_dir;	/* where .ko sizes came from, or NULL */
 	size_t	ko_found;

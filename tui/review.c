@@ -877,6 +877,8 @@ rsub_draw(void *arg, struct tree *tr, const struct tree_line *l,
 			row_fit(r, EL_NORMAL, col + 17);
 		if (c->decided)
 			row_add(r, EL_TRIM, " (decision: trim)");
+		else if (c->to_verify)
+			row_add(r, EL_TRIM, " (to be verified by booting)");
 		row_addf(r, EL_INVISIBLE, " %s", c->reason);
 		review_cut(t, r, width);
 		break;

@@ -56,7 +56,7 @@ for n in amd64 cloud; do
 	conf_olddef "$work/$n.norm" >/dev/null 2>&1
 done
 
-policies="modules aggressive"
+policies="modules aggressive verified"
 configs="amd64 cloud"
 [ "$flavor" = normal ] || { configs=amd64; policies=modules; }
 
@@ -64,6 +64,7 @@ for n in $configs; do
 	for p in $policies; do
 		name="$n-$p"
 		cp "$work/$n.config" "$work/$name.in"
+		[ $p = verified ] && [ $n != amd64 ] && continue
 		report=$work/$name.md; [ $p = aggressive ] && report=$work/$name.yaml
 		t0=$(now_ns)
 		if ! kt --config "$work/$name.in" -e "$BUNDLE" export --policy $p \
@@ -85,26 +86,34 @@ for n in $configs; do
 		"$KCTUI" -C "$TREE" --config "$work/$name.kt" olddefconfig >/dev/null 2>&1
 		same_file "real/trim-fixed-point-kctui-$name$sfx" "$work/$name.out" "$work/$name.kt"
 
+		# verified: what changes below must be named in the report's
+		# "To be verified by booting" section (the options a boot
+		# must confirm, and what they drag along).
+		: > "$work/$name.verify"
+		[ $p = verified ] &&
+			sed -n '/^## To be verified by booting (kctui verify)/,/^## /p' "$report" > "$work/$name.verify"
+		# changed SYMS...: those of SYMS whose value changed and that
+		# the to-be-verified section does not name.
+		changed() {
+			local s
+			while read -r s; do
+				[ "$(val "$work/$n.norm" "$s")" = "$(val "$work/$name.out" "$s")" ] ||
+					grep -q "\b$s\b" "$work/$name.verify" ||
+					printf ' %s(%s->%s)' "$s" "$(val "$work/$n.norm" "$s")" "$(val "$work/$name.out" "$s")"
+			done < "$1"
+		}
 		# Every loaded module's symbols keep their values.
-		bad=
-		while read -r s; do
-			[ "$(val "$work/$n.norm" "$s")" = "$(val "$work/$name.out" "$s")" ] ||
-				bad="$bad $s($(val "$work/$n.norm" "$s")->$(val "$work/$name.out" "$s"))"
-		done < "$work/modsyms"
+		bad=$(changed "$work/modsyms")
 		if [ -z "$bad" ]; then
-			pass "real/trim-modules-kept-$name$sfx" "($(wc -l < "$work/modsyms") symbols of loaded modules)"
+			pass "real/trim-modules-kept-$name$sfx" "($(wc -l < "$work/modsyms") symbols of loaded modules$([ $p = verified ] && echo ', or to be verified'))"
 		else
 			fail "real/trim-modules-kept-$name$sfx" "changed:$bad"
 		fi
 
 		# ... and so does every symbol with `used` evidence.
-		bad=
-		while read -r s; do
-			[ "$(val "$work/$n.norm" "$s")" = "$(val "$work/$name.out" "$s")" ] ||
-				bad="$bad $s($(val "$work/$n.norm" "$s")->$(val "$work/$name.out" "$s"))"
-		done < "$work/usedsyms"
+		bad=$(changed "$work/usedsyms")
 		if [ -z "$bad" ] && [ -s "$work/usedsyms" ]; then
-			pass "real/trim-used-kept-$name$sfx" "($(wc -l < "$work/usedsyms") symbols with used evidence keep their values)"
+			pass "real/trim-used-kept-$name$sfx" "($(wc -l < "$work/usedsyms") symbols with used evidence keep their values$([ $p = verified ] && echo ', or are to be verified'))"
 		else
 			fail "real/trim-used-kept-$name$sfx" "changed:${bad:- no used symbols}"
 		fi
@@ -137,7 +146,7 @@ if [ "$flavor" = normal ]; then
 		nm=$(ym "$work/amd64-modules.out" | wc -l)
 		na=$(ym "$work/amd64-aggressive.out" | wc -l)
 		ni=$(ym "$work/amd64.norm" | wc -l)
-		pass "real/trim-localmodconfig-runs" "(${lsecs} s; y/m: Debian $ni, localmodconfig $nl, kctui modules $nm, aggressive $na)"
+		pass "real/trim-localmodconfig-runs" "(${lsecs} s; y/m: Debian $ni, localmodconfig $nl, kctui modules $nm, aggressive $na, verified $(ym "$work/amd64-verified.out" | wc -l))"
 		if [ "$na" -lt "$nl" ]; then
 			pass "real/trim-aggressive-below-localmodconfig" "($na < $nl)"
 		else
@@ -170,6 +179,31 @@ if [ "$flavor" = normal ]; then
 			pass "real/trim-modules-vs-localmodconfig" "(kctui modules $nm vs localmodconfig $nl: $nf removals localmodconfig keeps, all in the report; $nx kept that it drops, each explained in the report's \"Kept beyond a module list\", down to evidence localmodconfig does not read; used symbols localmodconfig loses: ${lost:-none})"
 		else
 			fail "real/trim-modules-vs-localmodconfig" "removals missing from the report: ${missing:-none}; kept but not explained: ${unexplained:-none}; explained but not a difference: ${surplus:-none}; no evidence in the chain: ${noreason:-none}"
+		fi
+		# verified: below localmodconfig, every loaded module still
+		# built (each option localmodconfig keeps of the loaded
+		# modules' keeps its value), and the report says what is to
+		# be verified: every candidate suggest marks, the traced
+		# hook/notifier options of "Kept beyond a module list", and
+		# that the config is not trusted until booted.
+		nv=$(ym "$work/amd64-verified.out" | wc -l)
+		tv=$work/amd64-verified.verify
+		kt --config "$work/amd64.config" -e "$BUNDLE" suggest --policy verified --format tsv
+		awk -F'\t' '!/^#/ && $9 == "to-verify" {print $2}' "$work/out" > "$work/tv-cands"
+		bad=$(while read -r s; do
+			[ "$(val "$work/lm.config" "$s")" = n ] ||
+			[ "$(val "$work/amd64.norm" "$s")" != "$(val "$work/lm.config" "$s")" ] ||
+			[ "$(val "$work/amd64-verified.out" "$s")" = "$(val "$work/lm.config" "$s")" ] ||
+				printf ' %s' "$s"
+		done < "$work/modsyms")
+		unnamed=$(cat "$work/tv-cands" <(grep -E '^CONFIG_(WEXT_CORE|NET_DEVLINK|NETPOLL)$' "$work/beyond") |
+			while read -r s; do grep -q "\b$s\b" "$tv" || printf ' %s' "$s"; done)
+		if [ "$nv" -lt "$nl" ] && [ -z "$bad" ] && [ -s "$work/tv-cands" ] && [ -z "$unnamed" ] &&
+		   grep -q 'not trusted until `kctui verify` has booted it' "$tv" &&
+		   grep -q '^- trusted: no' "$work/amd64-verified.md"; then
+			pass "real/trim-verified-below-localmodconfig" "(verified $nv < localmodconfig $nl; $(wc -l < "$work/tv-cands") candidates to be verified: $(tr '\n' ' ' < "$work/tv-cands")named in the report with $(grep -oE 'CONFIG_(WEXT_CORE|NET_DEVLINK|NETPOLL)\b' "$tv" | sort -u | tr '\n' ' ')and every loaded module still built)"
+		else
+			fail "real/trim-verified-below-localmodconfig" "verified $nv (localmodconfig $nl); loaded modules' options changed:${bad:- none}; to verify but not in the report:${unnamed:- none}; candidates: $(wc -l < "$work/tv-cands")"
 		fi
 	else
 		fail "real/trim-localmodconfig-runs" "make localmodconfig failed"

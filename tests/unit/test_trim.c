@@ -134,6 +134,57 @@ test_candidates(void)
 	kconfig_free(k);
 }
 
+/*
+ * The verified policy by name, and without evidence: nothing is kept
+ * beyond a module list, so its candidates are the modules policy's and
+ * none is to be verified (the real tree and bundle: tests/real/trim.sh).
+ */
+static void
+test_verified(void)
+{
+	struct kconfig		*k = unit_kconfig(fixture, config, NULL);
+	struct trim_input	 in;
+	struct trim		*t, *tm;
+	struct trim_stats	 st;
+	enum trim_policy	 p = TRIM_POLICY_MODULES;
+	char			*cause = NULL;
+	size_t			 i, nv = 0;
+	bool			 same;
+
+	check("verified-parse", trim_policy_parse("verified", &p, &cause) ==
+	    0 && p == TRIM_POLICY_VERIFIED && strcmp(trim_policy_name(p),
+	    "verified") == 0, cause ? cause : "verified");
+	free(cause);
+	cause = NULL;
+	check("policy-unknown", trim_policy_parse("all", &p, &cause) != 0 &&
+	    cause != NULL && strstr(cause, "modules|aggressive|verified") !=
+	    NULL, cause ? cause : "no error");
+	free(cause);
+	cause = NULL;
+	memset(&in, 0, sizeof in);
+	in.policy = TRIM_POLICY_MODULES;
+	tm = trim_suggest(k, &in, &cause);
+	in.policy = TRIM_POLICY_VERIFIED;
+	t = trim_suggest(k, &in, &cause);
+	check("verified-suggest", t != NULL && tm != NULL, cause ? cause :
+	    "NULL");
+	if (t != NULL && tm != NULL) {
+		same = trim_ncands(t) == trim_ncands(tm);
+		for (i = 0; same && i < trim_ncands(t); i++) {
+			same = strcmp(trim_cand(t, i)->name,
+			    trim_cand(tm, i)->name) == 0;
+			nv += trim_cand(t, i)->to_verify;
+		}
+		trim_get_stats(t, &st);
+		check("verified-no-evidence-is-modules", same && nv == 0 &&
+		    st.to_verify == 0, "candidates differ or to_verify set");
+	}
+	free(cause);
+	trim_free(t);
+	trim_free(tm);
+	kconfig_free(k);
+}
+
 /* The change of a symbol in a list, or NULL. */
 static const struct trim_change *
 change_of(const struct trim_change *ch, size_t n, const char *name)
@@ -392,6 +443,7 @@ main(void)
 		return 1;
 	}
 	test_candidates();
+	test_verified();
 	test_consequences();
 	test_choice_moves();
 	test_keep_set();
