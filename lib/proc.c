@@ -56,6 +56,9 @@ proc_lines(const struct proc_opts *o, struct strbuf *sb, bool flush)
 {
 	size_t	 start = 0, i, len;
 
+	if (sb->s == NULL)	/* nothing read yet (a child that printed
+				   nothing): no buffer to terminate */
+		return;
 	for (i = 0; i < sb->len; i++) {
 		if (sb->s[i] != '\n')
 			continue;
