@@ -690,7 +690,10 @@ build_release(struct build *b, const char *cc, char **cause)
 	strbuf_init(&m.out);
 	m.capture = true;
 	rc = build_make(b, &m, "make kernelrelease", what, cause);
-	if (rc == 0) {
+	if (rc == 0 && m.out.len == 0) {
+		*cause = xstrdup("make kernelrelease printed nothing");
+		rc = -1;
+	} else if (rc == 0) {
 		s = m.out.s;
 		end = s + m.out.len;
 		while (end > s && (end[-1] == '\n' || end[-1] == ' '))
