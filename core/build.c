@@ -78,15 +78,17 @@ build_has_var(const char *text, const char *word)
 	size_t		 n = strlen(word);
 	const char	*p = text, *q;
 
-	for (; p != NULL && *p != '\0'; p = strchr(p, '\n'), p = p ? p + 1 : p) {
-		if (strncmp(p, word, n) != 0)
-			continue;
-		for (q = p + n; *q == ' ' || *q == '\t'; q++)
-			;
-		if (*q == '=')
-			return true;
+	for (;;) {
+		if (strncmp(p, word, n) == 0) {
+			for (q = p + n; *q == ' ' || *q == '\t'; q++)
+				;
+			if (*q == '=')
+				return true;
+		}
+		if ((p = strchr(p, '\n')) == NULL)
+			return false;
+		p++;
 	}
-	return false;
 }
 
 /* Whether tree looks like a kernel source tree: a Makefile setting

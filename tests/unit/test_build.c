@@ -183,21 +183,99 @@ fake_progress(void *arg, const char *phase, long done, long total)
 	}
 }
 
-/* build_config and build_kernel over the fake make in top. */
+/* build_config over the fake make: a new header is no change, a new
+ * option is. */
+static void
+test_fake_config(struct build *b, const char *cfg)
+{
+	char	*cause = NULL, *p;
+	bool	 changed = true;
+	int	 rc;
+
+	unit_write_file(cfg, "#\n# given, 1970\n#\nCONFIG_MODULES=y\n"
+	    "# CONFIG_X is not set\n");
+	rc = build_config(b, cfg, &changed, &cause);
+	check("fake-config-header-only", rc == 0 && !changed, cause);
+	free(cause);
+	cause = NULL;
+	p = xasprintf("%s/add", b->dir);
+	unit_write_file(p, "CONFIG_NEW=y\n");
+	rc = build_config(b, cfg, &changed, &cause);
+	check("fake-config-changed", rc == 0 && changed, cause);
+	unlink(p);
+	free(p);
+	free(cause);
+}
+
+/* build_kernel over the fake make: a first build, a second (the first's
+ * count as its total, the staging links not followed), a failed one, a
+ * cancelled one. */
+static void
+test_fake_kernel(struct build *b, volatile sig_atomic_t *cancel)
+{
+	struct fake_seen	*seen = b->arg;
+	char			*cause = NULL, *p, *keep;
+	struct strbuf		 sb;
+	int			 rc;
+
+	p = xasprintf("%s/keep", b->dir);	/* "build" links to it */
+	mkdirs(p);
+	free(p);
+	keep = xasprintf("%s/keep/file", b->dir);
+	unit_write_file(keep, "not to be removed\n");
+	rc = build_kernel(b, &cause);
+	checkf("fake-build", rc == 0 && b->objects == 3 && b->release !=
+	    NULL && strcmp(b->release, "6.1.0-fake") == 0 && b->staging !=
+	    NULL && b->bzimage != NULL, "rc %d, %ld objects, release %s: %s",
+	    rc, b->objects, b->release ? b->release : "-", cause ? cause : "");
+	free(cause);
+	cause = NULL;
+	strbuf_init(&sb);
+	p = xasprintf("%s/.kctui-objects", b->dir);
+	check("fake-objects-kept", unit_read_file(p, &sb) &&
+	    strcmp(sb.s, "3\n") == 0, sb.s);
+	free(p);
+	strbuf_free(&sb);
+	memset(seen, 0, sizeof *seen);
+	rc = build_kernel(b, &cause);
+	checkf("fake-rebuild", rc == 0 && seen->first_total == 3 &&
+	    access(keep, F_OK) == 0, "rc %d, total %ld, %s %s: %s", rc,
+	    seen->first_total, keep, access(keep, F_OK) == 0 ? "kept" :
+	    "removed", cause ? cause : "");
+	free(cause);
+	cause = NULL;
+	p = xasprintf("%s/fail", b->dir);
+	unit_write_file(p, "");
+	free(p);
+	rc = build_kernel(b, &cause);
+	check("fake-fail-cause", rc == -1 && cause != NULL && strcmp(cause,
+	    "make bzImage modules failed (exit 2): x.c:1:2: error: bad "
+	    "thing") == 0, cause);
+	check("fake-fail-lines", b->failure != NULL && strncmp(b->failure,
+	    "x.c:1:2: error: bad thing\nmake[1]: *** [x.o] Error 1\n...\n"
+	    "  CC      init/main.o\n", 66) == 0, b->failure);
+	free(cause);
+	cause = NULL;
+	*cancel = 1;
+	rc = build_kernel(b, &cause);
+	check("fake-cancel", rc == -1 && cause != NULL &&
+	    strcmp(cause, "cancelled") == 0, cause);
+	free(cause);
+	free(keep);
+}
+
+/* build_config and build_kernel over the fake make, first in PATH. */
 static void
 test_fake_make(const char *top)
 {
-	char			*bin = xasprintf("%s/bin", top), *p, *cause = NULL;
+	char			*bin = xasprintf("%s/bin", top), *p;
 	char			*dir = xasprintf("%s/out", top);
 	char			*cfg = xasprintf("%s/given.config", top);
 	char			*oldpath = xstrdup(getenv("PATH") ?
 				    getenv("PATH") : "/usr/bin:/bin");
 	struct fake_seen	 seen;
 	struct build		 b;
-	struct strbuf		 sb;
 	volatile sig_atomic_t	 cancel = 0;
-	bool			 changed = true;
-	int			 rc;
 
 	mkdirs(bin);
 	p = xasprintf("%s/make", bin);
@@ -207,8 +285,6 @@ test_fake_make(const char *top)
 	p = xasprintf("%s:%s", bin, oldpath);
 	setenv("PATH", p, 1);	/* execvpe searches our PATH */
 	free(p);
-	unit_write_file(cfg, "#\n# given, 1970\n#\nCONFIG_MODULES=y\n"
-	    "# CONFIG_X is not set\n");
 	memset(&b, 0, sizeof b);
 	memset(&seen, 0, sizeof seen);
 	b.tree = top;
@@ -217,68 +293,10 @@ test_fake_make(const char *top)
 	b.cancel = &cancel;
 	b.progress = fake_progress;
 	b.arg = &seen;
-	rc = build_config(&b, cfg, &changed, &cause);
-	check("fake-config-header-only", rc == 0 && !changed, cause);
-	free(cause);
-	cause = NULL;
-	p = xasprintf("%s/add", dir);
-	unit_write_file(p, "CONFIG_NEW=y\n");
-	rc = build_config(&b, cfg, &changed, &cause);
-	check("fake-config-changed", rc == 0 && changed, cause);
-	unlink(p);
-	free(p);
-	free(cause);
-	cause = NULL;
-
-	p = xasprintf("%s/keep", dir);	/* "build" links to it */
-	mkdirs(p);
-	free(p);
-	p = xasprintf("%s/keep/file", dir);
-	unit_write_file(p, "not to be removed\n");
-	free(p);
-	rc = build_kernel(&b, &cause);
-	checkf("fake-build", rc == 0 && b.objects == 3 && b.release != NULL &&
-	    strcmp(b.release, "6.1.0-fake") == 0 && b.staging != NULL &&
-	    b.bzimage != NULL, "rc %d, %ld objects, release %s: %s", rc,
-	    b.objects, b.release ? b.release : "-", cause ? cause : "");
-	free(cause);
-	cause = NULL;
-	strbuf_init(&sb);
-	p = xasprintf("%s/.kctui-objects", dir);
-	check("fake-objects-kept", unit_read_file(p, &sb) &&
-	    strcmp(sb.s, "3\n") == 0, sb.s);
-	free(p);
-	memset(&seen, 0, sizeof seen);
-	rc = build_kernel(&b, &cause);
-	p = xasprintf("%s/keep/file", dir);
-	checkf("fake-rebuild", rc == 0 && seen.first_total == 3 &&
-	    access(p, F_OK) == 0, "rc %d, total %ld, %s %s: %s", rc,
-	    seen.first_total, p, access(p, F_OK) == 0 ? "kept" : "removed",
-	    cause ? cause : "");
-	free(p);
-	free(cause);
-	cause = NULL;
-
-	p = xasprintf("%s/fail", dir);
-	unit_write_file(p, "");
-	free(p);
-	rc = build_kernel(&b, &cause);
-	check("fake-fail-cause", rc == -1 && cause != NULL && strcmp(cause,
-	    "make bzImage modules failed (exit 2): x.c:1:2: error: bad "
-	    "thing") == 0, cause);
-	check("fake-fail-lines", b.failure != NULL && strncmp(b.failure,
-	    "x.c:1:2: error: bad thing\nmake[1]: *** [x.o] Error 1\n...\n"
-	    "  CC      init/main.o\n", 66) == 0, b.failure);
-	free(cause);
-	cause = NULL;
-	cancel = 1;
-	rc = build_kernel(&b, &cause);
-	check("fake-cancel", rc == -1 && cause != NULL &&
-	    strcmp(cause, "cancelled") == 0, cause);
-	free(cause);
+	test_fake_config(&b, cfg);
+	test_fake_kernel(&b, &cancel);
 	build_free(&b);
 	setenv("PATH", oldpath, 1);
-	strbuf_free(&sb);
 	free(oldpath);
 	free(cfg);
 	free(dir);
