@@ -56,8 +56,7 @@ proc_lines(const struct proc_opts *o, struct strbuf *sb, bool flush)
 {
 	size_t	 start = 0, i, len;
 
-	if (sb->s == NULL)	/* nothing read yet (a child that printed
-				   nothing): no buffer to terminate */
+	if (sb->s == NULL)	/* nothing read yet (a silent child) */
 		return;
 	for (i = 0; i < sb->len; i++) {
 		if (sb->s[i] != '\n')
