@@ -78,15 +78,17 @@ build_has_var(const char *text, const char *word)
 	size_t		 n = strlen(word);
 	const char	*p = text, *q;
 
-	for (; p != NULL && *p != '\0'; p = strchr(p, '\n'), p = p ? p + 1 : p) {
-		if (strncmp(p, word, n) != 0)
-			continue;
-		for (q = p + n; *q == ' ' || *q == '\t'; q++)
-			;
-		if (*q == '=')
-			return true;
+	for (;;) {
+		if (strncmp(p, word, n) == 0) {
+			for (q = p + n; *q == ' ' || *q == '\t'; q++)
+				;
+			if (*q == '=')
+				return true;
+		}
+		if ((p = strchr(p, '\n')) == NULL)
+			return false;
+		p++;
 	}
-	return false;
 }
 
 /* Whether tree looks like a kernel source tree: a Makefile setting
@@ -690,7 +692,10 @@ build_release(struct build *b, const char *cc, char **cause)
 	strbuf_init(&m.out);
 	m.capture = true;
 	rc = build_make(b, &m, "make kernelrelease", what, cause);
-	if (rc == 0) {
+	if (rc == 0 && m.out.len == 0) {
+		*cause = xstrdup("make kernelrelease printed nothing");
+		rc = -1;
+	} else if (rc == 0) {
 		s = m.out.s;
 		end = s + m.out.len;
 		while (end > s && (end[-1] == '\n' || end[-1] == ' '))

@@ -5,7 +5,9 @@
  * Run as a unit test (no arguments) it checks build_check_tree on scratch
  * directories: each case is one construct the check looks for (a missing
  * Makefile, a .config, an include/config), not a claim that a build there
- * would work.
+ * would work. A stand-in for make (a shell script first in PATH) then
+ * checks what build.c does with make's output: counting, causes, the
+ * failure lines, cancel, the staging directory's links not followed.
  *
  * "test_build --real TREE DIR [FRAGMENT]" builds for real, in DIR, a
  * tinyconfig kernel of TREE (a clean kernel source tree) with FRAGMENT
@@ -130,6 +132,175 @@ test_check_tree(const char *top)
 	free(want);
 	free(missing);
 	free(tree);
+}
+
+/*
+ * A stand-in for make, first in PATH, for the checks of build.c's own
+ * handling of make's output (object lines counted, the first error line
+ * in the cause, olddefconfig's header ignored, the staging directory
+ * emptied without following its links): it builds nothing, and proves
+ * nothing about a kernel build (--real does that).
+ */
+static const char fake_make[] =
+    "#!/bin/sh\n"
+    "for a; do case $a in O=*) O=${a#O=};; INSTALL_MOD_PATH=*)"
+    " M=${a#INSTALL_MOD_PATH=};; esac; done\n"
+    "case \" $* \" in\n"
+    "*\" olddefconfig \"*)\n"
+    "\t{ echo '#'; echo \"# fake conf, $$\"; echo '#'\n"
+    "\tgrep -v -e '^#$' -e '^# [a-z]' \"$O/.config\"\n"
+    "\tcat \"$O/add\" 2>/dev/null; } > \"$O/.new\"\n"
+    "\tmv \"$O/.new\" \"$O/.config\";;\n"
+    "*\" kernelrelease \"*) echo 6.1.0-fake;;\n"
+    "*\" modules_install \"*)\n"
+    "\tmkdir -p \"$M/lib/modules/6.1.0-fake\"\n"
+    "\tln -s \"$O/keep\" \"$M/lib/modules/6.1.0-fake/build\";;\n"
+    "*\" bzImage \"*)\n"
+    "\techo '  CC      init/main.o'; echo '  CC [M]  fs/b.o'\n"
+    "\techo '  GEN     include/x.h'; echo '  LD [M]  fs/b.ko'\n"
+    "\tif [ -f \"$O/fail\" ]; then echo 'x.c:1:2: error: bad thing'\n"
+    "\t\techo 'make[1]: *** [x.o] Error 1'; exit 2; fi\n"
+    "\tmkdir -p \"$O/arch/x86/boot\"\n"
+    "\ttouch \"$O/arch/x86/boot/bzImage\" \"$O/vmlinux\";;\n"
+    "esac\n";
+
+/* What the fake build's progress calls said: the total of the first
+ * "build" call. */
+struct fake_seen {
+	bool	have_first;
+	long	first_total;
+};
+
+/* build's progress callback for the fake runs. */
+static void
+fake_progress(void *arg, const char *phase, long done, long total)
+{
+	struct fake_seen	*f = arg;
+
+	if (strcmp(phase, "build") == 0 && done == 0 && !f->have_first) {
+		f->have_first = true;
+		f->first_total = total;
+	}
+}
+
+/* build_config over the fake make: a new header is no change, a new
+ * option is. */
+static void
+test_fake_config(struct build *b, const char *cfg)
+{
+	char	*cause = NULL, *p;
+	bool	 changed = true;
+	int	 rc;
+
+	unit_write_file(cfg, "#\n# given, 1970\n#\nCONFIG_MODULES=y\n"
+	    "# CONFIG_X is not set\n");
+	rc = build_config(b, cfg, &changed, &cause);
+	check("fake-config-header-only", rc == 0 && !changed, cause);
+	free(cause);
+	cause = NULL;
+	p = xasprintf("%s/add", b->dir);
+	unit_write_file(p, "CONFIG_NEW=y\n");
+	rc = build_config(b, cfg, &changed, &cause);
+	check("fake-config-changed", rc == 0 && changed, cause);
+	unlink(p);
+	free(p);
+	free(cause);
+}
+
+/* build_kernel over the fake make: a first build, a second (the first's
+ * count as its total, the staging links not followed), a failed one, a
+ * cancelled one. */
+static void
+test_fake_kernel(struct build *b, volatile sig_atomic_t *cancel)
+{
+	struct fake_seen	*seen = b->arg;
+	char			*cause = NULL, *p, *keep;
+	struct strbuf		 sb;
+	int			 rc;
+
+	p = xasprintf("%s/keep", b->dir);	/* "build" links to it */
+	mkdirs(p);
+	free(p);
+	keep = xasprintf("%s/keep/file", b->dir);
+	unit_write_file(keep, "not to be removed\n");
+	rc = build_kernel(b, &cause);
+	checkf("fake-build", rc == 0 && b->objects == 3 && b->release !=
+	    NULL && strcmp(b->release, "6.1.0-fake") == 0 && b->staging !=
+	    NULL && b->bzimage != NULL, "rc %d, %ld objects, release %s: %s",
+	    rc, b->objects, b->release ? b->release : "-", cause ? cause : "");
+	free(cause);
+	cause = NULL;
+	strbuf_init(&sb);
+	p = xasprintf("%s/.kctui-objects", b->dir);
+	check("fake-objects-kept", unit_read_file(p, &sb) &&
+	    strcmp(sb.s, "3\n") == 0, sb.s);
+	free(p);
+	strbuf_free(&sb);
+	memset(seen, 0, sizeof *seen);
+	rc = build_kernel(b, &cause);
+	checkf("fake-rebuild", rc == 0 && seen->first_total == 3 &&
+	    access(keep, F_OK) == 0, "rc %d, total %ld, %s %s: %s", rc,
+	    seen->first_total, keep, access(keep, F_OK) == 0 ? "kept" :
+	    "removed", cause ? cause : "");
+	free(cause);
+	cause = NULL;
+	p = xasprintf("%s/fail", b->dir);
+	unit_write_file(p, "");
+	free(p);
+	rc = build_kernel(b, &cause);
+	check("fake-fail-cause", rc == -1 && cause != NULL && strcmp(cause,
+	    "make bzImage modules failed (exit 2): x.c:1:2: error: bad "
+	    "thing") == 0, cause);
+	check("fake-fail-lines", b->failure != NULL && strncmp(b->failure,
+	    "x.c:1:2: error: bad thing\nmake[1]: *** [x.o] Error 1\n...\n"
+	    "  CC      init/main.o\n", 66) == 0, b->failure);
+	free(cause);
+	cause = NULL;
+	*cancel = 1;
+	rc = build_kernel(b, &cause);
+	check("fake-cancel", rc == -1 && cause != NULL &&
+	    strcmp(cause, "cancelled") == 0, cause);
+	free(cause);
+	free(keep);
+}
+
+/* build_config and build_kernel over the fake make, first in PATH. */
+static void
+test_fake_make(const char *top)
+{
+	char			*bin = xasprintf("%s/bin", top), *p;
+	char			*dir = xasprintf("%s/out", top);
+	char			*cfg = xasprintf("%s/given.config", top);
+	char			*oldpath = xstrdup(getenv("PATH") ?
+				    getenv("PATH") : "/usr/bin:/bin");
+	struct fake_seen	 seen;
+	struct build		 b;
+	volatile sig_atomic_t	 cancel = 0;
+
+	mkdirs(bin);
+	p = xasprintf("%s/make", bin);
+	unit_write_file(p, fake_make);
+	chmod(p, 0755);
+	free(p);
+	p = xasprintf("%s:%s", bin, oldpath);
+	setenv("PATH", p, 1);	/* execvpe searches our PATH */
+	free(p);
+	memset(&b, 0, sizeof b);
+	memset(&seen, 0, sizeof seen);
+	b.tree = top;
+	b.dir = dir;
+	b.no_ccache = true;
+	b.cancel = &cancel;
+	b.progress = fake_progress;
+	b.arg = &seen;
+	test_fake_config(&b, cfg);
+	test_fake_kernel(&b, &cancel);
+	build_free(&b);
+	setenv("PATH", oldpath, 1);
+	free(oldpath);
+	free(cfg);
+	free(dir);
+	free(bin);
 }
 
 /* The --real run: where make's lines go. */
@@ -371,6 +542,7 @@ main(int argc, char **argv)
 	if (!unit_tmpdir(top))
 		return 1;
 	test_check_tree(top);
+	test_fake_make(top);
 	unit_rmtree(top);
 	return unit_failures != 0;
 }
