@@ -66,7 +66,7 @@ if ! { make -s -C "$SRC" O="$B" ARCH=x86_64 tinyconfig &&
 fi
 cp "$B/.config" "$work/base.config"
 val() { local v; v=$(grep -m1 "^$2=" "$1" | cut -d= -f2-); echo "${v:-n}"; }
-for s in CONFIG_BINFMT_ELF CONFIG_SERIAL_8250_CONSOLE CONFIG_SYSVIPC CONFIG_FHANDLE; do
+for s in CONFIG_BINFMT_ELF CONFIG_SERIAL_8250_CONSOLE CONFIG_SGETMASK_SYSCALL CONFIG_FHANDLE; do
 	if [ "$(val "$work/base.config" $s)" != y ]; then
 		fail "real/verify-base$sfx" "$s is not y in the untrimmed config"
 		exit 1
@@ -98,7 +98,7 @@ EOF
 # options off, through kctui's own olddefconfig.
 cp "$work/base.config" "$work/trimmed.config"
 sed -i -e 's/^CONFIG_BINFMT_ELF=y/# CONFIG_BINFMT_ELF is not set/' \
-	-e 's/^CONFIG_SYSVIPC=y/# CONFIG_SYSVIPC is not set/' \
+	-e 's/^CONFIG_SGETMASK_SYSCALL=y/# CONFIG_SGETMASK_SYSCALL is not set/' \
 	-e 's/^CONFIG_FHANDLE=y/# CONFIG_FHANDLE is not set/' \
 	-e 's/^CONFIG_BINFMT_MISC=m/# CONFIG_BINFMT_MISC is not set/' "$work/trimmed.config"
 "$KCTUI" -C "$SRC" --config "$work/trimmed.config" olddefconfig > /dev/null 2>&1
@@ -135,11 +135,11 @@ if [ "$sfx" = "" ]; then
 		fail_with "real/verify-only-culprits$sfx" "more than the two culprits put back" "$work/loop.tsv"
 	f=$work/trimmed.config
 	if [ "$(val "$f" CONFIG_BINFMT_ELF)" = y ] && [ "$(val "$f" CONFIG_BINFMT_MISC)" = m ] &&
-	   [ "$(val "$f" CONFIG_SYSVIPC)" = n ] &&
+	   [ "$(val "$f" CONFIG_SGETMASK_SYSCALL)" = n ] &&
 	   [ "$(val "$f" CONFIG_FHANDLE)" = n ]; then
 		pass "real/verify-final$sfx"
 	else
-		fail "real/verify-final$sfx" "final config: BINFMT_ELF=$(val "$f" CONFIG_BINFMT_ELF) SYSVIPC=$(val "$f" CONFIG_SYSVIPC) FHANDLE=$(val "$f" CONFIG_FHANDLE)"
+		fail "real/verify-final$sfx" "final config: BINFMT_ELF=$(val "$f" CONFIG_BINFMT_ELF) SGETMASK_SYSCALL=$(val "$f" CONFIG_SGETMASK_SYSCALL) FHANDLE=$(val "$f" CONFIG_FHANDLE)"
 	fi
 	cmp -s "$work/trimmed.orig" "$work/trimmed.config.old" &&
 		pass "real/verify-old-kept$sfx" ||
