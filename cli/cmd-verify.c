@@ -17,6 +17,7 @@
 #include "../core/decisions.h"
 #include "../core/session.h"
 #include "../core/verify.h"
+#include "../core/verify-session.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/clock.h"
 #include "../lib/fileio.h"
@@ -233,54 +234,12 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 	return 0;
 }
 
-/* A file of the bundle, or the option's path; NULL (reason printed)
- * when neither exists. */
-static char *
-verify_input(struct session *s, const char *given, const char *name,
-    const char *what)
-{
-	char *p;
-	static const char *const ext[] = { "", ".xz", ".gz" };
-	size_t i;
-
-	if (given != NULL)
-		return session_path(s, given);
-	for (i = 0; i < 3; i++) {
-		p = xasprintf("%s/%s%s", s->bundles[0], name, ext[i]);
-		if (access(p, R_OK) == 0)
-			return p;
-		free(p);
-	}
-	fprintf(stderr, "kctui: %s: the bundle has no %s file (%s; "
-	    "docs/evidence.md)\n", s->bundles[0], name, what);
-	return NULL;
-}
-
-/* The O= build directory and boots, kept between runs: one per tree and
- * architecture in the caches' directory. */
-static char *
-verify_work_dir(struct session *s, const struct verify_opts *o)
-{
-	char	 tree[PATH_MAX];
-
-	if (o->work != NULL)
-		return session_path(s, o->work);
-	if (s->cache_dir == NULL || realpath(".", tree) == NULL) {
-		fprintf(stderr, "kctui: verify keeps its build in the cache "
-		    "directory, and there is none (--no-cache or no HOME): "
-		    "give --work-dir DIR\n");
-		return NULL;
-	}
-	return xasprintf("%s/verify-%016llx", s->cache_dir,
-	    (unsigned long long)hash_buf64(tree, strlen(tree)));
-}
-
 /* Record each option put back as a keep decision. */
 static int
 verify_save_decisions(struct session *s, const struct verify *v)
 {
 	struct decisions	*d;
-	char			*cause = NULL, *reason;
+	char			*cause = NULL;
 	size_t			 i, n = 0;
 
 	for (i = 0; i < v->ntrims; i++)
@@ -295,13 +254,7 @@ verify_save_decisions(struct session *s, const struct verify *v)
 		decisions_free(d);
 		return -1;
 	}
-	for (i = 0; i < v->ntrims; i++) {
-		if (!v->trims[i].kept)
-			continue;
-		reason = xasprintf("needed at boot: %s", v->trims[i].step);
-		decisions_set(d, v->trims[i].name, DECISION_KEEP, reason);
-		free(reason);
-	}
+	verify_keep_decisions(d, v);
 	if (decisions_save(d, s->decisions, &cause) != 0) {
 		fprintf(stderr, "kctui: %s\n", cause);
 		free(cause);
@@ -314,24 +267,14 @@ verify_save_decisions(struct session *s, const struct verify *v)
 
 /* Why the config is not verified, on stderr. */
 static void
-verify_why(const struct verify_opts *o, const struct verify *v,
+verify_print_why(const struct verify_opts *o, const struct verify *v,
     const char *report)
 {
-	fprintf(stderr, "kctui: verify: NOT verified: ");
-	if (v->build_error != NULL)
-		fprintf(stderr, "the build failed: %s", v->build_error);
-	else if (v->result.timed_out)
-		fprintf(stderr, "the guest timed out after %.0f s (at %s; "
-		    "--timeout S gives it longer)", o->timeout > 0 ?
-		    o->timeout : 600.0, v->failure != NULL ? v->failure : "?");
-	else
-		fprintf(stderr, "step %s failed", v->failure != NULL ?
-		    v->failure : "?");
-	if (!o->no_fill_back && v->ntrims > 0)
-		fprintf(stderr, ", even with every trim put back: the "
-		    "untrimmed config fails it too");
-	fprintf(stderr, "\nkctui: report: %s (the config and decisions were "
-	    "not changed)\n", report);
+	char *why = verify_why(v, o->timeout, o->no_fill_back);
+
+	fprintf(stderr, "kctui: verify: NOT verified: %s\nkctui: report: %s "
+	    "(the config and decisions were not changed)\n", why, report);
+	free(why);
 }
 
 /* Write the final config (only a verified one), the report and the
@@ -364,7 +307,7 @@ verify_write(struct session *s, const struct verify_opts *o,
 	if (v->passed && verify_save_decisions(s, v) != 0)
 		r = -1;
 	if (!v->passed)
-		verify_why(o, v, report);
+		verify_print_why(o, v, report);
 	else if (!o->tsv)
 		printf("verified: %s\nreport: %s\n", out, report);
 	free(out);
@@ -378,30 +321,18 @@ cmd_verify(struct session *s, int argc, char **argv)
 {
 	struct verify_opts	 o;
 	struct verify		 v;
-	struct vm_spec		 spec;
-	struct workload		 wl;
+	struct verify_inputs	 vi;
 	struct sigaction	 sa;
 	struct kconfig		*k = NULL;
-	char			*base = NULL, *wpath = NULL, *vpath = NULL;
 	char			*work = NULL, *cause = NULL, tree[PATH_MAX];
 	int			 rc = 1;
 
 	memset(&o, 0, sizeof o);
 	memset(&v, 0, sizeof v);
-	memset(&spec, 0, sizeof spec);
-	memset(&wl, 0, sizeof wl);
+	memset(&vi, 0, sizeof vi);
 	if (verify_parse(s, &o, argc, argv) != 0)
 		goto out;
-	if ((base = verify_input(s, o.base, "config",
-	    "the untrimmed config; or give --base FILE")) == NULL ||
-	    (wpath = verify_input(s, o.workload, "workload",
-	    "the script whose steps judge a boot; or give --workload "
-	    "SCRIPT")) == NULL ||
-	    (vpath = verify_input(s, NULL, "vm",
-	    "the QEMU machine the bundle was recorded on")) == NULL)
-		goto out;
-	if (vm_spec_load(&spec, vpath, &cause) != 0 ||
-	    workload_load(&wl, wpath, &cause) != 0) {
+	if (verify_inputs_load(s, &vi, o.base, o.workload, &cause) != 0) {
 		fprintf(stderr, "kctui: %s\n", cause);
 		goto out;
 	}
@@ -411,8 +342,11 @@ cmd_verify(struct session *s, int argc, char **argv)
 		    s->config_path, strerror(errno));
 		goto out;
 	}
-	if ((work = verify_work_dir(s, &o)) == NULL ||
-	    (k = cli_open_config(s)) == NULL)
+	if ((work = verify_work_dir(s, o.work, &cause)) == NULL) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		goto out;
+	}
+	if ((k = cli_open_config(s)) == NULL)
 		goto out;
 	if (realpath(".", tree) == NULL) {
 		fprintf(stderr, "kctui: .: %s\n", strerror(errno));
@@ -425,12 +359,12 @@ cmd_verify(struct session *s, int argc, char **argv)
 
 	v.k = k;
 	v.tree = tree;
-	v.base = base;
+	v.base = vi.base;
 	v.trimmed = s->config_path;
 	v.try_syms = o.try_syms;
 	v.ntry = o.ntry;
-	v.spec = &spec;
-	v.workload = &wl;
+	v.spec = &vi.spec;
+	v.workload = &vi.wl;
 	v.bundle = s->bundles[0];
 	v.work = work;
 	v.jobs = o.jobs > 0 ? o.jobs : s->jobs > 0 ? s->jobs :
@@ -453,13 +387,9 @@ cmd_verify(struct session *s, int argc, char **argv)
 out:
 	free(cause);
 	verify_free(&v);
-	vm_spec_free(&spec);
-	workload_free(&wl);
+	verify_inputs_free(&vi);
 	if (k != NULL)
 		kconfig_free(k);
-	free(base);
-	free(wpath);
-	free(vpath);
 	free(work);
 	free(o.try_syms);
 	return rc;

@@ -42,6 +42,8 @@ static const struct key_binding keys_bindings[] = {
 	{ 'r', A_REJECT, "trim review: reject (keep) the option or subsystem" },
 	{ 'u', A_UNDO, "trim review: undo the last accept or reject" },
 	{ 'e', A_EXPORT, "export the trimmed configuration and its report" },
+	{ 'v', A_VERIFY, "trim review: verify the accepted trims (build, boot, "
+	    "judge the workload; v again cancels)" },
 };
 
 enum tui_action

@@ -17,7 +17,7 @@ enum tui_action {
 	A_ENTER, A_OPEN, A_BACK, A_CYCLE, A_SET_Y, A_SET_M, A_SET_N,
 	A_HELP, A_SEARCH, A_SAVE, A_LOAD, A_QUIT, A_SHOW_ALL, A_SHOW_NAME,
 	A_ONLY_NEW, A_REDRAW, A_TRIM, A_ACCEPT, A_REJECT, A_UNDO, A_EXPORT,
-	A_ENABLE
+	A_ENABLE, A_VERIFY
 };
 
 /* Redraw flags an action returns. */

@@ -21,6 +21,7 @@
 #include "../core/export.h"
 #include "../core/session.h"
 #include "../core/trim.h"
+#include "../core/verify-session.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/clock.h"
@@ -387,7 +388,7 @@ review_changed(struct tui *t)
 /* Accept (or reject) candidates: one undo step. */
 static void
 review_decide(struct tui *t, const size_t *cands, size_t n,
-    enum trim_state to)
+    enum trim_state to, char *const *reasons)
 {
 	struct tui_trim		*tt = t->trim;
 	struct review_undo	*u;
@@ -449,6 +450,7 @@ review_decide(struct tui *t, const size_t *cands, size_t n,
 			    "accepted in the kctui trim review");
 		} else
 			decisions_set(tt->d, c->name, DECISION_KEEP,
+			    reasons != NULL ? reasons[i] :
 			    "kept in the kctui trim review");
 	}
 	free(acc);
@@ -512,23 +514,18 @@ review_abs(const char *path)
 	return xasprintf("%s/%s", cwd, path);
 }
 
-/* Export the accepted candidates to path (relative to the tree, as the
- * prompt says) and the report to path.md (core/export.c, as `kctui
- * export` does). */
-static void
-review_export_done(struct tui *t, const char *path, void *arg)
+/* Write the accepted candidates to out (absolute) and the report to
+ * report (NULL: none), as `kctui export` does (core/export.c); -1 with
+ * *cause. */
+int
+review_export_to(struct tui *t, const char *out, const char *report,
+    size_t *naccepted, char **cause)
 {
 	struct tui_trim		*tt = t->trim;
 	struct trim_export	 e;
 	size_t			*acc, nacc = 0, i;
-	char			*out, *rep, *cause = NULL;
 	int			 rc;
 
-	(void)arg;
-	if (tt == NULL || path == NULL || *path == '\0')
-		return;
-	out = review_abs(path);
-	rep = xasprintf("%s.md", out);
 	acc = xcalloc(trim_ncands(tt->t) + 1, sizeof *acc);
 	for (i = 0; i < trim_ncands(tt->t); i++)
 		if (trim_cand(tt->t, i)->state == TRIM_ACCEPTED)
@@ -543,25 +540,107 @@ review_export_done(struct tui *t, const char *path, void *arg)
 	e.accepted = acc;
 	e.naccepted = nacc;
 	e.out = out;
-	e.report = rep;
+	e.report = report;
 	e.config_in = t->session->config_path;
 	e.policy = tt->policy;
 	e.bundles = (const char *const *)t->session->bundles;
 	e.nbundles = t->session->nbundles;
 	e.decisions_file = tt->dpath;
 	pthread_mutex_lock(&tt->calc);
-	rc = trim_export(&e, &cause);
+	rc = trim_export(&e, cause);
 	pthread_mutex_unlock(&tt->calc);
-	if (rc != 0)
+	free(e.warning);
+	free(acc);
+	*naccepted = nacc;
+	return rc;
+}
+
+/* How many candidates are accepted. */
+size_t
+review_naccepted(struct tui *t)
+{
+	size_t i, n = 0;
+
+	if (t->trim == NULL)
+		return 0;
+	for (i = 0; i < trim_ncands(t->trim->t); i++)
+		n += trim_cand(t->trim->t, i)->state == TRIM_ACCEPTED;
+	return n;
+}
+
+/* Export the accepted candidates to path (relative to the tree, as the
+ * prompt says) and the report to path.md. */
+static void
+review_export_done(struct tui *t, const char *path, void *arg)
+{
+	size_t	 nacc;
+	char	*out, *rep, *cause = NULL;
+
+	(void)arg;
+	if (t->trim == NULL || path == NULL || *path == '\0')
+		return;
+	out = review_abs(path);
+	rep = xasprintf("%s.md", out);
+	if (review_export_to(t, out, rep, &nacc, &cause) != 0)
 		tui_message(t, EL_ERROR, "%s", cause);
 	else
 		tui_message(t, EL_STATUS, "Exported %zu trimmed options to "
 		    "%s, report %s", nacc, out, rep);
-	free(e.warning);
 	free(cause);
-	free(acc);
 	free(out);
 	free(rep);
+}
+
+/*
+ * A verified run put options back: the accepted candidates among them
+ * are rejected (set back, one undo step), every one gets a keep decision
+ * "needed at boot: STEP" as `kctui verify` records it, and the others
+ * (not candidates) are set back to their untrimmed value. How many.
+ */
+size_t
+review_keep_verified(struct tui *t, const struct verify *v)
+{
+	struct tui_trim		*tt = t->trim;
+	struct kc_symbol	*s;
+	size_t			*cands, n = 0, i, kept = 0;
+	char		       **reasons;
+	long			 c;
+
+	if (tt == NULL)
+		return 0;
+	cands = xcalloc(v->ntrims + 1, sizeof *cands);
+	reasons = xcalloc(v->ntrims + 1, sizeof *reasons);
+	for (i = 0; i < v->ntrims; i++) {
+		if (!v->trims[i].kept)
+			continue;
+		kept++;
+		s = kconfig_find(t->k, v->trims[i].name);
+		c = s != NULL ? trim_cand_of(tt->t, s) : -1;
+		if (c >= 0) {
+			cands[n] = (size_t)c;
+			reasons[n++] = verify_keep_reason(&v->trims[i]);
+			continue;
+		}
+		if (s != NULL) {
+			kc_sym_set_tristate(t->k, s, (enum kc_tri)
+			    v->trims[i].from);
+			t->snap->tri[kc_sym_index(s)] =
+			    (uint8_t)v->trims[i].from;
+		}
+	}
+	if (n > 0)
+		review_decide(t, cands, n, TRIM_REJECTED, reasons);
+	if (kept > n) {
+		/* The others' decisions (and values): saved here. */
+		verify_keep_decisions(tt->d, v);
+		review_save_decisions(t);
+		review_changed(t);
+	}
+	for (i = 0; i < n; i++)
+		free(reasons[i]);
+	free(reasons);
+	free(cands);
+	return kept;
 }
 
 int
@@ -716,7 +795,7 @@ review_decide_sub(struct tui *t, size_t s, enum trim_state to)
 {
 	struct trim_subsys *sub = trim_subsys(t->trim->t, s);
 
-	review_decide(t, sub->cands, sub->ncands, to);
+	review_decide(t, sub->cands, sub->ncands, to, NULL);
 }
 
 static int
@@ -736,6 +815,8 @@ rlist_action(struct tui *t, struct tui_view *v, enum tui_action act)
 	case A_REJECT:
 		review_decide_sub(t, ri->sub, TRIM_REJECTED);
 		return R_ALL | R_REBUILD;
+	case A_VERIFY:
+		return verify_key(t);
 	case A_HELP:
 	case A_ENABLE:
 	case A_SET_Y:
@@ -758,7 +839,7 @@ rlist_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 	if (ri == NULL)
 		return;
 	row_addf(r, EL_STATUS, "%zu of %zu reviewed here;  Enter opens  a "
-	    "trims all  r keeps all  u undo  e export",
+	    "trims all  r keeps all  u undo  e export  v verify",
 	    review_done(t->trim, ri->sub),
 	    trim_subsys(t->trim->t, ri->sub)->ncands);
 }
@@ -945,7 +1026,7 @@ rsub_action(struct tui *t, struct tui_view *v, enum tui_action act)
 			    TRIM_ACCEPTED : TRIM_REJECTED);
 		else
 			review_decide(t, &ri->cand, 1, act == A_ACCEPT ?
-			    TRIM_ACCEPTED : TRIM_REJECTED);
+			    TRIM_ACCEPTED : TRIM_REJECTED, NULL);
 		return R_ALL | R_REBUILD;
 	case A_ENTER:
 	case A_HELP:
@@ -971,6 +1052,8 @@ rsub_action(struct tui *t, struct tui_view *v, enum tui_action act)
 		if ((m = kc_sym_menu(s)) != NULL)
 			help_open(t, m);
 		return R_ALL;
+	case A_VERIFY:
+		return verify_key(t);
 	case A_OPEN:
 	case A_SET_Y:
 	case A_SET_M:
@@ -994,7 +1077,7 @@ rsub_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 		return;
 	if (ri->kind == RI_ALL) {
 		row_add(r, EL_STATUS, "the whole subsystem:  a trims all  r "
-		    "keeps all  u undo  e export  Esc back");
+		    "keeps all  u undo  e export  v verify  Esc back");
 		return;
 	}
 	c = trim_cand(t->trim->t, ri->cand);

@@ -376,6 +376,8 @@ tui_key(struct tui *t, int key)
 	if (key != K_ESC)
 		t->esc = false;
 	act = keys_action(key);
+	if (act != A_VERIFY)
+		verify_other_key(t);
 	if (act == A_BACK && key == K_ESC) {
 		/* mconf's Esc Esc: the first one only arms. */
 		if (!t->esc) {
@@ -462,6 +464,12 @@ tui_key(struct tui *t, int key)
 		tui_message(t, EL_STATUS, "a and r accept or reject trims in "
 		    "the trim review: press t");
 		return R_ALL;
+	case A_VERIFY:
+		/* Outside the trim review only to cancel a run; else a
+		 * hotkey, as before it was bound. */
+		if (verify_running(t))
+			return verify_key(t);
+		return tree_hotkey(v->tree, key) ? R_LINES : R_NONE;
 	default:
 		return R_NONE;
 	}
@@ -558,7 +566,11 @@ tui_render(struct tui *t, struct row *rows, int height, int width)
 		    "  (no NEW options here)" : "  (empty)");
 
 	tui_rule(t, &rows[height - 3], width);
-	if (tree_count(v->tree) > list) {
+	if (verify_running(t)) {
+		/* The verify run's progress, over the rule. */
+		row_clear(&rows[height - 3]);
+		verify_row(t, &rows[height - 3], width);
+	} else if (tree_count(v->tree) > list) {
 		/* Where the list is: "(42%)" on the rule, as less does. */
 		char	pct[16];
 		int	n = snprintf(pct, sizeof pct, "(%d%%)",
@@ -939,7 +951,7 @@ tui_worker_ready(struct tui *t)
 static void
 tui_loop(struct tui *t, struct tui_screen *scr)
 {
-	struct pollfd	 pfd[3];
+	struct pollfd	 pfd[4];
 	double		 tk = -1;
 	int		 flags = R_ALL, rc, key = -1;
 	wint_t		 wch;
@@ -956,8 +968,12 @@ tui_loop(struct tui *t, struct tui_screen *scr)
 		pfd[1].events = POLLIN;
 		pfd[2].fd = load_fd(t);
 		pfd[2].events = POLLIN;
-		if (poll(pfd, 3, -1) < 0 && errno != EINTR)
+		pfd[3].fd = verify_fd(t);
+		pfd[3].events = POLLIN;
+		if (poll(pfd, 4, -1) < 0 && errno != EINTR)
 			break;
+		if (pfd[3].fd >= 0 && (pfd[3].revents & POLLIN))
+			flags |= verify_ready(t);
 		if (pfd[2].fd >= 0 && (pfd[2].revents & POLLIN))
 			flags |= load_finish(t);
 		if (t->w != NULL && (pfd[1].revents & POLLIN))
@@ -998,6 +1014,8 @@ tui_main(struct session *s, const char *theme_spec)
 	tui_loop(&t, &scr);
 
 	endwin();
+	/* Its child killed, its thread joined. */
+	verify_stop(&t);
 	for (i = 0; i < scr.nrows; i++)
 		row_free(&scr.rows[i]);
 	free(scr.rows);

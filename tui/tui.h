@@ -39,6 +39,8 @@ struct review_req;
 struct trim;
 struct decisions;
 struct kc_values;
+struct verify;
+struct tui_verify;
 
 struct tui_view_ops {
 	const char		*name;
@@ -112,6 +114,9 @@ struct tui {
 	/* The consequence request the worker's hook reads (review.c). */
 	pthread_mutex_t		 req_lock;
 	struct review_req	*req;
+	/* The verify run started with v in the trim review (verify.c), or
+	 * NULL. */
+	struct tui_verify	*verify;
 };
 
 /* Set up over an open configuration (evidence a may be NULL). */
@@ -225,6 +230,30 @@ void		 review_free(struct tui *);
 /* Hand the loaded suggestions to the review (it owns them from now). */
 struct tui_trim	*review_new(struct tui *, struct kconfig *k, struct trim *,
 		     struct decisions *, char *dpath, int policy, double ms);
+
+/* Export the accepted candidates to out (absolute), the report to report
+ * (NULL: none); -1 with *cause. */
+int		 review_export_to(struct tui *, const char *out,
+		     const char *report, size_t *naccepted, char **cause);
+size_t		 review_naccepted(struct tui *);
+/* Mark what a verified run put back as kept: how many. */
+size_t		 review_keep_verified(struct tui *, const struct verify *);
+
+/* verify.c: v in the trim review (docs/guide.md) */
+/* Start verifying the accepted trims; while running, ask to cancel (v v
+ * cancels). R_* flags. */
+int		 verify_key(struct tui *);
+/* Any other key disarms the cancel. */
+void		 verify_other_key(struct tui *);
+bool		 verify_running(struct tui *);
+/* The job's fd, or -1. */
+int		 verify_fd(struct tui *);
+/* The fd is readable: take the events, and the end. R_* flags. */
+int		 verify_ready(struct tui *);
+/* The progress line (while running). */
+void		 verify_row(struct tui *, struct row *, int width);
+/* Cancel and wait for a run (on exit). */
+void		 verify_stop(struct tui *);
 
 /* tui.c */
 /* A KCTUI_BENCH_LOG line: "what ms [detail]". */

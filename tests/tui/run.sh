@@ -36,7 +36,10 @@ screen() {
 	local n=$1 out=$work/$1.txt
 	# The temporary directory's name varies in length: where it shows,
 	# so does the padding after it.
-	tui_screen | sed "s|$work|@TMP@|g; /@TMP@/s/   */  /g" > "$out"
+	# The tree's path too, and a message about it is cut where the
+	# terminal ends.
+	tui_screen | sed "s|$work|@TMP@|g; /@TMP@/s/   */  /g; s|$TREE|@TREE@|g" |
+		sed 's/\(is not clean for an out-of-tree build\).*/\1 .../' > "$out"
 	if [ "${KCTUI_TUI_UPDATE:-}" = 1 ]; then
 		mkdir -p "$GOLDEN"
 		cp "$out" "$GOLDEN/$n.txt"
@@ -197,11 +200,21 @@ real_trim() {
 	local d=$work/trim bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
 	local sub="Enable the block layer > IO Schedulers"
 	kctui_tree_ensure > /dev/null 2>&1 || return
-	mkdir -p "$d"
+	mkdir -p "$d" "$d/bin"
 	cp "$DEBIAN_CLOUD" "$d/.config"
+	# v (verify) must stop before building anything: the shared tree is
+	# not clean for O= builds once conf ran in it (include/config); a
+	# fresh one gets the directory conf makes, for this test only. A
+	# stand-in QEMU: verify looks for it before it looks at the tree.
+	made_inc=
+	if [ ! -e "$TREE/include/config" ]; then
+		mkdir "$TREE/include/config" && made_inc=1
+	fi
+	printf '#!/bin/sh\nexit 1\n' > "$d/bin/qemu-system-x86_64"
+	chmod +x "$d/bin/qemu-system-x86_64"
 	TUI_SOCK=kctui-test-$$-trim
-	tui_start "$TREE" "$KCTUI" --config "$d/.config" -e "$bundle" \
-	    --decisions "$d/decisions"
+	tui_start "$TREE" env PATH="$d/bin:$PATH" "$KCTUI" --config "$d/.config" \
+	    -e "$bundle" --decisions "$d/decisions"
 	step trim-loaded "suggested trim" 120 || return
 	step trim-list "subsystems reviewed" t || return
 	screen trim-list
@@ -216,6 +229,22 @@ real_trim() {
 	step trim-undone "0 of 101 subsystems reviewed" || return
 	step trim-sub2 "Trim review › $sub" Enter || return
 	step trim-accept2 "2 options trimmed" a || return
+	# v: verify what is accepted; the tree is not clean for O=, the
+	# message is the command line's, and nothing else changes.
+	cp "$d/decisions" "$d/decisions.before-v"
+	step verify-unclean "is not clean for an out-of-tree build" v
+	ok=$?
+	if [ -n "$made_inc" ]; then rmdir "$TREE/include/config"; fi
+	[ $ok = 0 ] || return
+	screen verify-unclean
+	vt=$(find "$HOME" ${KCTUI_CACHE_DIR:+"$KCTUI_CACHE_DIR"} \
+		-path '*/verify-*/trimmed.config' 2>/dev/null | head -n 1)
+	if [ -n "$vt" ] && grep -q "^# CONFIG_IOSCHED_BFQ is not set" "$vt" &&
+	   cmp -s "$d/decisions" "$d/decisions.before-v"; then
+		pass "tui/verify-unclean-files$sfx"
+	else
+		fail "tui/verify-unclean-files$sfx" "no trimmed config in the verify dir ($vt), or the decisions changed"
+	fi
 	step trim-export-ask "Export trimmed config to: .config.trimmed" Escape Escape e || return
 	tui_keys C-u "$d/trimmed" Enter
 	step trim-exported "Exported 2 trimmed options to" || return
