@@ -200,20 +200,18 @@ real_trim() {
 	local d=$work/trim bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
 	local sub="Enable the block layer > IO Schedulers"
 	kctui_tree_ensure > /dev/null 2>&1 || return
-	mkdir -p "$d" "$d/bin"
+	mkdir -p "$d"
 	cp "$DEBIAN_CLOUD" "$d/.config"
 	# v (verify) must stop before building anything: the shared tree is
 	# not clean for O= builds once conf ran in it (include/config); a
-	# fresh one gets the directory conf makes, for this test only. A
-	# stand-in QEMU: verify looks for it before it looks at the tree.
+	# fresh one gets the directory conf makes, for this test only. QEMU
+	# is the real one (make deps installs it): verify looks for it first.
 	made_inc=
 	if [ ! -e "$TREE/include/config" ]; then
 		mkdir "$TREE/include/config" && made_inc=1
 	fi
-	printf '#!/bin/sh\nexit 1\n' > "$d/bin/qemu-system-x86_64"
-	chmod +x "$d/bin/qemu-system-x86_64"
 	TUI_SOCK=kctui-test-$$-trim
-	tui_start "$TREE" env PATH="$d/bin:$PATH" "$KCTUI" --config "$d/.config" \
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" \
 	    -e "$bundle" --decisions "$d/decisions"
 	step trim-loaded "suggested trim" 120 || return
 	step trim-list "subsystems reviewed" t || return
