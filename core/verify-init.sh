@@ -18,6 +18,47 @@ MODPROBE=/sbin/modprobe
 
 mark() { echo "@@kctui: $*"; }
 
+# ---- what the workload may use
+# disk SERIAL: the /dev node of the vm file's disk of that name
+disk() {
+	for b in /sys/block/*; do
+		for s in "$b/serial" "$b/device/serial"; do
+			[ -r "$s" ] || continue
+			if [ "$(cat "$s" 2>/dev/null)" = "$1" ]; then
+				echo "/dev/${b##*/}"
+				return 0
+			fi
+		done
+	done
+	return 1
+}
+# nic DRIVER: the first network interface bound to that driver
+nic() {
+	for n in /sys/class/net/*; do
+		d=$(readlink "$n/device/driver" 2>/dev/null) || continue
+		if [ "${d##*/}" = "$1" ]; then
+			echo "${n##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+# step NAME COMMAND...: run one marked step of the workload
+step() {
+	name=$1
+	shift
+	echo "@@kctui: step $name begin"
+	"$@"
+	rc=$?
+	echo "@@kctui: step $name end rc=$rc"
+}
+
+# tests/evidence/record-vm.sh's recording VM runs the same workload with
+# the same functions: it sources this file with KCTUI_FUNCTIONS_ONLY=1.
+if [ -n "${KCTUI_FUNCTIONS_ONLY:-}" ]; then
+	return 0 2>/dev/null || exit 0
+fi
+
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys 2>/dev/null
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
@@ -53,41 +94,6 @@ if [ -e /proc/modules ] && [ -d "/lib/modules/$(uname -r)" ] &&
 		prev=$n
 	done
 fi
-
-# ---- what the workload may use
-# disk SERIAL: the /dev node of the vm file's disk of that name
-disk() {
-	for b in /sys/block/*; do
-		for s in "$b/serial" "$b/device/serial"; do
-			[ -r "$s" ] || continue
-			if [ "$(cat "$s" 2>/dev/null)" = "$1" ]; then
-				echo "/dev/${b##*/}"
-				return 0
-			fi
-		done
-	done
-	return 1
-}
-# nic DRIVER: the first network interface bound to that driver
-nic() {
-	for n in /sys/class/net/*; do
-		d=$(readlink "$n/device/driver" 2>/dev/null) || continue
-		if [ "${d##*/}" = "$1" ]; then
-			echo "${n##*/}"
-			return 0
-		fi
-	done
-	return 1
-}
-# step NAME COMMAND...: run one marked step of the workload
-step() {
-	name=$1
-	shift
-	echo "@@kctui: step $name begin"
-	"$@"
-	rc=$?
-	echo "@@kctui: step $name end rc=$rc"
-}
 
 # ---- the workload, in a subshell: its exit or failure does not end init
 if [ -r /etc/kctui/workload ]; then

@@ -8,6 +8,9 @@
 # described in docs/evidence.md.  Not run by `make check`: it downloads a
 # kernel package and runs a VM for several minutes.
 #
+# The bundle also gets vm (this machine) and workload (+ workload.d, the
+# helpers' sources): what kctui verify boots and runs (docs/verify.md).
+#
 # Steps: install missing host packages with apt-get; `apt-get download` the
 # linux-image package linux-image-amd64 depends on and unpack it with
 # dpkg-deb -x; depmod; build an initramfs of busybox-static, Debian's kmod
@@ -154,7 +157,23 @@ cp "kpkg/boot/config-$kver" "$ir/boot/"
 chroot "$ir" /sbin/modprobe -S "$kver" -n virtio_blk >/dev/null ||
 	die "modprobe cannot resolve virtio_blk in the initramfs"
 install -m 0755 "$here/init.sh" "$ir/init"
-install -m 0755 "$here/workload.sh" "$ir/bin/workload"
+# The workload kctui verify judges, with the same step/disk/nic functions
+# (core/verify-init.sh sourced for its functions only): what was traced
+# is what a trimmed kernel must run again.
+mkdir -p "$ir/etc/kctui" "$ir/lib/kctui"
+install -m 0644 "$repo/core/verify-init.sh" "$ir/lib/kctui/verify-init.sh"
+install -m 0644 "$here/workload" "$ir/etc/kctui/workload"
+cat > "$ir/bin/workload" <<'EOF_WORKLOAD'
+#!/bin/sh
+# /bin/workload [WORKDEV NIC]: the bundle's workload (/etc/kctui/workload),
+# run as kctui verify's /init runs it; the arguments are not needed (the
+# workload finds its disk and NIC itself).
+KCTUI_FUNCTIONS_ONLY=1
+. /lib/kctui/verify-init.sh
+cd /root 2>/dev/null || cd /
+. /etc/kctui/workload
+EOF_WORKLOAD
+chmod 0755 "$ir/bin/workload"
 mknod -m 600 "$ir/dev/console" c 5 1
 mknod -m 666 "$ir/dev/null" c 1 3
 echo "root:x:0:0:root:/:/bin/sh" > "$ir/etc/passwd"
@@ -181,6 +200,34 @@ quote_cmdline() {
 		esac
 	done
 	printf '%s\n' "${line# }"
+}
+
+# record_vm_workload: the bundle's vm file (the machine of qemu_cmd below,
+# in docs/evidence.md's format) and its workload with the helpers' sources,
+# so that kctui verify can boot a trimmed kernel on the same machine and
+# run the same steps.
+record_vm_workload() {
+	cat > "$out/vm" <<EOF_VM
+# The machine this bundle was recorded on (tests/evidence/record-vm.sh,
+# $(date -u +%Y-%m-%d)), for kctui verify. Format: docs/evidence.md, "vm".
+arch x86_64
+machine q35
+cpu max,vendor=GenuineIntel
+smp $smp
+memory $mem
+cmdline console=ttyS0 panic=-1
+disk work 512M ext4 virtio-blk-pci
+disk bundle 4G ext4 virtio-blk-pci
+netdev user,id=net0
+device virtio-net-pci,netdev=net0
+object rng-random,filename=/dev/urandom,id=rng0
+device virtio-rng-pci,rng=rng0
+device virtio-balloon-pci
+EOF_VM
+	cp "$here/workload" "$out/workload"
+	rm -rf "$out/workload.d"
+	mkdir -p "$out/workload.d"
+	cp "$here"/*.c "$out/workload.d/"
 }
 
 # record_collect_bundle: RECORD_MODE=collect's OUTDIR: kctui collect's
@@ -243,7 +290,7 @@ record_dat_bundle() {
 		echo
 		echo "Recorded by tests/evidence/record-vm.sh (RECORD_MODE=dat) on $(date -u +%Y-%m-%d):"
 		echo "the VM and workload of ../cloud-vm (see its README for the guest), but"
-		echo "the workload (tests/evidence/workload.sh) traced by trace-cmd instead of"
+		echo "the workload (tests/evidence/workload) traced by trace-cmd instead of"
 		echo "the ftrace text interface, with:"
 		echo
 		echo "    trace-cmd record -q -p function $(sed -n 's/^DAT_FILTERS="\(.*\)"/\1/p' "$here/init.sh") \\"
@@ -306,10 +353,12 @@ mkdir raw
 debugfs -R "rdump /out /meta $work/raw" bundle.img >/dev/null 2>&1
 if [ "$mode" = dat ]; then
 	record_dat_bundle
+	record_vm_workload
 	exit 0
 fi
 if [ "$mode" = collect ]; then
 	record_collect_bundle
+	record_vm_workload
 	exit 0
 fi
 for f in uname modules trace trace-stats modalias drivers mounts filesystems \
@@ -470,4 +519,5 @@ EOF
 		"$(cd "$out" && cat uname modules trace.xz trace-stats modalias drivers \
 			mounts filesystems crypto kallsyms.xz modules.alias.xz config.xz | wc -c)"
 } > "$out/README"
+record_vm_workload
 log "done: $out ($(du -sh "$out" | cut -f1)); trace $trace_lines lines, $funcs functions; QEMU ${wall}s"
