@@ -222,6 +222,11 @@ verify_find_trims(struct verify_state *st, char **cause)
 	st->base = kconfig_values_save(v->k);
 	v->trims = xcalloc((size_t)n + v->ntry + 1, sizeof *v->trims);
 	for (i = 0; i < n; i++) {
+		/* A choice moves with its values (and has no name): the
+		 * values are what probes set. */
+		sym = kconfig_symbol(v->k, i);
+		if (kc_sym_is_choice(sym) || kc_sym_name(sym) == NULL)
+			continue;
 		if (tt[i] > bt[i]) {
 			st->raise = xrealloc(st->raise, (st->nraise + 1) *
 			    sizeof *st->raise);
