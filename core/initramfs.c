@@ -651,6 +651,8 @@ ir_base(struct ir *ir, const struct workload *w)
 		    0644);
 }
 
+/* Write the initramfs (see verify.h); -1 with *cause, nothing left
+ * half-written. */
 int
 initramfs_build(const struct initramfs *o, char **cause)
 {

@@ -58,6 +58,7 @@ verify_inputs_load(struct session *s, struct verify_inputs *vi,
 	return 0;
 }
 
+/* Free what verify_inputs_load filled. */
 void
 verify_inputs_free(struct verify_inputs *vi)
 {

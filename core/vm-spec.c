@@ -351,6 +351,7 @@ spec_check(const struct vm_spec *spec, const struct spec_seen *seen,
 	return 0;
 }
 
+/* Read a bundle's vm file; -1 with *cause "PATH:LINE: ..." (see verify.h). */
 int
 vm_spec_load(struct vm_spec *spec, const char *path, char **cause)
 {
@@ -389,6 +390,7 @@ vm_spec_load(struct vm_spec *spec, const char *path, char **cause)
 	return rc;
 }
 
+/* Free a vm spec. */
 void
 vm_spec_free(struct vm_spec *spec)
 {
@@ -510,6 +512,7 @@ workload_parse(struct workload *w, char **cause)
 	return rc;
 }
 
+/* Read a workload and its step names; -1 with *cause "PATH:LINE: ...". */
 int
 workload_load(struct workload *w, const char *path, char **cause)
 {
@@ -546,6 +549,7 @@ workload_load(struct workload *w, const char *path, char **cause)
 	return 0;
 }
 
+/* Free a workload. */
 void
 workload_free(struct workload *w)
 {

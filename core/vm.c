@@ -54,6 +54,7 @@ vm_argv_free(struct vm_argv *a)
 	free(a->v);
 }
 
+/* Whether /dev/kvm can be opened read-write (then QEMU gets accel=kvm). */
 bool
 vm_kvm_usable(void)
 {
@@ -86,6 +87,7 @@ vm_list_free(char **v, size_t n)
 	free(v);
 }
 
+/* Start a result for a workload: every step not reached yet. */
 void
 vm_result_init(struct vm_result *res, const struct workload *w)
 {
@@ -208,6 +210,8 @@ vm_mark(struct vm_result *res, const char *s, const char *end)
 	return true;
 }
 
+/* Take one console line: a marker anywhere in it updates the result;
+ * every line goes to the tail ring and to the running step's log. */
 void
 vm_result_line(struct vm_result *res, const char *line, size_t len)
 {
@@ -267,6 +271,7 @@ vm_result_end(struct vm_result *res)
 	}
 }
 
+/* Free a result (safe on a zeroed one). */
 void
 vm_result_free(struct vm_result *res)
 {
@@ -487,6 +492,8 @@ vm_run_qemu(struct vm_run_ctx *c, char *const *argv, char **cause)
 	return 0;
 }
 
+/* Boot and run the workload; 0 with *res filled whatever the steps did,
+ * -1 with *cause when QEMU or a disk could not be set up (see verify.h). */
 int
 vm_run(const struct vm_boot *b, struct vm_result *res, char **cause)
 {

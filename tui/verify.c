@@ -145,6 +145,8 @@ verify_start(struct tui *t)
 	return R_ALL;
 }
 
+/* v in the trim review: start verifying the accepted trims, or while a
+ * run goes on, ask (then, pressed again, cancel). R_* flags. */
 int
 verify_key(struct tui *t)
 {
@@ -169,6 +171,7 @@ verify_key(struct tui *t)
 	return R_ALL;
 }
 
+/* Any other key: a pending cancel question is dropped. */
 void
 verify_other_key(struct tui *t)
 {
@@ -176,12 +179,14 @@ verify_other_key(struct tui *t)
 		t->verify->armed = false;
 }
 
+/* Whether a verify run is going on. */
 bool
 verify_running(struct tui *t)
 {
 	return t->verify != NULL && t->verify->job != NULL;
 }
 
+/* The running job's fd for the main loop's poll, or -1. */
 int
 verify_fd(struct tui *t)
 {
@@ -213,6 +218,7 @@ verify_pager_action(struct tui *t, struct tui_view *v, enum tui_action act)
 	}
 }
 
+/* The pager's bottom line for the verify report. */
 static void
 verify_pager_info(struct tui *t, struct tui_view *v, struct row *r,
     int width)
@@ -259,6 +265,8 @@ verify_finish(struct tui *t, int rc, const char *jcause)
 	return R_ALL | R_REBUILD;
 }
 
+/* The job's fd is readable: take its events (UI thread), and at its end
+ * show the report and apply what was put back. R_* flags. */
 int
 verify_ready(struct tui *t)
 {
@@ -279,6 +287,7 @@ verify_ready(struct tui *t)
 	return n > 0 ? R_LINES : R_NONE;
 }
 
+/* The progress line, drawn over the bottom rule while a run goes on. */
 void
 verify_row(struct tui *t, struct row *r, int width)
 {
@@ -286,6 +295,7 @@ verify_row(struct tui *t, struct row *r, int width)
 		vprogress_row(&t->verify->prog, r, width, t->ascii);
 }
 
+/* Cancel and free a run (leaving the browser). */
 void
 verify_stop(struct tui *t)
 {

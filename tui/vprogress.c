@@ -10,12 +10,14 @@
 #include "theme.h"
 #include "vprogress.h"
 
+/* An empty progress state. */
 void
 vprogress_init(struct verify_progress *p)
 {
 	memset(p, 0, sizeof *p);
 }
 
+/* Forget the steps of the previous probe. */
 static void
 vprogress_clear_steps(struct verify_progress *p)
 {
@@ -28,6 +30,7 @@ vprogress_clear_steps(struct verify_progress *p)
 	p->nsteps = 0;
 }
 
+/* Free the state (it is empty again after). */
 void
 vprogress_free(struct verify_progress *p)
 {
@@ -36,6 +39,7 @@ vprogress_free(struct verify_progress *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* The phase shown, a copy of phase (NULL: none). */
 static void
 vprogress_phase(struct verify_progress *p, const char *phase)
 {
@@ -58,6 +62,7 @@ vprogress_step(struct verify_progress *p, const char *name)
 	return &p->steps[p->nsteps++];
 }
 
+/* Take one of the job's events into the state (the UI thread). */
 void
 vprogress_event(struct verify_progress *p, const struct verify_job_event *e)
 {
@@ -123,6 +128,8 @@ vprogress_bar(const struct verify_progress *p, struct row *r, bool ascii)
 	row_addf(r, EL_STATUS, "] %ld/%ld objects", p->done, p->total);
 }
 
+/* The progress line: probe, phase, the build bar, each step's state and
+ * the options put back so far, cut to width. */
 void
 vprogress_row(const struct verify_progress *p, struct row *r, int width,
     bool ascii)
