@@ -547,8 +547,9 @@ cmd_decide(struct session *s, int argc, char **argv)
 	strbuf_init(&reason);
 	for (i = optind + 2; i < argc; i++)
 		strbuf_addf(&reason, "%s%s", reason.len ? " " : "", argv[i]);
-	/* Only decide's own --decisions, not one before the mode. */
-	path = dopt != NULL ? session_path(s, dopt) : xstrdup(DECISIONS_DEFAULT);
+	/* decide's own --decisions, else the session's (one given before
+	 * the mode, or the default), as suggest and export read it. */
+	path = dopt != NULL ? session_path(s, dopt) : xstrdup(s->decisions);
 	if ((d = cmd_load_decisions(path)) == NULL)
 		goto out;
 	decisions_set(d, name, dec, reason.s);
