@@ -48,6 +48,9 @@ if [ "$(cat "$SRC/.kctui-version" 2>/dev/null)" != "$(cat "$TREE/.kctui-version"
 	make -s -C "$SRC.tmp" mrproper
 	mv "$SRC.tmp" "$SRC"
 fi
+# Only the clean copy is built from (O=) and the shared tree is not
+# written: let tests run beside this long bench.
+exec 8>&-
 
 # Debian's untrimmed kernel: the package the bundle was recorded from.
 rel=$(awk '{print $3}' "$BUNDLE/uname")
