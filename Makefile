@@ -235,7 +235,8 @@ demo:
 # ------------------------------------------------------------------- deps
 # Debian packages; see README.md "Dependencies" for why each is needed.
 DEB_PACKAGES := gcc make libc6-dev xz-utils pkg-config \
-	linux-source-6.1 linux-config-6.1 flex bison bc \
+	linux-source-6.1 linux-config-6.1 linux-source-6.12 linux-config-6.12 \
+	flex bison bc \
 	libncurses-dev libtraceevent-dev libtracefs-dev libtracecmd-dev \
 	libyaml-dev libpcre2-dev liblzma-dev zlib1g-dev libelf-dev \
 	tmux clang libclang-rt-14-dev \
