@@ -107,16 +107,109 @@ config_set_value(struct reader *r, struct kc_symbol *sym, char *p)
 	}
 }
 
+/* Store val as the user value of the symbol named name: unknown names,
+ * overrides and, for a value of a choice, the choice's state. */
+static void
+config_assign(struct reader *r, char *name, char *val)
+{
+	struct kconfig		*k = r->k;
+	struct kc_symbol	*sym, *cs;
+
+	if ((sym = sym_find(k, name)) == NULL) {
+		if (pp_getenv(k->pp, "KCONFIG_WARN_UNKNOWN_SYMBOLS") != NULL)
+			reader_warn(r, "unknown symbol: %s", name);
+		k->changed = true;
+		return;
+	}
+	if (sym->flags & SYM_DEF_USER)
+		reader_warn(r, "override: reassigning to symbol %s", sym->name);
+	if (config_set_value(r, sym, val) != 0)
+		return;
+	if (!sym_is_choice_value(sym) || (cs = sym->choice) == NULL)
+		return;
+	if (k->rules.choice_priority) {
+		/* The value read last has the highest priority. */
+		sym->prio = ++k->prio_next;
+		return;
+	}
+	switch (sym->user_tri) {
+	case KC_NO:
+		break;
+	case KC_MOD:
+		if (cs->user_tri == KC_YES) {
+			reader_warn(r, "%s creates inconsistent choice state",
+			    sym->name);
+			cs->flags &= ~SYM_DEF_USER;
+		}
+		break;
+	case KC_YES:
+		if (cs->user_tri != KC_NO)
+			reader_warn(r, "override: %s changes choice state",
+			    sym->name);
+		cs->user_sel = sym;
+		break;
+	}
+	cs->user_tri = EXPR_OR(cs->user_tri, sym->user_tri);
+}
+
+/* One line of a config file as conf reads it from 6.8: the newline (and
+ * a carriage return) stripped, blank lines skipped, "# CONFIG_X is not
+ * set" exactly, and anything but CONFIG_X=... is unexpected data. */
+static void
+config_read_line_strict(struct reader *r, char *line)
+{
+	const char	*prefix = config_prefix(r->k);
+	size_t		 plen = strlen(prefix), len = strlen(line);
+	char		*name, *p;
+
+	if (len > 0 && line[len - 1] == '\n') {
+		line[--len] = '\0';
+		if (len > 0 && line[len - 1] == '\r')
+			line[--len] = '\0';
+	}
+	if (line[0] == '\0')
+		return;
+	if (line[0] == '#') {
+		if (line[1] != ' ')
+			return;
+		p = line + 2;
+		if (strncmp(p, prefix, plen) != 0)
+			return;
+		name = p + plen;
+		if ((p = strchr(name, ' ')) == NULL)
+			return;
+		*p++ = '\0';
+		if (strcmp(p, "is not set") != 0)
+			return;
+		config_assign(r, name, (char *)"n");
+		return;
+	}
+	if (strncmp(line, prefix, plen) != 0) {
+		reader_warn(r, "unexpected data: %s", line);
+		return;
+	}
+	name = line + plen;
+	if ((p = strchr(name, '=')) == NULL) {
+		reader_warn(r, "unexpected data: %s", line);
+		return;
+	}
+	*p = '\0';
+	config_assign(r, name, p + 1);
+}
+
 /* One line of a config file. */
 static void
 config_read_line(struct reader *r, char *line)
 {
 	struct kconfig		*k = r->k;
-	struct kc_symbol	*sym, *cs;
 	const char		*prefix = config_prefix(k);
 	size_t			 plen = strlen(prefix);
 	char			*name, *p, *val;
 
+	if (k->rules.strict_config_read) {
+		config_read_line_strict(r, line);
+		return;
+	}
 	if (line[0] == '#') {
 		if (line[1] != ' ')
 			return;
@@ -147,37 +240,7 @@ config_read_line(struct reader *r, char *line)
 			    (int)strcspn(line, "\r\n"), line);
 		return;
 	}
-
-	if ((sym = sym_find(k, name)) == NULL) {
-		if (pp_getenv(k->pp, "KCONFIG_WARN_UNKNOWN_SYMBOLS") != NULL)
-			reader_warn(r, "unknown symbol: %s", name);
-		k->changed = true;
-		return;
-	}
-	if (sym->flags & SYM_DEF_USER)
-		reader_warn(r, "override: reassigning to symbol %s", sym->name);
-	if (config_set_value(r, sym, val) != 0)
-		return;
-	if (!sym_is_choice_value(sym) || (cs = sym->choice) == NULL)
-		return;
-	switch (sym->user_tri) {
-	case KC_NO:
-		break;
-	case KC_MOD:
-		if (cs->user_tri == KC_YES) {
-			reader_warn(r, "%s creates inconsistent choice state",
-			    sym->name);
-			cs->flags &= ~SYM_DEF_USER;
-		}
-		break;
-	case KC_YES:
-		if (cs->user_tri != KC_NO)
-			reader_warn(r, "override: %s changes choice state",
-			    sym->name);
-		cs->user_sel = sym;
-		break;
-	}
-	cs->user_tri = EXPR_OR(cs->user_tri, sym->user_tri);
+	config_assign(r, name, val);
 }
 
 /* Forget every user value before loading a file. */
@@ -190,7 +253,7 @@ config_reset_values(struct kconfig *k)
 	for (i = 0; i < k->nsyms; i++) {
 		sym = k->syms[i];
 		sym->flags &= ~SYM_DEF_USER;
-		if (sym_is_choice(sym))
+		if (sym_is_choice(sym) && !k->rules.choice_priority)
 			sym->flags |= SYM_DEF_USER;
 		sym->user_str = NULL;
 		sym->user_tri = KC_NO;
@@ -347,7 +410,7 @@ config_after_read(struct kconfig *k, int warnings)
 			continue;
 		unsaved++;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !k->rules.keep_user_values; i++) {
 		sym = order[i];
 		if (!sym_has_value(sym) || sym_is_choice_value(sym))
 			continue;
@@ -408,6 +471,42 @@ kconfig_read_buffer(struct kconfig *k, const char *name, const char *buf,
 	return 0;
 }
 
+/* conf_set_all_new_symbols() from 6.11: every prompted bool or tristate
+ * entry without a value, in menu order, but no choice or choice value
+ * (choices settle themselves from their values). */
+static void
+config_set_all_new_menus(struct kconfig *k, enum kc_new_mode mode)
+{
+	struct kc_menu		*m;
+	struct kc_symbol	*sym;
+	enum kc_tri		 val;
+
+	switch (mode) {
+	case KC_NEW_YES:
+		val = KC_YES;
+		break;
+	case KC_NEW_MOD:
+		val = KC_MOD;
+		break;
+	case KC_NEW_NO:
+		val = KC_NO;
+		break;
+	default:
+		sym_clear_all_valid(k);
+		return;
+	}
+	for (m = k->root.list; m != NULL; m = menu_next(m)) {
+		sym = m->sym;
+		if (sym == NULL || m->prompt == NULL || sym_has_value(sym) ||
+		    (sym->type != KC_BOOL && sym->type != KC_TRISTATE) ||
+		    sym_is_choice_value(sym) || sym_is_choice(sym))
+			continue;
+		sym->user_tri = val;
+		sym->flags |= SYM_DEF_USER;
+	}
+	sym_clear_all_valid(k);
+}
+
 /* conf_set_all_new_symbols(). */
 void
 kconfig_set_all_new(struct kconfig *k, enum kc_new_mode mode)
@@ -417,6 +516,10 @@ kconfig_set_all_new(struct kconfig *k, enum kc_new_mode mode)
 	int			  i, n;
 
 	journal_reset(k);
+	if (k->rules.choice_priority) {
+		config_set_all_new_menus(k, mode);
+		return;
+	}
 	order = sym_kernel_order(k, &n);
 	for (i = 0; i < n; i++) {
 		sym = order[i];

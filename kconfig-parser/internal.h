@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "kconfig.h"
+#include "version.h"
 #include "../lib/util.h"
 
 struct pp;
@@ -101,6 +102,9 @@ struct kc_symbol {
 	struct kc_symbol **values;
 	int		   nvalues;
 	struct kc_symbol  *choice;
+	/* 6.11 choices: a value's priority, higher first (the last value
+	 * read from a file or chosen); 0 keeps the order of the Kconfig. */
+	uint64_t	   prio;
 
 	struct kc_symbol *hnext;	/* hash chain */
 	struct kc_symbol *forward;	/* pending: the real symbol */
@@ -130,6 +134,8 @@ struct kconfig {
 	struct intern	  strings;
 	struct pp	 *pp;
 	struct kconfig_options opt;
+	struct kc_rules	  rules;	/* the tree's version's semantics */
+	uint64_t	  prio_next;	/* choice value priorities (6.11) */
 
 	struct kc_symbol *hash[SYM_HASHSIZE];
 	struct kc_symbol **syms;	/* every symbol, creation order */

@@ -93,6 +93,7 @@ kconfig_new(const struct kconfig_options *opt)
 	kconfig_init_const(&k->sym_mod, "m", KC_MOD);
 	kconfig_init_const(&k->sym_no, "n", KC_NO);
 	k->gen = 1;
+	kc_rules_for(&k->rules, 6, 1);
 	journal_init(k);
 	k->root.flags = MENU_ROOT;
 	k->root.file = "";
@@ -165,10 +166,35 @@ kconfig_finish(struct kconfig *k, char **cause)
 	return 0;
 }
 
+/* Pick the rules of the tree's version: VERSION and PATCHLEVEL of the
+ * Makefile in $srctree, else next to the top Kconfig file; none keeps
+ * the 6.1 rules. */
+static void
+kconfig_detect_version(struct kconfig *k, const char *file)
+{
+	const char	*srctree = pp_getenv(k->pp, "srctree");
+	const char	*slash;
+	char		*path;
+	int		 v, p, found;
+
+	if (srctree != NULL && *srctree != '\0')
+		path = xasprintf("%s/Makefile", srctree);
+	else if ((slash = strrchr(file, '/')) != NULL)
+		path = xasprintf("%.*s/Makefile",
+		    (int)(slash - file), file);
+	else
+		path = xstrdup("Makefile");
+	found = kc_rules_read_makefile(path, &v, &p);
+	free(path);
+	if (found == 0)
+		kc_rules_for(&k->rules, v, p);
+}
+
 /* Parse a Kconfig tree from its top file. */
 int
 kconfig_parse(struct kconfig *k, const char *file, char **cause)
 {
+	kconfig_detect_version(k, file);
 	if (parse_file(k, file) != 0)
 		return kconfig_fail(k, cause);
 	return kconfig_finish(k, cause);

@@ -171,6 +171,42 @@ menu_check_props(struct kconfig *k, struct kc_symbol *sym)
 	}
 }
 
+static void menu_finalize_in(struct kconfig *, struct kc_menu *, bool);
+
+/* What a choice value must be: a prompt, no default, no prompt in another
+ * choice group (warnings before 6.10, errors since), and bool from 6.11. */
+static void
+menu_check_choice_value(struct kconfig *k, struct kc_symbol *cs,
+    struct kc_menu *m)
+{
+	struct kc_prop	*prop;
+	bool		 strict = k->rules.strict_choice_values;
+	const char	*kind = strict ? "error" : "warning";
+	void		(*report)(struct kconfig *, const char *, ...)
+			    __attribute__((format(printf, 2, 3)));
+
+	report = strict ? kc_error : kc_warn;
+	if (m->prompt == NULL)
+		report(k, "%s:%d:%s: choice value must have a prompt%s",
+		    m->file, m->line, kind, strict ?
+		    " (required since Linux 6.10)" : "");
+	if (!k->rules.tristate_choice && m->sym->type != KC_BOOL)
+		kc_error(k, "%s:%d:error: choice member must be bool (tristate "
+		    "choices were removed in Linux 6.11; this tree is %d.%d)",
+		    m->file, m->line, k->rules.version, k->rules.patchlevel);
+	for (prop = m->sym->prop; prop; prop = prop->next) {
+		if (prop->type == P_DEFAULT)
+			report(k, "%s:%d:%s: defaults for choice values not "
+			    "supported%s", prop->file, prop->line, kind,
+			    strict ? " (an error since Linux 6.10)" : "");
+		if (prop->menu == m)
+			continue;
+		if (prop->type == P_PROMPT && prop->menu->parent->sym != cs)
+			report(k, "%s:%d:%s: choice value used outside its "
+			    "choice group", prop->file, prop->line, kind);
+	}
+}
+
 /* Set a choice value's type from its choice's, warning on conflicts. */
 static void
 menu_set_type(struct kconfig *k, struct kc_menu *m, enum kc_type type)
@@ -220,8 +256,12 @@ menu_finalize_children(struct kconfig *k, struct kc_menu *parent)
 			if (m->sym != NULL && m->sym->type == KC_UNKNOWN)
 				menu_set_type(k, m, sym->type);
 		}
-		/* The choice's mode bounds its values' visibility. */
-		parentdep = expr_alloc_symbol(k, sym);
+		/* The choice's mode bounds its values' visibility (a
+		 * choice has no mode from 6.11: its dependencies do). */
+		if (k->rules.tristate_choice)
+			parentdep = expr_alloc_symbol(k, sym);
+		else
+			parentdep = parent->dep;
 	} else
 		parentdep = parent->dep;
 
@@ -252,7 +292,7 @@ menu_finalize_children(struct kconfig *k, struct kc_menu *parent)
 		}
 	}
 	for (m = parent->list; m != NULL; m = m->next)
-		menu_finalize(k, m);
+		menu_finalize_in(k, m, sym != NULL && sym_is_choice(sym));
 }
 
 /* Move the entries after a symbol that depend on it into its implicit
@@ -273,7 +313,7 @@ menu_finalize_submenu(struct kconfig *k, struct kc_menu *parent)
 		 * that include sym and everything sym's prompt needs. */
 		if (!expr_depends_symbol(dep, sym) && !expr_covers(dep, basedep))
 			break;
-		menu_finalize(k, m);
+		menu_finalize_in(k, m, false);
 		m->parent = parent;
 		last = m;
 	}
@@ -285,9 +325,11 @@ menu_finalize_submenu(struct kconfig *k, struct kc_menu *parent)
 	sym->dir_dep.expr = expr_alloc_or(k, sym->dir_dep.expr, parent->dep);
 }
 
-/* Finish a menu entry and everything below it. */
-void
-menu_finalize(struct kconfig *k, struct kc_menu *parent)
+/* Finish a menu entry and everything below it; inside_choice: a direct
+ * value of a choice, which from 6.11 gets no implicit submenu. */
+static void
+menu_finalize_in(struct kconfig *k, struct kc_menu *parent,
+    bool inside_choice)
 {
 	struct kc_symbol	*sym = parent->sym;
 	struct kc_menu		*m, *last;
@@ -296,29 +338,15 @@ menu_finalize(struct kconfig *k, struct kc_menu *parent)
 
 	if (parent->list != NULL)
 		menu_finalize_children(k, parent);
-	else if (sym != NULL)
+	else if (sym != NULL &&
+	    !(inside_choice && k->rules.choice_priority))
 		menu_finalize_submenu(k, parent);
 
 	for (m = parent->list; m != NULL; m = m->next) {
 		if (sym != NULL && sym_is_choice(sym) && m->sym != NULL &&
 		    !sym_is_choice_value(m->sym)) {
 			m->sym->flags |= SYM_CHOICEVAL;
-			if (m->prompt == NULL)
-				kc_warn(k, "%s:%d:warning: choice value must "
-				    "have a prompt", m->file, m->line);
-			for (prop = m->sym->prop; prop; prop = prop->next) {
-				if (prop->type == P_DEFAULT)
-					kc_warn(k, "%s:%d:warning: defaults for "
-					    "choice values not supported",
-					    prop->file, prop->line);
-				if (prop->menu == m)
-					continue;
-				if (prop->type == P_PROMPT &&
-				    prop->menu->parent->sym != sym)
-					kc_warn(k, "%s:%d:warning: choice value "
-					    "used outside its choice group",
-					    prop->file, prop->line);
-			}
+			menu_check_choice_value(k, sym, m);
 			/* Non-tristate values of a tristate choice need the
 			 * choice to be y. */
 			if (sym->type == KC_TRISTATE &&
@@ -360,11 +388,20 @@ menu_finalize(struct kconfig *k, struct kc_menu *parent)
 		sym->flags |= SYM_WARNED;
 	}
 
-	/* A visible non-optional choice can't be n: as if selected to m. */
-	if (sym != NULL && !sym_is_optional(sym) && parent->prompt != NULL)
+	/* A visible non-optional choice can't be n: as if selected to m
+	 * (a choice has no mode from 6.11). */
+	if (sym != NULL && !sym_is_optional(sym) && parent->prompt != NULL &&
+	    k->rules.tristate_choice)
 		sym->rev_dep.expr = expr_alloc_or(k, sym->rev_dep.expr,
 		    expr_alloc_and(k, parent->prompt->visible.expr,
 		    expr_alloc_symbol(k, &k->sym_mod)));
+}
+
+/* Finish the whole menu tree from its root. */
+void
+menu_finalize(struct kconfig *k, struct kc_menu *root)
+{
+	menu_finalize_in(k, root, false);
 }
 
 /* Whether a menu entry is shown; a symbol that is invisible itself but

@@ -50,6 +50,16 @@ parse_error(struct parser *p, const char *fmt, ...)
 	free(msg);
 }
 
+/* A construct the tree's kernel version no longer has: an error naming
+ * the construct, the tree's version and the version that removed it. */
+static void
+parse_version_error(struct parser *p, const char *what, const char *gone)
+{
+	parse_error(p, "%s is not supported by Linux %d.%d's Kconfig "
+	    "(removed in %s)", what, p->k->rules.version,
+	    p->k->rules.patchlevel, gone);
+}
+
 /* A warning at the current statement. */
 static void __attribute__((format(printf, 2, 3)))
 parse_warn(struct parser *p, const char *fmt, ...)
@@ -735,6 +745,10 @@ parse_choice(struct parser *p)
 	bool			 ok;
 
 	parse_next(p);
+	if (p->tok == T_WORD && !p->k->rules.named_choice) {
+		parse_version_error(p, "named choice", "6.9");
+		parse_next(p);
+	}
 	if (p->tok == T_WORD) {
 		sym = parse_lookup(p, p->text, SYM_CHOICE, false);
 		parse_next(p);
@@ -743,6 +757,8 @@ parse_choice(struct parser *p)
 	sym->flags |= SYM_CHOICE | SYM_NO_WRITE;
 	parse_add_entry(p, sym);
 	parse_add_prop(p, P_CHOICE, NULL, NULL);
+	if (!p->k->rules.choice_type_from_values)
+		sym->type = KC_BOOL;	/* every choice is bool from 6.9 */
 	if (!parse_eol(p, "choice"))
 		return;
 	for (;;) {
@@ -751,11 +767,24 @@ parse_choice(struct parser *p)
 		case T_PROMPT:
 			parse_prompt_option(p);
 			continue;
-		case T_BOOL:
 		case T_TRISTATE:
+			if (!p->k->rules.tristate_choice) {
+				parse_version_error(p, "tristate choice",
+				    "6.11");
+				parse_recover(p);
+				continue;
+			}
+			/* FALLTHROUGH */
+		case T_BOOL:
 			parse_type_option(p, true);
 			continue;
 		case T_OPTIONAL:
+			if (!p->k->rules.optional_choice) {
+				parse_version_error(p, "optional choice",
+				    "6.10");
+				parse_recover(p);
+				continue;
+			}
 			parse_next(p);
 			if (parse_eol(p, "optional"))
 				p->entry->sym->flags |= SYM_OPTIONAL;

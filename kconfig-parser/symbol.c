@@ -98,6 +98,40 @@ sym_find(struct kconfig *k, const char *name)
 	return NULL;
 }
 
+/* Fill k->korder as a table of size buckets (every symbol added at the
+ * head of its bucket in creation order, unnamed ones in bucket 0) is
+ * walked; returns the count. */
+static int
+sym_order_buckets(struct kconfig *k, unsigned size)
+{
+	int		*head, *next, i, j = 0;
+	unsigned	 b, h;
+	const char	*c;
+
+	head = xmalloc(size * sizeof *head);
+	next = xmalloc(((size_t)k->nsyms + 1) * sizeof *next);
+	for (b = 0; b < size; b++)
+		head[b] = -1;
+	for (i = 0; i < k->nsyms; i++) {
+		h = 2166136261U;
+		if (k->syms[i]->name != NULL) {
+			for (c = k->syms[i]->name; *c != '\0'; c++)
+				h = (h ^ (unsigned)(int)*c) * 0x01000193;
+		} else
+			h = 0;
+		b = h % size;
+		next[i] = head[b];
+		head[b] = i;
+	}
+	for (b = 0; b < size; b++) {
+		for (i = head[b]; i >= 0; i = next[i])
+			k->korder[j++] = k->syms[i];
+	}
+	free(next);
+	free(head);
+	return j;
+}
+
 /* Every symbol in the order the kernel's hash walk visits them. Symbols
  * created later (none are, after parsing) invalidate the cache. */
 struct kc_symbol **
@@ -109,9 +143,14 @@ sym_kernel_order(struct kconfig *k, int *n)
 	if (k->korder == NULL || k->nkorder != k->nsyms) {
 		free(k->korder);
 		k->korder = xmalloc((k->nsyms + 1) * sizeof *k->korder);
-		for (i = 0; i < SYM_HASHSIZE; i++) {
-			for (sym = k->hash[i]; sym != NULL; sym = sym->hnext)
-				k->korder[j++] = sym;
+		if (k->rules.hash_size != SYM_HASHSIZE)
+			j = sym_order_buckets(k, k->rules.hash_size);
+		else {
+			for (i = 0; i < SYM_HASHSIZE; i++) {
+				for (sym = k->hash[i]; sym != NULL;
+				    sym = sym->hnext)
+					k->korder[j++] = sym;
+			}
 		}
 		k->nkorder = j;
 	}
@@ -125,7 +164,8 @@ enum kc_type
 sym_get_type(struct kconfig *k, struct kc_symbol *sym)
 {
 	if (sym->type == KC_TRISTATE) {
-		if (sym_is_choice_value(sym) && sym->visible == KC_YES)
+		if (k->rules.tristate_choice && sym_is_choice_value(sym) &&
+		    sym->visible == KC_YES)
 			return KC_BOOL;
 		if (k->modules_val == KC_NO)
 			return KC_BOOL;
@@ -242,7 +282,7 @@ sym_calc_visibility(struct kconfig *k, struct kc_symbol *sym)
 	struct kc_symbol	*cs = NULL;
 	enum kc_tri		 tri = KC_NO;
 
-	if (sym_is_choice_value(sym))
+	if (sym_is_choice_value(sym) && k->rules.tristate_choice)
 		cs = sym->choice;
 	for (prop = sym->prop; prop != NULL; prop = prop->next) {
 		if (prop->text == NULL)
@@ -333,6 +373,76 @@ sym_calc_choice(struct kconfig *k, struct kc_symbol *cs)
 	return ds;
 }
 
+/* A choice's values by priority (6.11): the highest first, ties in the
+ * order of the Kconfig; into order[], which has room for them all. */
+static void
+sym_choice_by_priority(struct kc_symbol *cs, struct kc_symbol **order)
+{
+	struct kc_symbol	*sym;
+	int			 i, j;
+
+	for (i = 0; i < cs->nvalues; i++) {
+		sym = cs->values[i];
+		for (j = i; j > 0 && order[j - 1]->prio < sym->prio; j--)
+			order[j] = order[j - 1];
+		order[j] = sym;
+	}
+}
+
+/* The values of a choice, computed together from their user values
+ * (6.11): the visible value with a user y of the highest priority, else
+ * the default unless the user said n to it, else the first visible value
+ * without a user value, else the visible value of the lowest priority.
+ * It is y, every other visible value n, and all of them are valid. */
+static struct kc_symbol *
+sym_calc_choice_prio(struct kconfig *k, struct kc_symbol *cs)
+{
+	struct kc_symbol	*res = NULL, *sym, *stack[64], **order;
+	int			 i, n = cs->nvalues;
+	enum kc_tri		 val;
+
+	order = n <= 64 ? stack : xmalloc((size_t)n * sizeof *order);
+	sym_choice_by_priority(cs, order);
+	for (i = 0; i < n; i++) {
+		sym = order[i];
+		sym_calc_visibility(k, sym);
+		if (sym->visible == KC_NO)
+			continue;
+		if (sym_has_value(sym) && sym->user_tri == KC_YES) {
+			res = sym;
+			break;
+		}
+	}
+	if (res == NULL) {
+		res = sym_choice_default(k, cs);
+		if (res != NULL && sym_has_value(res) &&
+		    res->user_tri == KC_NO)
+			res = NULL;
+	}
+	for (i = 0; res == NULL && i < n; i++) {
+		sym = cs->values[i];
+		if (sym->visible != KC_NO && !sym_has_value(sym))
+			res = sym;
+	}
+	for (i = n - 1; res == NULL && i >= 0; i--) {
+		if (order[i]->visible != KC_NO)
+			res = order[i];
+	}
+	if (order != stack)
+		free(order);
+	for (i = 0; i < n; i++) {
+		sym = cs->values[i];
+		if (sym->visible == KC_NO)
+			continue;
+		val = sym == res ? KC_YES : KC_NO;
+		sym->curr_tri = val;
+		sym->valid_gen = k->gen;
+		sym->flags |= SYM_WRITE;
+	}
+	cs->choice_sel = res;
+	return res;
+}
+
 /* The "unmet direct dependencies" warning conf prints when a select
  * forces a symbol above what its dependencies allow. */
 static void
@@ -389,6 +499,10 @@ sym_calc_value(struct kconfig *k, struct kc_symbol *sym)
 	}
 	if (sym->type == KC_BOOL || sym->type == KC_TRISTATE)
 		str = "n";	/* what conf leaves in curr.val */
+	else if (sym->type == KC_INT && k->rules.number_zero)
+		str = "0";
+	else if (sym->type == KC_HEX && k->rules.number_zero)
+		str = "0x0";
 	sym->flags &= ~SYM_WRITE;
 	sym_calc_visibility(k, sym);
 	if (sym->visible != KC_NO)
@@ -402,7 +516,11 @@ sym_calc_value(struct kconfig *k, struct kc_symbol *sym)
 	switch (sym_get_type(k, sym)) {
 	case KC_BOOL:
 	case KC_TRISTATE:
-		if (sym_is_choice_value(sym) && sym->visible == KC_YES) {
+		if (k->rules.choice_priority && sym_is_choice_value(sym)) {
+			sym_calc_choice_prio(k, sym->choice);
+			tri = sym->curr_tri;
+		} else if (sym_is_choice_value(sym) &&
+		    sym->visible == KC_YES) {
 			tri = sym->choice->choice_sel == sym ? KC_YES : KC_NO;
 		} else {
 			if (sym->visible != KC_NO && sym_has_value(sym)) {
@@ -453,14 +571,16 @@ sym_calc_value(struct kconfig *k, struct kc_symbol *sym)
 
 	sym->curr_tri = tri;
 	sym->curr_str = str;
-	if (sym_is_choice(sym) && tri == KC_YES)
+	if (sym_is_choice(sym) && tri == KC_YES &&
+	    !k->rules.choice_priority)
 		sym->choice_sel = sym_calc_choice(k, sym);
 	sym_validate_range(k, sym);
 
 	if (sym == k->modules_sym)
 		k->modules_val = sym->curr_tri;
 
-	if (sym_is_choice(sym) && (sym->flags & SYM_WRITE)) {
+	if (sym_is_choice(sym) && (sym->flags & SYM_WRITE) &&
+	    !k->rules.choice_priority) {
 		for (i = 0; i < sym->nvalues; i++) {
 			if (sym->values[i]->visible != KC_NO)
 				sym->values[i]->flags |= SYM_WRITE;
@@ -519,9 +639,37 @@ sym_tristate_within_range(struct kconfig *k, struct kc_symbol *sym,
 		return false;
 	if (sym->visible <= sym->rev_dep.tri)
 		return false;
-	if (sym_is_choice_value(sym) && sym->visible == KC_YES)
+	if (k->rules.tristate_choice && sym_is_choice_value(sym) &&
+	    sym->visible == KC_YES)
 		return val == KC_YES;
 	return val >= sym->rev_dep.tri && val <= sym->visible;
+}
+
+/* Choose sym in its choice (6.11, choice_set_value()): every visible
+ * value gets a user value, y for sym and n for the others, and the
+ * highest priority, sym's last so that an all-n choice picks the first
+ * value as the one of least priority. */
+static void
+sym_choice_set_value(struct kconfig *k, struct kc_symbol *cs,
+    struct kc_symbol *sym)
+{
+	struct kc_symbol	*v;
+	bool			 changed = false;
+	int			 i;
+
+	for (i = 0; i < cs->nvalues; i++) {
+		v = cs->values[i];
+		if (v->visible == KC_NO)
+			continue;
+		if (v->curr_tri != (v == sym ? KC_YES : KC_NO))
+			changed = true;
+		journal_note(k, v);
+		v->user_tri = v == sym ? KC_YES : KC_NO;
+		v->flags |= SYM_DEF_USER;
+		v->prio = ++k->prio_next;
+	}
+	if (changed)
+		sym_clear_all_valid(k);
 }
 
 /* Set a bool/tristate user value, as the user would in a config tool. */
@@ -534,6 +682,11 @@ sym_set_tristate_value(struct kconfig *k, struct kc_symbol *sym,
 
 	sym_calc_value(k, sym);
 	old = sym->curr_tri;
+	if (k->rules.choice_priority && sym_is_choice_value(sym) &&
+	    val == KC_YES && sym->visible != KC_NO) {
+		sym_choice_set_value(k, sym->choice, sym);
+		return true;
+	}
 	if (old != val && !sym_tristate_within_range(k, sym, val))
 		return false;
 	journal_note(k, sym);
@@ -717,7 +870,9 @@ sym_get_string_default(struct kconfig *k, struct kc_symbol *sym)
 	case KC_TRISTATE:
 		return val == KC_NO ? "n" : val == KC_MOD ? "m" : "y";
 	case KC_INT:
+		return *str == '\0' && k->rules.number_zero ? "0" : str;
 	case KC_HEX:
+		return *str == '\0' && k->rules.number_zero ? "0x0" : str;
 	case KC_STRING:
 		return str;
 	default:

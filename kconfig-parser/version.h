@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * version.h - every way the Kconfig language and conf's behaviour differ
+ * between the kernel versions kctui follows, in one table.
+ *
+ * The tree's version (VERSION and PATCHLEVEL of its top Makefile) picks
+ * the rules; the engine tests these flags, never a version number, so a
+ * reader finds every version-dependent behaviour here.  Trees whose
+ * version cannot be read get the 6.1 rules (the first kctui followed).
+ * Verified against conf of 6.1 and 6.12; the versions in between are
+ * where the kernel's history puts each change.
+ */
+#ifndef KC_VERSION_H
+#define KC_VERSION_H
+
+#include <stdbool.h>
+
+struct kc_rules {
+	int	 version;		/* 6 */
+	int	 patchlevel;		/* 12 */
+
+	/* 6.8: config reading is exact ("# " then CONFIG_, then exactly
+	 * "is not set"; any other line is "unexpected data"). */
+	bool	 strict_config_read;
+	/* 6.8: a user value out of range, or of an invisible symbol,
+	 * keeps its user flag after conf_read (no reset pass). */
+	bool	 keep_user_values;
+	/* 6.8: int/hex without a default are 0 / 0x0, not empty. */
+	bool	 number_zero;
+	/* before 6.9: "choice NAME". */
+	bool	 named_choice;
+	/* before 6.9: a choice takes its type from its first typed value
+	 * (6.9 on: every choice is bool). */
+	bool	 choice_type_from_values;
+	/* before 6.10: "optional" in a choice. */
+	bool	 optional_choice;
+	/* 6.10: a choice value without a prompt, or with a default, or
+	 * prompted outside its choice, is an error (was a warning). */
+	bool	 strict_choice_values;
+	/* before 6.11: tristate choices (a choice has a mode y/m/n and
+	 * values may be m). */
+	bool	 tristate_choice;
+	/* 6.11: a choice is computed from its values' user values in
+	 * priority order (the value read last first), not from a
+	 * selection stored on the choice (sym_calc_choice of 6.11). */
+	bool	 choice_priority;
+	/* 6.9: the symbol table has 16384 buckets (generic hashtable),
+	 * not 9973: the order conf walks all symbols in. */
+	unsigned hash_size;
+};
+
+/* The rules of version.patchlevel. */
+void	kc_rules_for(struct kc_rules *, int version, int patchlevel);
+/* VERSION and PATCHLEVEL of a kernel Makefile; -1 if unreadable. */
+int	kc_rules_read_makefile(const char *path, int *version,
+	    int *patchlevel);
+
+#endif
