@@ -646,9 +646,9 @@ sym_tristate_within_range(struct kconfig *k, struct kc_symbol *sym,
 }
 
 /* Choose sym in its choice (6.11, choice_set_value()): every visible
- * value gets a user value, y for sym and n for the others, and the
- * highest priority, sym's last so that an all-n choice picks the first
- * value as the one of least priority. */
+ * value gets a user value, y for sym and n for the others, and a new
+ * priority above every older one, in Kconfig order (so were all of them
+ * n, the first would be the one of least priority). */
 static void
 sym_choice_set_value(struct kconfig *k, struct kc_symbol *cs,
     struct kc_symbol *sym)

@@ -14,6 +14,9 @@
 # KCTUI_ORACLE_DIR  where oracle results are kept; tests/run.sh shares one
 #                   between the normal and the asan pass of a run
 # KCTUI_CACHE_DIR   kctui's $(shell) cache (default: a scratch directory)
+# KCTUI_KVER        kernel series of the tree (tree.sh: 6.1, the default,
+#                   or 6.12); results of another series than 6.1 are named
+#                   real-KVER/CASE (tests/real/compare-6.12.sh sets it)
 set -u
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -36,11 +39,18 @@ flavor=${KCTUI_FLAVOR:-normal}
 want=${KCTUI_REAL_CASES:-all}
 
 ORACLE=${KCTUI_ORACLE_DIR:-$work/oracle}
-mkdir -p "$ORACLE"
 export KCTUI_CACHE_DIR=${KCTUI_CACHE_DIR:-$work/shell-cache}
 
-kctui_need_binary "real/kctui$sfx"
-kctui_tree_or_fail "real/tree" "$work/tree.log"
+# Result names: real/CASE on 6.1, real-6.12/CASE on 6.12.
+rtag=real
+if [ "${KCTUI_KVER:-6.1}" != 6.1 ]; then
+	rtag=real-$KCTUI_KVER
+	ORACLE=$ORACLE-$KCTUI_KVER	# a shared KCTUI_ORACLE_DIR holds 6.1's
+fi
+mkdir -p "$ORACLE"
+
+kctui_need_binary "$rtag/kctui$sfx"
+kctui_tree_or_fail "$rtag/tree" "$work/tree.log"
 cat "$work/tree.log" >&2
 
 # Seed files for the KCONFIG_ALLCONFIG cases (one unknown symbol on purpose).
@@ -202,7 +212,7 @@ ensure_oracle() {
 case_files() { (cd "$1" && find . -type f ! -name '.log' ! -name '.done' ! -name '.time' | sed 's|^\./||' | sort); }
 
 run_case() {
-	local c=$1 name="real/$1$sfx" o=$ORACLE/$1 k=$work/$flavor/$1 t0 rc kt_time f bad=0
+	local c=$1 name="$rtag/$1$sfx" o=$ORACLE/$1 k=$work/$flavor/$1 t0 rc kt_time f bad=0
 	if ! ensure_oracle "$c"; then
 		fail "$name" "oracle (make) failed"
 		tail -30 "$o.log" 2>/dev/null | indent
