@@ -169,10 +169,22 @@ kc_choice_value(const struct kc_symbol *cs, int i)
 }
 
 /* The value a choice selects now. Only a y choice has one: in an m
- * choice every value is m or n independently, so NULL then (and for n). */
+ * choice every value is m or n independently, so NULL then (and for n).
+ * From 6.11 a choice has no mode: its visible value that is y, if any. */
 struct kc_symbol *
 kc_choice_selected(struct kconfig *k, struct kc_symbol *cs)
 {
+	int i;
+
+	if (k->rules.choice_priority) {
+		for (i = 0; i < cs->nvalues; i++) {
+			sym_calc_value(k, cs->values[i]);
+			if (cs->values[i]->visible != KC_NO &&
+			    cs->values[i]->curr_tri == KC_YES)
+				return cs->values[i];
+		}
+		return NULL;
+	}
 	sym_calc_value(k, cs);
 	return cs->curr_tri == KC_YES ? cs->choice_sel : NULL;
 }

@@ -258,6 +258,7 @@ struct kc_undo {
 	enum kc_tri		 tri;
 	const char		*str;
 	struct kc_symbol	*sel;
+	uint64_t		 prio;
 };
 void		 journal_init(struct kconfig *);
 void		 journal_free(struct kconfig *);

@@ -67,6 +67,7 @@ journal_note(struct kconfig *k, struct kc_symbol *sym)
 	u->tri = sym->user_tri;
 	u->str = sym->user_str;
 	u->sel = sym->user_sel;
+	u->prio = sym->prio;
 }
 
 /* User values were replaced wholesale (a config read): no going back. */
@@ -125,6 +126,7 @@ kconfig_rollback(struct kconfig *k)
 		u->sym->user_tri = u->tri;
 		u->sym->user_str = u->str;
 		u->sym->user_sel = u->sel;
+		u->sym->prio = u->prio;
 		syms[i] = u->sym;
 	}
 	graph_invalidate_many(k, syms, k->j_n);

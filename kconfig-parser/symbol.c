@@ -669,7 +669,7 @@ sym_choice_set_value(struct kconfig *k, struct kc_symbol *cs,
 		v->prio = ++k->prio_next;
 	}
 	if (changed)
-		sym_clear_all_valid(k);
+		graph_invalidate(k, sym);	/* its choice and siblings too */
 }
 
 /* Set a bool/tristate user value, as the user would in a config tool. */
