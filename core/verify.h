@@ -297,6 +297,8 @@ struct verify {
 	char	       **lost;		/* "bus driver device" bound in the
 					   bundle, not in the guest */
 	size_t		 nlost;
+	bool		 has_drivers;	/* the bundle has a drivers file:
+					   "devices" is judged */
 	char	       **missing;	/* modules loaded in the bundle, not
 					   in the guest */
 	size_t		 nmissing;
