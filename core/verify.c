@@ -764,10 +764,9 @@ verify_compare(struct verify *v, const struct vm_result *r)
 		save = NULL;
 		for (line = strtok_r(text, "\n", &save); line != NULL;
 		    line = strtok_r(NULL, "\n", &save)) {
-			char bus[128], drv[128], dev[512];
+			char *bus, *drv, *dev;
 
-			if (sscanf(line, "%127s %127s %511s", bus, drv,
-			    dev) != 3)
+			if (vm_driver_split(line, &bus, &drv, &dev) != 0)
 				continue;
 			for (i = 0; i < r->ndrivers; i++)
 				if (strcmp(r->drivers[i].device, dev) == 0 &&

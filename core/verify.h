@@ -220,6 +220,7 @@ void	 vm_result_end(struct vm_result *);
 void	 vm_result_free(struct vm_result *);
 /* Whether /dev/kvm can be opened read-write. */
 bool	 vm_kvm_usable(void);
+int	 vm_driver_split(char *, char **, char **, char **);
 
 /* ------------------------------------------------------------- verify.c */
 
