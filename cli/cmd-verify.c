@@ -114,7 +114,7 @@ verify_print(void *arg, const struct verify_event *e)
 			break;
 		}
 		printf("  step %-16s %s", e->name, e->state);
-		if (strcmp(e->state, "fail") == 0)
+		if (e->rc != 0)
 			printf(" (exit %d)", e->rc);
 		printf("\n");
 		for (i = 0; i < e->nlog; i++)

@@ -396,6 +396,15 @@ verify_emit_steps(struct verify *v, const struct vm_result *r)
 		}
 		verify_emit(v, &e);
 	}
+	if (v->has_drivers && r->finished) {
+		struct verify_event e = { .kind = VEV_STEP };
+
+		e.name = "devices";
+		e.state = v->nlost == 0 ? "pass" : "fail";
+		e.log = v->lost;
+		e.nlog = v->nlost;
+		verify_emit(v, &e);
+	}
 }
 
 /*
@@ -751,13 +760,13 @@ verify_compare(struct verify *v, const struct vm_result *r)
 		free(text);
 	}
 	if ((text = verify_bundle_file(v, "drivers")) != NULL) {
+		v->has_drivers = true;
 		save = NULL;
 		for (line = strtok_r(text, "\n", &save); line != NULL;
 		    line = strtok_r(NULL, "\n", &save)) {
-			char bus[128], drv[128], dev[512];
+			char *bus, *drv, *dev;
 
-			if (sscanf(line, "%127s %127s %511s", bus, drv,
-			    dev) != 3)
+			if (vm_driver_split(line, &bus, &drv, &dev) != 0)
 				continue;
 			for (i = 0; i < r->ndrivers; i++)
 				if (strcmp(r->drivers[i].device, dev) == 0 &&

@@ -220,6 +220,7 @@ void	 vm_result_end(struct vm_result *);
 void	 vm_result_free(struct vm_result *);
 /* Whether /dev/kvm can be opened read-write. */
 bool	 vm_kvm_usable(void);
+int	 vm_driver_split(char *, char **, char **, char **);
 
 /* ------------------------------------------------------------- verify.c */
 
@@ -297,6 +298,8 @@ struct verify {
 	char	       **lost;		/* "bus driver device" bound in the
 					   bundle, not in the guest */
 	size_t		 nlost;
+	bool		 has_drivers;	/* the bundle has a drivers file:
+					   "devices" is judged */
 	char	       **missing;	/* modules loaded in the bundle, not
 					   in the guest */
 	size_t		 nmissing;

@@ -9,6 +9,7 @@
  */
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -161,6 +162,42 @@ vm_mark_step(struct vm_result *res, const char *s, const char *end)
 		st->seconds = st->seconds > 0 ? clock_now() - st->seconds : 0;
 		res->cur = -1;
 	}
+}
+
+/* Split a line of the bundle's drivers file, "BUS DRIVER DEVICE MODULE",
+ * in place: a driver's name may hold spaces ("i8042 kbd"), so the bus is
+ * the first field, the device and module the last two and the driver what
+ * lies between (as evidence-parse.c reads it); the
+ * device must then match a console "driver" marker's (vm_mark_driver). */
+int
+vm_driver_split(char *line, char **bus, char **drv, char **dev)
+{
+	char	*e = line + strlen(line), *p;
+
+	while (e > line && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	while (isspace((unsigned char)*line))
+		line++;
+	/* module: dropped */
+	if ((p = strrchr(line, ' ')) == NULL)
+		return -1;
+	while (p > line && isspace((unsigned char)p[-1]))
+		p--;
+	*p = '\0';
+	if ((p = strrchr(line, ' ')) == NULL)
+		return -1;
+	*dev = p + 1;
+	while (p > line && isspace((unsigned char)p[-1]))
+		p--;
+	*p = '\0';
+	if ((p = strchr(line, ' ')) == NULL)
+		return -1;
+	*p++ = '\0';
+	while (isspace((unsigned char)*p))
+		p++;
+	*bus = line;
+	*drv = p;
+	return **drv == '\0' ? -1 : 0;
 }
 
 /* "driver BUS DRIVER... DEVICE": the driver may hold spaces. */

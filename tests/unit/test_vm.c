@@ -328,6 +328,26 @@ test_console(void)
 	    strcmp(r.drivers[1].bus, "pnp") == 0 &&
 	    strcmp(r.drivers[1].driver, "i8042 kbd") == 0 &&
 	    strcmp(r.drivers[1].device, "pnp0/00:00") == 0, NULL);
+	{
+		/* the bundle's drivers lines split as the markers do: a
+		 * driver name with a space once lost every i8042 device */
+		char l1[] = "pnp i8042 kbd pnp0/00:00 -  ";
+		char l2[] = "pci virtio-pci pci0000:00/0000:00:01.0 virtio_pci";
+		char l3[] = "pnp kbd -";
+		char *bus, *drv, *dev;
+
+		check("bundle-driver-space",
+		    vm_driver_split(l1, &bus, &drv, &dev) == 0 &&
+		    strcmp(bus, r.drivers[1].bus) == 0 &&
+		    strcmp(drv, r.drivers[1].driver) == 0 &&
+		    strcmp(dev, r.drivers[1].device) == 0, NULL);
+		check("bundle-driver-plain",
+		    vm_driver_split(l2, &bus, &drv, &dev) == 0 &&
+		    strcmp(drv, r.drivers[0].driver) == 0 &&
+		    strcmp(dev, r.drivers[0].device) == 0, NULL);
+		check("bundle-driver-short",
+		    vm_driver_split(l3, &bus, &drv, &dev) == -1, NULL);
+	}
 	vm_result_free(&r);
 
 	/* the guest died inside a step: it failed, rc -1, with its lines */
