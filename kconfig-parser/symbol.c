@@ -403,9 +403,12 @@ sym_calc_choice_prio(struct kconfig *k, struct kc_symbol *cs)
 
 	order = n <= 64 ? stack : xmalloc((size_t)n * sizeof *order);
 	sym_choice_by_priority(cs, order);
+	/* Every value's visibility first: the search below stops at the
+	 * first chosen value, and the loops after it read them all. */
+	for (i = 0; i < n; i++)
+		sym_calc_visibility(k, cs->values[i]);
 	for (i = 0; i < n; i++) {
 		sym = order[i];
-		sym_calc_visibility(k, sym);
 		if (sym->visible == KC_NO)
 			continue;
 		if (sym_has_value(sym) && sym->user_tri == KC_YES) {

@@ -221,6 +221,57 @@ test_write(void)
 	kconfig_free(k);
 }
 
+/* 6.11 choices (a 6.12 tree): two trims before any recompute hide two
+ * values of a choice whose chosen value is elsewhere; neither may be
+ * written. The choice once stopped at the chosen value and judged the
+ * others by a visibility computed before the trims (the Debian 6.12
+ * exports wrote "# CONFIG_DEFAULT_FQ is not set"). */
+static void
+test_choice_hidden_values(void)
+{
+	static const char kc[] =
+	    "config MODULES\n\tbool \"m\"\n\tdefault y\n\tmodules\n"
+	    "config FQ\n\ttristate \"fq\"\n"
+	    "config CODEL\n\ttristate \"codel\"\n"
+	    "choice\n\tprompt \"default\"\n\tdefault D_PFIFO\n"
+	    "config D_FQ\n\tbool \"fq\" if FQ\n"
+	    "config D_CODEL\n\tbool \"codel\" if CODEL\n"
+	    "config D_PFIFO\n\tbool \"pfifo\"\n"
+	    "endchoice\n";
+	static const char cfg[] = "CONFIG_MODULES=y\nCONFIG_FQ=m\n"
+	    "CONFIG_CODEL=m\n# CONFIG_D_FQ is not set\n"
+	    "# CONFIG_D_CODEL is not set\nCONFIG_D_PFIFO=y\n";
+	char		 top[300], conf[300], mk[300];
+	char		*cause = NULL, *text;
+	struct kconfig	*k = new_kconfig();
+
+	snprintf(top, sizeof top, "%s/k612/Kconfig", tmpdir);
+	snprintf(conf, sizeof conf, "%s/k612/.config", tmpdir);
+	snprintf(mk, sizeof mk, "%s/k612", tmpdir);
+	mkdir(mk, 0755);
+	snprintf(mk, sizeof mk, "%s/k612/Makefile", tmpdir);
+	unit_write_file(mk, "VERSION = 6\nPATCHLEVEL = 12\n");
+	unit_write_file(top, kc);
+	unit_write_file(conf, cfg);
+	if (kconfig_parse(k, top, &cause) != 0 ||
+	    kconfig_read(k, conf, &cause) < 0) {
+		check("choice-hidden-parse", 0, cause);
+		free(cause);
+		kconfig_free(k);
+		return;
+	}
+	kconfig_recalc(k);
+	kc_sym_set_tristate(k, kconfig_find(k, "FQ"), KC_NO);
+	kc_sym_set_tristate(k, kconfig_find(k, "CODEL"), KC_NO);
+	text = kconfig_write_string(k);
+	check("choice-hidden-values-unwritten",
+	    strstr(text, "CONFIG_D_FQ") == NULL &&
+	    strstr(text, "CONFIG_D_CODEL") == NULL &&
+	    strstr(text, "CONFIG_D_PFIFO=y\n") != NULL, text);
+	free(text);
+	kconfig_free(k);
+}
+
 /* The introspection API: expressions, properties, menus, set/unset and
  * saved values carried to a second parse of the same text. */
 static void
@@ -288,6 +339,7 @@ main(void)
 	test_bad_config();
 	test_write();
 	test_introspection();
+	test_choice_hidden_values();
 	unit_rmtree(tmpdir);
 	return unit_failures != 0;
 }
