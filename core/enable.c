@@ -667,7 +667,7 @@ en_choice_pick(struct en_ctx *c, struct kc_symbol *s, int depth)
 	if (!r.ok)
 		return r;
 	memset(&x, 0, sizeof x);
-	if (kc_sym_tristate(c->k, cs) == KC_NO &&
+	if (kc_choice_mode(c->k, cs) == KC_NO &&
 	    en_prompt_route(c, cs, KC_YES, depth, &x))
 		en_merge(&r, &x);
 	else
@@ -689,7 +689,7 @@ en_sym_compute(struct en_ctx *c, struct kc_symbol *s, enum en_dir d,
 
 	if (d == EN_LE) {
 		if (kc_sym_choice(s) != NULL && v == KC_NO &&
-		    kc_sym_tristate(c->k, kc_sym_choice(s)) == KC_YES)
+		    kc_choice_mode(c->k, kc_sym_choice(s)) == KC_YES)
 			return en_choice_other(c, s, depth);
 		return en_down(c, s, v, depth);
 	}

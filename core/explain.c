@@ -904,7 +904,7 @@ ex_value_reasons(struct explain *ex, struct kconfig *k, struct kc_symbol *s)
 
 	v = kc_sym_tristate(k, s);
 	cs = kc_sym_choice(s);
-	if (cs != NULL && vis == KC_YES && kc_sym_tristate(k, cs) == KC_YES) {
+	if (cs != NULL && vis == KC_YES && kc_choice_mode(k, cs) == KC_YES) {
 		ex_choice(ex, k, s, cs);
 		return;
 	}
@@ -1337,7 +1337,7 @@ explain_brief(struct kconfig *k, struct kc_symbol *s)
 		    "set by you" : "default");
 	v = kc_sym_tristate(k, s);
 	cs = kc_sym_choice(s);
-	if (cs != NULL && vis == KC_YES && kc_sym_tristate(k, cs) == KC_YES)
+	if (cs != NULL && vis == KC_YES && kc_choice_mode(k, cs) == KC_YES)
 		return xstrdup("choice");
 	rev = kc_sym_selected_value(k, s);
 	imp = kc_sym_implied_value(k, s);

@@ -62,7 +62,8 @@ worker_snapshot_compute(struct kconfig *k, const struct attrib *a)
 		sym = kconfig_symbol(k, i);
 		t = kc_sym_type(sym);
 		s->choice_sel[i] = -1;
-		s->tri[i] = (uint8_t)kc_sym_tristate(k, sym);
+		s->tri[i] = (uint8_t)(kc_sym_is_choice(sym) ?
+		    kc_choice_mode(k, sym) : kc_sym_tristate(k, sym));
 		s->vis[i] = (uint8_t)kc_sym_visible(k, sym);
 		s->rev[i] = (uint8_t)kc_sym_selected_value(k, sym);
 		if (kc_sym_has_user_value(sym))

@@ -189,6 +189,18 @@ kc_choice_selected(struct kconfig *k, struct kc_symbol *cs)
 	return cs->curr_tri == KC_YES ? cs->choice_sel : NULL;
 }
 
+/* A choice's mode: before 6.11 its own value (y: one value is chosen, m:
+ * each value m or n, n: off); from 6.11 a choice has no value of its
+ * own, and it is y while its prompt is visible. */
+enum kc_tri
+kc_choice_mode(struct kconfig *k, struct kc_symbol *cs)
+{
+	sym_calc_value(k, cs);
+	if (k->rules.choice_priority)
+		return cs->visible != KC_NO ? KC_YES : KC_NO;
+	return cs->curr_tri;
+}
+
 /* Whether s has a user value (from .config or a set call), which it
  * keeps whether or not its prompt is visible now. */
 bool

@@ -178,6 +178,8 @@ int		 kc_choice_nvalues(const struct kc_symbol *choice);
 struct kc_symbol *kc_choice_value(const struct kc_symbol *choice, int i);
 /* The value a y choice selects (NULL when none or not y). */
 struct kc_symbol *kc_choice_selected(struct kconfig *, struct kc_symbol *);
+/* y while a value is chosen (a tristate choice before 6.11 may be m or n) */
+enum kc_tri	 kc_choice_mode(struct kconfig *, struct kc_symbol *choice);
 
 /* The user's value (from .config or a set call), if any. */
 bool		 kc_sym_has_user_value(const struct kc_symbol *);

@@ -48,9 +48,18 @@ KCTUI_REPO=${KCTUI_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 
 indent() { sed 's/^/    /'; }
 
-pass() { local n=$1; shift; printf 'PASS %s%s\n' "$n" "${*:+ $*}"; }
-fail() { local n=$1; shift; printf 'FAIL %s%s\n' "$n" "${*:+ $*}"; }
-skip() { local n=$1; shift; printf 'SKIP %s: %s\n' "$n" "$*"; }
+# A result's name: a test of the real tree run on another series than 6.1
+# (KCTUI_KVER, tests/real/*-6.12.sh) reports real-KVER/... for real/...
+kctui_result_name() {
+	case ${KCTUI_KVER:-6.1}:$1 in
+	6.1:*) printf '%s' "$1" ;;
+	*:real/*) printf 'real-%s/%s' "$KCTUI_KVER" "${1#real/}" ;;
+	*) printf '%s' "$1" ;;
+	esac
+}
+pass() { local n; n=$(kctui_result_name "$1"); shift; printf 'PASS %s%s\n' "$n" "${*:+ $*}"; }
+fail() { local n; n=$(kctui_result_name "$1"); shift; printf 'FAIL %s%s\n' "$n" "${*:+ $*}"; }
+skip() { local n; n=$(kctui_result_name "$1"); shift; printf 'SKIP %s: %s\n' "$n" "$*"; }
 
 fail_with() {
 	local n=$1 text=$2; shift 2

@@ -24,6 +24,9 @@
 #   KCTUI_GROUPS              groups to run (default "unit kconfig real fuzz")
 #   KCTUI_ASAN_REAL_CASES     real cases for the asan binary (default "all";
 #                             e.g. "olddefconfig-amd64 savedefconfig-amd64")
+#   KCTUI_ASAN_612_CASES      compare-6.12 cases for the asan binary (default
+#                             ASAN_612_CASES below; the other *-6.12.sh run
+#                             with the normal binary only)
 #   FUZZ_SMOKE_SECONDS        per fuzzer (default 5)
 #   KCTUI_TEST_LOG            full log (default build/check.log)
 set -u
@@ -39,6 +42,9 @@ KCTUI=$(abspath "${KCTUI:-./kctui}")
 KCTUI_ASAN=$(abspath "${KCTUI_ASAN:-build-asan/kctui}")
 GROUPS_WANTED=${KCTUI_GROUPS:-unit kconfig real tui fuzz}
 ASAN_REAL_CASES=${KCTUI_ASAN_REAL_CASES:-all}
+# 6.12 under ASan: olddefconfig of Debian's config (the 6.8 reading and
+# 6.11 choices), allmodconfig, savedefconfig and a defconfig.
+ASAN_612_CASES="olddefconfig-amd64 allmodconfig savedefconfig-amd64 defconfig-arm64"
 FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-5}
 
 # Sanitizers: any report makes the program exit non-zero.
@@ -174,7 +180,7 @@ fi
 
 # ------------------------------------------------------------------- real
 if want_group real; then
-	group_begin "real (tests/real/*.sh, Debian linux-source-6.1)"
+	group_begin "real (tests/real/*.sh, Debian linux-source-6.1 and 6.12)"
 	# Serially: the tests write into the shared tree.
 	for t in tests/real/*.sh; do
 		case ${t##*/} in tree.sh|demo.sh) continue;; esac
@@ -183,6 +189,12 @@ if want_group real; then
 	for t in tests/real/*.sh; do
 		case ${t##*/} in tree.sh|demo.sh) continue;; esac
 		cases=$ASAN_REAL_CASES; [ "$cases" = all ] && cases=
+		# The 6.12 tree under ASan: conf's comparisons on a subset
+		# (the engine's 6.12 paths; CI's time), the rest once.
+		case ${t##*/} in
+		compare-6.12.sh) cases=${KCTUI_ASAN_612_CASES:-$ASAN_612_CASES} ;;
+		*-6.12.sh) continue ;;
+		esac
 		run "real/${t##*/}[asan]" 3600 cat env KCTUI="$KCTUI_ASAN" KCTUI_FLAVOR=asan \
 			KCTUI_REAL_CASES="$cases" bash "$t"
 	done

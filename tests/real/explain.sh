@@ -70,6 +70,22 @@ expect() {
 	fi
 }
 
+# The facts that differ between the trees tree.sh gives (TREE_KVER):
+# Kconfig lines moved, IRQ_WORK became "def_bool y if SMP" in 6.12 (so
+# another select-only option), SCSI_NSP32 gained HAS_IOPORT.
+case $TREE_KVER in
+6.12)
+	sel_sym=IRQ_DOMAIN_HIERARCHY
+	sel_line="Value: y, selected by GENERIC_MSI_IRQ (y) and X86_LOCAL_APIC (y)."
+	nsp_dep="SCSI_LOWLEVEL && SCSI && PCI && SCSI && !64BIT && HAS_IOPORT"
+	nsp_line=1208 tipc_line=57 ;;
+*)
+	sel_sym=IRQ_WORK
+	sel_line="Value: y, selected by RELAY (y), PRINTK (y), NO_HZ_FULL (y), BPF_SYSCALL (y), TASKS_RCU (y), TASKS_RUDE_RCU (y), TASKS_TRACE_RCU (y), PERF_EVENTS (y) and 5 more."
+	nsp_dep="SCSI_LOWLEVEL && SCSI && PCI && SCSI && !64BIT"
+	nsp_line=1210 tipc_line=58 ;;
+esac
+
 # ------------------------------------------------------------ reason kinds
 expect real/explain-user EXT4_FS \
 	"CONFIG_EXT4_FS — The Extended 4 (ext4) filesystem (tristate)" \
@@ -83,8 +99,7 @@ expect real/explain-default INET_DCCP_DIAG \
 expect real/explain-default-inactive X86_32 \
 	"Value: n: no default applies and nothing selects it." \
 	"  Its default \"def_bool y\" (arch/x86/Kconfig:11) does not apply: 64BIT is y."
-expect real/explain-selected IRQ_WORK \
-	"Value: y, selected by RELAY (y), PRINTK (y), NO_HZ_FULL (y), BPF_SYSCALL (y), TASKS_RCU (y), TASKS_RUDE_RCU (y), TASKS_TRACE_RCU (y), PERF_EVENTS (y) and 5 more."
+expect real/explain-selected "$sel_sym" "$sel_line"
 expect real/explain-select-blocker CRC32 \
 	"Value: y, set by you in .config." \
 	"It selects BITREVERSE (now y)."
@@ -100,8 +115,8 @@ expect real/explain-choice HZ_250 \
 expect real/explain-choice-other HZ_1000 \
 	"Value: n, because the choice \"Timer frequency\" picked HZ_250."
 expect real/explain-hidden-not SCSI_NSP32 \
-	"You can't change it: it is not shown because \"SCSI_LOWLEVEL && SCSI && PCI && SCSI && !64BIT\" is n: 64BIT is y." \
-	"  64BIT is y — from its own dependencies (entry at drivers/scsi/Kconfig:1210)."
+	"You can't change it: it is not shown because \"$nsp_dep\" is n: 64BIT is y." \
+	"  64BIT is y — from its own dependencies (entry at drivers/scsi/Kconfig:$nsp_line)."
 expect real/explain-hidden-parent SND_SOC_ADAU7002 \
 	"  SOUND is n — it is listed under SOUND and only shown when that is on (sound/Kconfig:2)." \
 	"  SND_SOC is n — it is listed under SND_SOC and only shown when that is on (sound/soc/Kconfig:6)."
@@ -115,7 +130,7 @@ expect real/explain-prefix CONFIG_RT_MUTEXES \
 # its line taken out of the config so that its default decides.
 grep -v '^CONFIG_TIPC_DIAG=' "$work/cloud.config" > "$work/lim.config"
 if ex "$work/lim.config" explain TIPC_DIAG &&
-    grep -qxF 'Value: m, by default ("default y" at net/tipc/Kconfig:58).' "$work/out" &&
+    grep -qxF "Value: m, by default (\"default y\" at net/tipc/Kconfig:$tipc_line)." "$work/out" &&
     grep -qxF '  The default is y, but it is limited to m because it depends on something that is m (TIPC is m).' "$work/out" &&
     grep -qxF "It can't be y, only m or n, because it depends on something that is m: TIPC is m." "$work/out"; then
 	pass "real/explain-limited$sfx" "(TIPC_DIAG)"
