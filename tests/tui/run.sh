@@ -291,8 +291,45 @@ real_trim() {
 		fail "tui/trim-input-untouched$sfx" "the input config was written"
 }
 
+# ------------------------------------------------------------ Linux 6.12
+# Debian's 6.12 tree and cloud config (6.11 choices: no mode, a value
+# is chosen by priority): the Timer frequency choice drawn as a radio
+# list, another value picked, saved; the file must be what the 6.12
+# tree's own conf makes of the same change.
+real_612() {
+	local d=$work/k612
+	if ! kctui_tree_ensure 6.12 > "$work/tree612.log" 2>&1; then
+		fail "tui/real-6.12$sfx" "could not unpack the 6.12 tree"
+		indent < "$work/tree612.log"
+		return
+	fi
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	sed -e 's/^CONFIG_HZ_250=y/# CONFIG_HZ_250 is not set/' \
+	    -e 's/^# CONFIG_HZ_1000 is not set/CONFIG_HZ_1000=y/' \
+	    "$DEBIAN_CLOUD" > "$work/k612-expected"
+	mapfile -t kenv < <("$KCTUI" -C "$TREE" print-env)
+	env -i -C "$TREE" PATH="$PATH" HOME="$HOME" "${kenv[@]}" \
+	    KCONFIG_CONFIG="$work/k612-expected" ./scripts/kconfig/conf -s \
+	    --olddefconfig Kconfig > /dev/null 2>&1
+	TUI_SOCK=kctui-test-$$-k612
+	tui_start "$TREE" "$KCTUI" --config "$d/.config"
+	step k612-start "Main menu" 120 || return
+	step k612-search "1 match" / '^HZ_1000$' Enter || return
+	step k612-jump "Timer frequency" Down Enter || return
+	screen k612-choice
+	step k612-pick "(X) 1000 HZ" y || return
+	screen k612-picked
+	step k612-save "Configuration written to" Escape s || return
+	step k612-quit "[exited 0]" q || return
+	same_file "tui/k612-saved$sfx" "$work/k612-expected" "$d/.config" \
+		"(saved .config = the 6.12 conf's olddefconfig of HZ_1000=y)"
+	tui_stop
+}
+
 # A scenario that stops early leaves its server: stop it (its own socket).
 fixture; tui_stop
 bad_theme; tui_stop
 real; tui_stop
 real_trim; tui_stop
+( real_612 ); tui_stop
