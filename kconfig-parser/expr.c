@@ -81,6 +81,37 @@ expr_alloc_or(struct kconfig *k, struct kc_expr *e1, struct kc_expr *e2)
 }
 
 /*
+ * The test "e = n" ("e != n" when unequal), as conf builds it for the
+ * condition of "depends on X if e" (7.0): the test goes down through the
+ * operators, an && being n when either side is and an || when both are,
+ * a negation turning = into != and back; a comparison is y or n already,
+ * so it is kept or negated; a symbol becomes its comparison with n. The
+ * shape matters beyond the value: "S = n" of a string symbol S is not
+ * "!S".
+ */
+struct kc_expr *
+expr_alloc_is_no(struct kconfig *k, struct kc_expr *e, bool unequal)
+{
+	struct kc_expr *l, *r, *res;
+
+	switch (e->type) {
+	case E_AND:
+	case E_OR:
+		l = expr_alloc_is_no(k, e->left.expr, false);
+		r = expr_alloc_is_no(k, e->right.expr, false);
+		res = expr_alloc_two(k, e->type == E_AND ? E_OR : E_AND, l, r);
+		return unequal ? expr_alloc_one(k, E_NOT, res) : res;
+	case E_NOT:
+		return expr_alloc_is_no(k, e->left.expr, !unequal);
+	case E_SYMBOL:
+		return expr_alloc_comp(k, unequal ? E_UNEQUAL : E_EQUAL,
+		    e->left.sym, &k->sym_no);
+	default:
+		return unequal ? e : expr_alloc_one(k, E_NOT, e);
+	}
+}
+
+/*
  * Expressions are immutable once built, so sharing a subtree is safe and a
  * copy is only needed where a caller wants a distinct node; we still copy
  * to keep each property's tree its own (the TUI prints them separately).

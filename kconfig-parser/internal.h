@@ -73,6 +73,8 @@ struct kc_prop {
 #define SYM_DEF_USER	0x10000	/* user value (from .config or a mode) */
 #define SYM_NEED_SET_CHOICE 0x100000
 #define SYM_PENDING	0x200000	/* name waits for a $(shell) result */
+#define SYM_TRANS	0x400000	/* "transitional" (6.18): read, never
+					 * written, always visible */
 
 struct kc_symbol {
 	const char	 *name;		/* interned; NULL for unnamed choice */
@@ -204,6 +206,8 @@ struct kc_expr	*expr_alloc_and(struct kconfig *, struct kc_expr *,
 struct kc_expr	*expr_alloc_or(struct kconfig *, struct kc_expr *,
 		     struct kc_expr *);
 struct kc_expr	*expr_copy(struct kconfig *, const struct kc_expr *);
+struct kc_expr	*expr_alloc_is_no(struct kconfig *, struct kc_expr *,
+		     bool unequal);
 enum kc_tri	 expr_calc_value(struct kconfig *, struct kc_expr *);
 bool		 expr_contains_symbol(struct kc_expr *, struct kc_symbol *);
 bool		 expr_depends_symbol(struct kc_expr *, struct kc_symbol *);
@@ -266,6 +270,7 @@ void		 journal_note(struct kconfig *, struct kc_symbol *);
 void		 journal_reset(struct kconfig *);
 
 /* menu.c */
+int		 menu_check_transitional(struct kconfig *, struct kc_menu *);
 void		 menu_finalize(struct kconfig *, struct kc_menu *);
 bool		 menu_is_visible(struct kconfig *, struct kc_menu *);
 const char	*menu_get_prompt(struct kc_menu *);

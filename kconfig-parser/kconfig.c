@@ -162,6 +162,8 @@ kconfig_finish(struct kconfig *k, char **cause)
 	menu_finalize(k, &k->root);
 	if (sym_check_all_deps(k) != 0 || k->errors)
 		return kconfig_fail(k, cause);
+	if (k->rules.transitional && menu_check_transitional(k, &k->root))
+		return kconfig_fail(k, cause);
 	k->changed = true;
 	return 0;
 }

@@ -64,7 +64,8 @@ static const struct {
 	KW("menuconfig", T_MENUCONFIG), KW("modules", T_MODULES),
 	KW("on", T_ON), KW("optional", T_OPTIONAL), KW("prompt", T_PROMPT),
 	KW("range", T_RANGE), KW("select", T_SELECT), KW("source", T_SOURCE),
-	KW("string", T_STRING), KW("tristate", T_TRISTATE),
+	KW("string", T_STRING), KW("transitional", T_TRANSITIONAL),
+	KW("tristate", T_TRISTATE),
 	KW("visible", T_VISIBLE),
 };
 
@@ -614,7 +615,9 @@ again:
 				goto again;
 			return t;
 		}
-		if ((t = lexer_keyword(f->buf + s, f->pos - s)) != T_EOF)
+		/* "transitional" is a keyword from 6.18 on, a word before. */
+		if ((t = lexer_keyword(f->buf + s, f->pos - s)) != T_EOF &&
+		    (t != T_TRANSITIONAL || lx->k->rules.transitional))
 			return t;
 		strbuf_reset(&lx->text);
 		strbuf_add(&lx->text, f->buf + s, f->pos - s);

@@ -381,7 +381,8 @@ menu_finalize_in(struct kconfig *k, struct kc_menu *parent,
 		if (sym->type == KC_UNKNOWN)
 			kc_warn(k, "%s:%d:warning: config symbol defined "
 			    "without type", parent->file, parent->line);
-		if (sym_is_choice(sym) && parent->prompt == NULL)
+		if (sym_is_choice(sym) && parent->prompt == NULL &&
+		    !k->rules.choice_prompt_required)
 			kc_warn(k, "%s:%d:warning: choice must have a prompt",
 			    parent->file, parent->line);
 		menu_check_props(k, sym);
@@ -402,6 +403,51 @@ void
 menu_finalize(struct kconfig *k, struct kc_menu *root)
 {
 	menu_finalize_in(k, root, false);
+}
+
+/* Whether a dependency is none at all: absent, or plain y. */
+static bool
+menu_dep_is_yes(struct kconfig *k, const struct kc_expr *e)
+{
+	return e == NULL || (e->type == E_SYMBOL && e->left.sym == &k->sym_yes);
+}
+
+/*
+ * A transitional symbol (6.18) has help and nothing else: no dependency
+ * (its own, or its menu's or if-block's), no prompt, default, select,
+ * imply or range, in any of its definitions. One error per entry, at the
+ * entry for a dependency, else at the first property, as conf reports
+ * them. 0, or -1 if any entry broke the rule.
+ */
+int
+menu_check_transitional(struct kconfig *k, struct kc_menu *root)
+{
+	struct kc_menu	*m;
+	struct kc_prop	*prop;
+	int		 ret = 0;
+
+	for (m = root; m != NULL; m = menu_next(m)) {
+		if (m->sym == NULL || !(m->sym->flags & SYM_TRANS))
+			continue;
+		if (!menu_dep_is_yes(k, m->dep) ||
+		    !menu_dep_is_yes(k, m->visibility)) {
+			kc_error(k, "%s:%d: error: transitional symbols can "
+			    "only have help sections", m->file, m->line);
+			ret = -1;
+			continue;
+		}
+		for (prop = m->sym->prop; prop != NULL; prop = prop->next) {
+			/* Definitions and choice membership are no
+			 * properties in conf. */
+			if (prop->type == P_SYMBOL || prop->type == P_CHOICE)
+				continue;
+			kc_error(k, "%s:%d: error: transitional symbols can "
+			    "only have help sections", prop->file, prop->line);
+			ret = -1;
+			break;
+		}
+	}
+	return ret;
 }
 
 /* Whether a menu entry is shown; a symbol that is invisible itself but

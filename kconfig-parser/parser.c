@@ -60,6 +60,16 @@ parse_version_error(struct parser *p, const char *what, const char *gone)
 	    p->k->rules.patchlevel, gone);
 }
 
+/* A construct newer than the tree's kernel version: an error naming the
+ * construct, the tree's version and the version that added it. */
+static void
+parse_newer_error(struct parser *p, const char *what, const char *since)
+{
+	parse_error(p, "%s is not supported by Linux %d.%d's Kconfig "
+	    "(added in %s)", what, p->k->rules.version,
+	    p->k->rules.patchlevel, since);
+}
+
 /* A warning at the current statement. */
 static void __attribute__((format(printf, 2, 3)))
 parse_warn(struct parser *p, const char *fmt, ...)
@@ -411,7 +421,9 @@ parse_if_expr(struct parser *p, bool *ok)
 static void
 parse_help(struct parser *p)
 {
-	struct kc_menu *m = p->entry;
+	struct kc_menu	*m = p->entry;
+	const char	*name;
+	bool		 again, blank;
 
 	parse_next(p);			/* help */
 	if (p->tok != T_EOL) {
@@ -424,22 +436,38 @@ parse_help(struct parser *p)
 		parse_syntax(p, "help");
 		return;
 	}
-	if (m->help != NULL)
-		parse_warn(p, "warning: '%s' defined with more than one help "
-		    "text -- only the last one will be used",
-		    m->sym && m->sym->name ? m->sym->name : "<choice>");
-	if (p->text[strspn(p->text, " \f\n\r\t\v")] == '\0')
-		parse_warn(p, "warning: '%s' defined with blank help text",
-		    m->sym && m->sym->name ? m->sym->name : "<choice>");
+	name = m->sym && m->sym->name ? m->sym->name : "<choice>";
+	again = m->help != NULL;
+	blank = p->text[strspn(p->text, " \f\n\r\t\v")] == '\0';
 	m->help = arena_strdup(&p->k->arena, p->text);
+	if (!p->k->rules.strict_help) {
+		if (again)
+			parse_warn(p, "warning: '%s' defined with more than one "
+			    "help text -- only the last one will be used", name);
+		if (blank)
+			parse_warn(p, "warning: '%s' defined with blank help "
+			    "text", name);
+		parse_next(p);
+		return;
+	}
+	/* 6.13: errors, which conf reports where the next statement
+	 * starts (the parser's lookahead). */
 	parse_next(p);
+	parse_mark(p);
+	if (again)
+		parse_error(p, "'%s' defined with more than one help text",
+		    name);
+	if (blank)
+		parse_error(p, "'%s' defined with blank help text", name);
 }
 
-/* "depends on" expr EOL */
+/* "depends on" expr ["if" expr] EOL; "depends on X if Y" (7.0) is
+ * X || (Y = n), with Y = n built as the kernel builds it. */
 static void
 parse_depends(struct parser *p)
 {
-	struct kc_expr *e;
+	struct kc_expr	*e, *cond;
+	bool		 ok;
 
 	parse_next(p);
 	if (p->tok != T_ON) {
@@ -451,8 +479,23 @@ parse_depends(struct parser *p)
 		parse_syntax(p, "depends on");
 		return;
 	}
+	if (p->tok == T_IF && !p->k->rules.depends_if) {
+		parse_newer_error(p, "'depends on ... if' (a conditional "
+		    "dependency)", "7.0");
+		parse_recover(p);
+		return;
+	}
+	cond = parse_if_expr(p, &ok);
+	if (!ok) {
+		parse_syntax(p, "depends on");
+		return;
+	}
+	if (!parse_eol(p, "depends on"))
+		return;
+	if (cond != NULL)
+		e = expr_alloc_two(p->k, E_OR, e,
+		    expr_alloc_is_no(p->k, cond, false));
 	p->entry->dep = expr_alloc_and(p->k, p->entry->dep, e);
-	parse_eol(p, "depends on");
 }
 
 /* A type keyword as a symbol type, or KC_UNKNOWN. */
@@ -626,6 +669,20 @@ parse_config_options(struct parser *p)
 		case T_HELP:
 			parse_help(p);
 			break;
+		case T_TRANSITIONAL:	/* a keyword from 6.18 on */
+			parse_next(p);
+			if (parse_eol(p, "transitional"))
+				p->entry->sym->flags |= SYM_TRANS;
+			break;
+		case T_WORD:
+			/* Before 6.18 "transitional" is a word, and conf
+			 * an unknown statement there. */
+			if (strcmp(p->text, "transitional") != 0)
+				return;
+			parse_newer_error(p, "the 'transitional' attribute",
+			    "6.18");
+			parse_recover(p);
+			break;
 		default:
 			return;
 		}
@@ -659,6 +716,8 @@ parse_config(struct parser *p)
 	if (menuconfig) {
 		if (p->entry->prompt != NULL)
 			p->entry->prompt->type = P_MENU;
+		else if (p->k->rules.strict_help)
+			parse_error(p, "menuconfig statement without prompt");
 		else
 			parse_warn(p, "warning: menuconfig statement without "
 			    "prompt");
@@ -776,6 +835,12 @@ parse_choice(struct parser *p)
 			}
 			/* FALLTHROUGH */
 		case T_BOOL:
+			if (p->tok == T_BOOL && !p->k->rules.choice_bool_prompt) {
+				parse_version_error(p, "'bool' in a choice "
+				    "(title it with 'prompt')", "6.13");
+				parse_recover(p);
+				continue;
+			}
 			parse_type_option(p, true);
 			continue;
 		case T_OPTIONAL:
@@ -817,6 +882,9 @@ parse_choice(struct parser *p)
 		}
 		break;
 	}
+	if (p->entry->prompt == NULL && p->k->rules.choice_prompt_required)
+		kc_error(p->k, "%s:%d: error: choice must have a prompt",
+		    p->entry->file, p->entry->line);
 	block = parse_begin_menu(p);
 	parse_stmt_list(p, true);
 	parse_block_end(p, block, "choice");

@@ -282,6 +282,12 @@ sym_calc_visibility(struct kconfig *k, struct kc_symbol *sym)
 	struct kc_symbol	*cs = NULL;
 	enum kc_tri		 tri = KC_NO;
 
+	/* A transitional symbol is always visible, and keeps its
+	 * dependencies' values as they were (it has none). */
+	if (sym->flags & SYM_TRANS) {
+		sym->visible = KC_YES;
+		return;
+	}
 	if (sym_is_choice_value(sym) && k->rules.tristate_choice)
 		cs = sym->choice;
 	for (prop = sym->prop; prop != NULL; prop = prop->next) {
@@ -466,11 +472,34 @@ sym_warn_unmet_dep(struct kconfig *k, struct kc_symbol *sym)
 	k->dep_warnings++;
 }
 
+/*
+ * A symbol without a user value whose value came from a default naming a
+ * transitional symbol that has one (read from an old .config) takes that
+ * value as its own user value, as conf does (6.18), so it is not new.
+ */
+static void
+sym_take_transitional(struct kconfig *k, struct kc_symbol *sym,
+    struct kc_prop *prop, enum kc_tri tri, const char *str)
+{
+	struct kc_symbol *ds;
+
+	if (prop == NULL || sym_has_value(sym))
+		return;
+	ds = prop_get_symbol(prop);
+	if (ds == NULL || !(ds->flags & SYM_TRANS) || !sym_has_value(ds))
+		return;
+	journal_note(k, sym);
+	sym->user_tri = tri;
+	if (sym->type != KC_BOOL && sym->type != KC_TRISTATE)
+		sym->user_str = str;
+	sym->flags |= SYM_DEF_USER;
+}
+
 /* Compute a symbol's value for the current generation. */
 void
 sym_calc_value(struct kconfig *k, struct kc_symbol *sym)
 {
-	struct kc_prop		*prop;
+	struct kc_prop		*prop = NULL;
 	struct kc_symbol	*ds;
 	enum kc_tri		 tri = KC_NO;
 	const char		*str = "";
@@ -572,6 +601,7 @@ sym_calc_value(struct kconfig *k, struct kc_symbol *sym)
 		break;
 	}
 
+	sym_take_transitional(k, sym, prop, tri, str);
 	sym->curr_tri = tri;
 	sym->curr_str = str;
 	if (sym_is_choice(sym) && tri == KC_YES &&
@@ -589,7 +619,7 @@ sym_calc_value(struct kconfig *k, struct kc_symbol *sym)
 				sym->values[i]->flags |= SYM_WRITE;
 		}
 	}
-	if (sym->flags & SYM_NO_WRITE)
+	if (sym->flags & (SYM_NO_WRITE | SYM_TRANS))
 		sym->flags &= ~SYM_WRITE;
 	if (sym->flags & SYM_NEED_SET_CHOICE)
 		sym_set_all_choice_values(k, sym);

@@ -31,6 +31,11 @@ kc_rules_for(struct kc_rules *r, int v, int p)
 	r->strict_choice_values = kc_rules_since(v, p, 6, 10);
 	r->tristate_choice = !kc_rules_since(v, p, 6, 11);
 	r->choice_priority = kc_rules_since(v, p, 6, 11);
+	r->choice_prompt_required = kc_rules_since(v, p, 6, 9);
+	r->choice_bool_prompt = !kc_rules_since(v, p, 6, 13);
+	r->strict_help = kc_rules_since(v, p, 6, 13);
+	r->transitional = kc_rules_since(v, p, 6, 18);
+	r->depends_if = kc_rules_since(v, p, 7, 0);
 	r->hash_size = kc_rules_since(v, p, 6, 9) ? 16384 : 9973;
 }
 

@@ -7,8 +7,8 @@
  * the rules; the engine tests these flags, never a version number, so a
  * reader finds every version-dependent behaviour here.  Trees whose
  * version cannot be read get the 6.1 rules (the first kctui followed).
- * Verified against conf of 6.1 and 6.12; the versions in between are
- * where the kernel's history puts each change.
+ * Verified against conf of 6.1, 6.12, 6.13, 6.18 and 7.0; the versions in
+ * between are where the kernel's history puts each change.
  */
 #ifndef KC_VERSION_H
 #define KC_VERSION_H
@@ -44,6 +44,23 @@ struct kc_rules {
 	 * priority order (the value read last first), not from a
 	 * selection stored on the choice (sym_calc_choice of 6.11). */
 	bool	 choice_priority;
+	/* 6.9: a choice without a prompt is an error at its "choice" line
+	 * (was a warning from menu_finalize). */
+	bool	 choice_prompt_required;
+	/* before 6.13: bool "text" may title a choice as prompt "text"
+	 * does (6.13: only prompt; bool there is a syntax error). */
+	bool	 choice_bool_prompt;
+	/* 6.13: a menuconfig without a prompt, a second help text and a
+	 * blank help text are errors (were warnings). */
+	bool	 strict_help;
+	/* 6.18: the "transitional" attribute: a symbol with no prompt and
+	 * nothing but help, read from an old .config and never written; a
+	 * symbol without a user value whose default is such a symbol with
+	 * a user value takes the value it computed as its user value (so
+	 * conf does not ask for it). */
+	bool	 transitional;
+	/* 7.0: "depends on X if Y", meaning X || (Y = n). */
+	bool	 depends_if;
 	/* 6.9: the symbol table has 16384 buckets (generic hashtable),
 	 * not 9973: the order conf walks all symbols in. */
 	unsigned hash_size;

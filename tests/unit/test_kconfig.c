@@ -329,6 +329,96 @@ test_introspection(void)
 	kconfig_free(k);
 }
 
+/* A tree of a given kernel version in tmpdir/NAME: its Makefile says
+ * VERSION.PATCHLEVEL, its Kconfig is text; config (may be NULL) is read
+ * as its .config. NULL (and a "# " line) on a parse error. */
+static struct kconfig *
+parse_version(const char *name, int v, int p, const char *text,
+    const char *config)
+{
+	struct kconfig	*k = new_kconfig();
+	char		 dir[512], path[600], mk[64], *cause = NULL;
+
+	snprintf(dir, sizeof dir, "%s/%s", tmpdir, name);
+	mkdir(dir, 0755);
+	snprintf(mk, sizeof mk, "VERSION = %d\nPATCHLEVEL = %d\n", v, p);
+	snprintf(path, sizeof path, "%s/Makefile", dir);
+	unit_write_file(path, mk);
+	snprintf(path, sizeof path, "%s/Kconfig", dir);
+	unit_write_file(path, text);
+	if (kconfig_parse(k, path, &cause) != 0) {
+		printf("# parse error: %s\n", cause);
+		free(cause);
+		kconfig_free(k);
+		return NULL;
+	}
+	if (config != NULL) {
+		snprintf(path, sizeof path, "%s/.config", dir);
+		unit_write_file(path, config);
+		if (kconfig_read(k, path, &cause) < 0) {
+			printf("# read error: %s\n", cause);
+			free(cause);
+		}
+	}
+	kconfig_recalc(k);
+	return k;
+}
+
+/* 6.18's transitional symbols: a new symbol whose value came from a
+ * transitional one read from the old .config counts as set by the user
+ * (conf does not ask for it, the TUI does not mark it new); the
+ * transitional symbol is never written. 7.0's "depends on X if Y" is
+ * X || Y = n. */
+static void
+test_newer_versions(void)
+{
+	static const char trans[] =
+	    "config OLD\n\tbool\n\ttransitional\n"
+	    "config NEW\n\tbool \"new\"\n\tdefault OLD\n"
+	    "config OTHER\n\tbool \"other\"\n";
+	static const char depif[] =
+	    "config X\n\tbool \"x\"\n"
+	    "config Y\n\tbool \"y\"\n"
+	    "config A\n\tbool \"a\"\n\tdepends on X if Y\n";
+	struct kconfig		*k;
+	struct kc_symbol	*s;
+	char			*str;
+
+	k = parse_version("k618", 6, 18, trans, "CONFIG_OLD=y\n");
+	check("transitional-parse", k != NULL, "6.18 tree parses");
+	if (k == NULL)
+		return;
+	s = kconfig_find(k, "NEW");
+	check("transitional-carried", kc_sym_tristate(k, s) == KC_YES &&
+	    kc_sym_has_user_value(s), "NEW=y from OLD, as a user value");
+	s = kconfig_find(k, "OTHER");
+	check("transitional-other-new", !kc_sym_has_user_value(s),
+	    "OTHER stays new");
+	s = kconfig_find(k, "OLD");
+	check("transitional-not-written", !kc_sym_is_written(k, s) &&
+	    kc_sym_visible(k, s) == KC_YES, "OLD visible, never written");
+	kconfig_free(k);
+
+	k = parse_version("k612", 6, 12, trans, NULL);
+	check("transitional-6.12", k == NULL, "an error before 6.18");
+	kconfig_free(k);
+
+	k = parse_version("k70", 7, 0, depif, NULL);
+	check("depends-if-parse", k != NULL, "7.0 tree parses");
+	if (k == NULL)
+		return;
+	s = kconfig_find(k, "A");
+	str = kc_expr_str(kc_sym_depends(s));
+	check("depends-if-expr", strcmp(str, "X || Y=n") == 0, str);
+	free(str);
+	check("depends-if-y-n", kc_sym_visible(k, s) == KC_YES,
+	    "Y=n: A visible without X");
+	kc_sym_set_tristate(k, kconfig_find(k, "Y"), KC_YES);
+	check("depends-if-y-y", kc_sym_visible(k, s) == KC_NO,
+	    "Y=y: A needs X");
+	kconfig_free(k);
+}
+
 int
 main(void)
 {
@@ -340,6 +430,7 @@ main(void)
 	test_write();
 	test_introspection();
 	test_choice_hidden_values();
+	test_newer_versions();
 	unit_rmtree(tmpdir);
 	return unit_failures != 0;
 }
