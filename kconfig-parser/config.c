@@ -152,6 +152,27 @@ config_assign(struct reader *r, char *name, char *val)
 	cs->user_tri = EXPR_OR(cs->user_tri, sym->user_tri);
 }
 
+/* The name in a "# CONFIG_X is not set" line (cut in place), or NULL:
+ * from 6.8 conf wants exactly "is not set" after it (exact), before it
+ * only its start. */
+static char *
+config_not_set(char *line, const char *prefix, bool exact)
+{
+	size_t	 plen = strlen(prefix);
+	char	*name, *p;
+
+	if (line[1] != ' ' || strncmp(line + 2, prefix, plen) != 0)
+		return NULL;
+	name = line + 2 + plen;
+	if ((p = strchr(name, ' ')) == NULL)
+		return NULL;
+	*p++ = '\0';
+	if (exact ? strcmp(p, "is not set") != 0 :
+	    strncmp(p, "is not set", 10) != 0)
+		return NULL;
+	return name;
+}
+
 /* One line of a config file as conf reads it from 6.8: the newline (and
  * a carriage return) stripped, blank lines skipped, "# CONFIG_X is not
  * set" exactly, and anything but CONFIG_X=... is unexpected data. */
@@ -170,18 +191,8 @@ config_read_line_strict(struct reader *r, char *line)
 	if (line[0] == '\0')
 		return;
 	if (line[0] == '#') {
-		if (line[1] != ' ')
-			return;
-		p = line + 2;
-		if (strncmp(p, prefix, plen) != 0)
-			return;
-		name = p + plen;
-		if ((p = strchr(name, ' ')) == NULL)
-			return;
-		*p++ = '\0';
-		if (strcmp(p, "is not set") != 0)
-			return;
-		config_assign(r, name, (char *)"n");
+		if ((name = config_not_set(line, prefix, true)) != NULL)
+			config_assign(r, name, (char *)"n");
 		return;
 	}
 	if (strncmp(line, prefix, plen) != 0) {
@@ -211,16 +222,7 @@ config_read_line(struct reader *r, char *line)
 		return;
 	}
 	if (line[0] == '#') {
-		if (line[1] != ' ')
-			return;
-		p = line + 2;
-		if (strncmp(p, prefix, plen) != 0)
-			return;
-		name = p + plen;
-		if ((p = strchr(name, ' ')) == NULL)
-			return;
-		*p++ = '\0';
-		if (strncmp(p, "is not set", 10) != 0)
+		if ((name = config_not_set(line, prefix, false)) == NULL)
 			return;
 		val = (char *)"n";
 	} else if (strncmp(line, prefix, plen) == 0) {
