@@ -15,6 +15,7 @@
 #include "../core/session.h"
 #include "../kconfig-parser/env.h"
 #include "../kconfig-parser/kconfig.h"
+#include "../lib/fileio.h"
 #include "../lib/util.h"
 #include "cli.h"
 
@@ -111,6 +112,59 @@ conf_read_old(struct conf_run *r)
 	return 0;
 }
 
+/* The source tree conf finds relative files in: $srctree, else here. */
+static const char *
+conf_srctree(struct session *s)
+{
+	const char *t = env_lookup(s->envp, "srctree");
+
+	return t != NULL && *t != '\0' ? t : ".";
+}
+
+/* access(F_OK) of a path relative to the source tree. */
+static int
+conf_srctree_access(struct session *s, const char *rel)
+{
+	char	*path = xasprintf("%s/%s", conf_srctree(s), rel);
+	int	 rc = access(path, F_OK);
+
+	free(path);
+	return rc;
+}
+
+/* The arch's default defconfig is no file but a Makefile rule that
+ * merges fragments into a base: write the merged config (as
+ * merge_config.sh -m does) and go on as olddefconfig (as the rule does). */
+static int
+conf_read_generated(struct conf_run *r)
+{
+	const char	*srcarch = env_lookup(r->s->envp, "SRCARCH");
+	const char	*name = strrchr(r->defconfig, '/') + 1;
+	char		*text, *cause = NULL;
+	int		 rc;
+
+	rc = kconfig_generated_defconfig(conf_srctree(r->s), srcarch, name,
+	    &text, &cause);
+	if (rc == 1) {
+		fprintf(stderr, "***\n*** Can't find default configuration "
+		    "\"%s\"!\n***\n", r->defconfig);
+		return 1;
+	}
+	if (rc == 0 && file_write_atomic(r->s->config_path, text,
+	    strlen(text), 0666, ATOMIC_MKDIRS, &cause) != 0)
+		rc = -1;
+	free(text);
+	if (rc != 0) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		free(cause);
+		return 1;
+	}
+	if (!r->s->silent)
+		printf("#\n# merged configuration written to %s (needs "
+		    "make)\n#\n", r->s->config_path);
+	return conf_read_old(r);
+}
+
 /* defconfig starts from FILE, else the arch's defconfig. */
 static int
 conf_read_defconfig(struct conf_run *r)
@@ -124,6 +178,8 @@ conf_read_defconfig(struct conf_run *r)
 			    "default defconfig\n");
 			return 1;
 		}
+		if (conf_srctree_access(r->s, r->defconfig) != 0)
+			return conf_read_generated(r);
 		if (!r->s->silent)
 			printf("*** Default configuration is based on "
 			    "'%s'\n", strrchr(r->defconfig, '/') + 1);

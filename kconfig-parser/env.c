@@ -282,6 +282,28 @@ env_srcarch(const char *arch)
 	return arch;
 }
 
+/* powerpc's KBUILD_DEFCONFIG on a host that is no ppc: the fallback word
+ * of "$(if $(filter ppc%,$(uname)),$(uname),WORD)_defconfig" (ppc64 in
+ * 6.1, ppc64le, a generated defconfig, from 6.8), else ppc64. */
+static char *
+env_defconfig_ppc(const char *srctree)
+{
+	char		*path, *text, *v, *res = NULL;
+	const char	*p, *e;
+
+	path = xasprintf("%s/arch/powerpc/Makefile", srctree);
+	text = file_read_all(path, NULL);
+	free(path);
+	v = text != NULL ? env_make_var(text, "KBUILD_DEFCONFIG") : NULL;
+	if (v != NULL && (p = strstr(v, "$(uname),")) != NULL &&
+	    (e = strchr(p + 9, ')')) != NULL && e > p + 9 &&
+	    strchr(e + 1, '$') == NULL)
+		res = xasprintf("%.*s%s", (int)(e - (p + 9)), p + 9, e + 1);
+	free(v);
+	free(text);
+	return res != NULL ? res : xstrdup("ppc64_defconfig");
+}
+
 /* KBUILD_DEFCONFIG as arch/$(SRCARCH)/Makefile sets it (approximately). */
 static char *
 env_defconfig(const char *srctree, const char *arch, const char *srcarch,
@@ -306,7 +328,7 @@ env_defconfig(const char *srctree, const char *arch, const char *srcarch,
 	if (strcmp(srcarch, "powerpc") == 0) {
 		if (uname(&u) == 0 && strncmp(u.machine, "ppc", 3) == 0)
 			return xasprintf("%s_defconfig", u.machine);
-		return xstrdup("ppc64_defconfig");
+		return env_defconfig_ppc(srctree);
 	}
 	if (strcmp(srcarch, "sparc") == 0)
 		return xstrdup(strcmp(arch, "sparc64") == 0 ?

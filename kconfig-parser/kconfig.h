@@ -78,6 +78,12 @@ int		 kconfig_write(struct kconfig *, const char *path, char **cause);
 /* Write the minimal configuration (savedefconfig). */
 int		 kconfig_write_defconfig(struct kconfig *, const char *path,
 		     char **cause);
+/* The config an arch Makefile's generated defconfig (a base merged with
+ * fragments, e.g. powerpc's ppc64le_defconfig) writes before its
+ * olddefconfig, in *out: 0, 1 when target is no such rule, -1 (*cause). */
+int		 kconfig_generated_defconfig(const char *srctree,
+		     const char *srcarch, const char *target, char **out,
+		     char **cause);
 /* The same into a malloc'd string. */
 char		*kconfig_write_string(struct kconfig *);
 

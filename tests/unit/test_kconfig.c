@@ -272,6 +272,66 @@ test_choice_hidden_values(void)
 	kconfig_free(k);
 }
 
+/* A generated defconfig (powerpc's ppc64le_defconfig is one from 6.8):
+ * the rule found through an alias, the fragments merged as the real
+ * tree's scripts/kconfig/merge_config.sh -m merges them (run here as
+ * the oracle): redefined values dropped from the base wherever the name
+ * stands as a word, longer names kept, a fragment without a final
+ * newline, comments carried. */
+static void
+test_generated_defconfig(void)
+{
+	char		 tree[PATH_MAX], d[512], f[600], *cmd, *text = NULL;
+	char		*cause = NULL;
+	struct strbuf	 want;
+	int		 rc;
+
+	snprintf(d, sizeof d, "%s/gen/arch/foo/configs", tmpdir);
+	cmd = xasprintf("mkdir -p %s", d);
+	if (system(cmd) != 0)
+		check("generated-mkdir", 0, d);
+	free(cmd);
+	snprintf(f, sizeof f, "%s/gen/arch/foo/Makefile", tmpdir);
+	unit_write_file(f, "KBUILD_DEFCONFIG := gen_defconfig\n"
+	    "gen_defconfig: alias_defconfig\n"
+	    "alias_defconfig:\n"
+	    "\t$(call merge_into_defconfig,base_defconfig,\\\n"
+	    "\t\tone two)\n");
+	snprintf(f, sizeof f, "%s/base_defconfig", d);
+	unit_write_file(f, "CONFIG_A=y\nCONFIG_FOO_BAR=y\n"
+	    "# CONFIG_B is not set\nCONFIG_C=m\n"
+	    "# a comment naming CONFIG_D here\nCONFIG_XCONFIG_C=y\n");
+	snprintf(f, sizeof f, "%s/one.config", d);
+	unit_write_file(f, "CONFIG_B=y\nCONFIG_FOO=y\n# CONFIG_C is not set\n");
+	snprintf(f, sizeof f, "%s/two.config", d);
+	unit_write_file(f, "CONFIG_D=y\nCONFIG_A=y");
+	snprintf(d, sizeof d, "%s/gen", tmpdir);
+	rc = kconfig_generated_defconfig(d, "foo", "gen_defconfig", &text,
+	    &cause);
+	if (unit_find_tree("scripts/kconfig/merge_config.sh", tree,
+	    sizeof tree) == NULL) {
+		check("generated-defconfig", 0, "no real tree for the oracle");
+		free(text);
+		return;
+	}
+	cmd = xasprintf("cd %s && KCONFIG_CONFIG=%s/oracle sh "
+	    "%s/scripts/kconfig/merge_config.sh -m arch/foo/configs/"
+	    "base_defconfig arch/foo/configs/one.config "
+	    "arch/foo/configs/two.config > /dev/null", d, d, tree);
+	strbuf_init(&want);
+	if (system(cmd) == 0) {
+		snprintf(f, sizeof f, "%s/oracle", d);
+		unit_read_file(f, &want);
+	}
+	free(cmd);
+	check("generated-defconfig", rc == 0 && want.len > 0 &&
+	    strcmp(text, want.s) == 0, text != NULL ? text : cause);
+	check("generated-not-a-rule", kconfig_generated_defconfig(d, "foo",
+	    "base_defconfig", &cmd, &cause) == 1 && cmd == NULL, NULL);
+	strbuf_free(&want);
+	free(text);
+}
+
 /* The introspection API: expressions, properties, menus, set/unset and
  * saved values carried to a second parse of the same text. */
 static void
@@ -431,6 +491,7 @@ main(void)
 	test_introspection();
 	test_choice_hidden_values();
 	test_newer_versions();
+	test_generated_defconfig();
 	unit_rmtree(tmpdir);
 	return unit_failures != 0;
 }
