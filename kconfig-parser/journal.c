@@ -31,6 +31,7 @@ journal_init(struct kconfig *k)
 	k->user_gen = k->user_next;
 }
 
+/* Free the undo log. */
 void
 journal_free(struct kconfig *k)
 {
@@ -79,6 +80,8 @@ journal_reset(struct kconfig *k)
 	k->j_n = 0;
 }
 
+/* Start noting changes so that kconfig_rollback() can undo them; false
+ * when a checkpoint is already open. */
 bool
 kconfig_checkpoint(struct kconfig *k)
 {
@@ -100,6 +103,7 @@ kconfig_checkpoint(struct kconfig *k)
 	return true;
 }
 
+/* Keep the changes since the checkpoint and stop noting them. */
 void
 kconfig_checkpoint_end(struct kconfig *k)
 {
@@ -107,6 +111,8 @@ kconfig_checkpoint_end(struct kconfig *k)
 	k->j_n = 0;
 }
 
+/* Put back every user value changed since the checkpoint; only their
+ * readers are invalidated. */
 void
 kconfig_rollback(struct kconfig *k)
 {
@@ -136,6 +142,7 @@ kconfig_rollback(struct kconfig *k)
 	k->user_gen = k->j_gen0;
 }
 
+/* The generation of the user values (see the top of the file). */
 uint64_t
 kconfig_user_generation(const struct kconfig *k)
 {

@@ -281,6 +281,7 @@ static const unsigned char word_chars[256] = {
 	['y'] = 1, ['z'] = 1,
 };
 
+/* A character of a word token (the table above). */
 static bool
 is_word_char(int c)
 {
