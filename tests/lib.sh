@@ -48,18 +48,19 @@ KCTUI_REPO=${KCTUI_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 
 indent() { sed 's/^/    /'; }
 
-# A result's name: a test of the real tree run on another series than 6.1
-# (KCTUI_KVER, tests/real/*-6.12.sh) reports real-KVER/... for real/...
+# A result's name, in $_rn: a test of the real tree run on another series
+# than 6.1 (KCTUI_KVER, tests/real/*-6.12.sh) reports real-KVER/... for
+# real/... (set, not printed: no subshell for every result line)
 kctui_result_name() {
 	case ${KCTUI_KVER:-6.1}:$1 in
-	6.1:*) printf '%s' "$1" ;;
-	*:real/*) printf 'real-%s/%s' "$KCTUI_KVER" "${1#real/}" ;;
-	*) printf '%s' "$1" ;;
+	6.1:*) _rn=$1 ;;
+	*:real/*) _rn=real-$KCTUI_KVER/${1#real/} ;;
+	*) _rn=$1 ;;
 	esac
 }
-pass() { local n; n=$(kctui_result_name "$1"); shift; printf 'PASS %s%s\n' "$n" "${*:+ $*}"; }
-fail() { local n; n=$(kctui_result_name "$1"); shift; printf 'FAIL %s%s\n' "$n" "${*:+ $*}"; }
-skip() { local n; n=$(kctui_result_name "$1"); shift; printf 'SKIP %s: %s\n' "$n" "$*"; }
+pass() { kctui_result_name "$1"; shift; printf 'PASS %s%s\n' "$_rn" "${*:+ $*}"; }
+fail() { kctui_result_name "$1"; shift; printf 'FAIL %s%s\n' "$_rn" "${*:+ $*}"; }
+skip() { kctui_result_name "$1"; shift; printf 'SKIP %s: %s\n' "$_rn" "$*"; }
 
 fail_with() {
 	local n=$1 text=$2; shift 2
