@@ -41,7 +41,7 @@
  * replaying the objects through kb_obj_insert, as the scan recorded them.
  */
 #define KBCACHE_MAGIC	"KCKBUILD"
-#define KBCACHE_VERSION	1
+#define KBCACHE_VERSION	2	/* 2: MAKEFLAGS as the final make sees it */
 #define KBCACHE_MAX	(1u << 30)
 
 /*

@@ -793,6 +793,14 @@ kb_parse_init(struct parse *p, struct kbuild *kb, const char *dir, bool top,
 	kb_var_fix(p, "src", dir[0] ? dir : ".", false);
 	kb_var_fix(p, "obj", dir[0] ? dir : ".", false);
 	kb_var_fix(p, "KBUILD_EXTMOD", NULL, false);
+	/*
+	 * Read as the final make invocation does: from 6.5 the top Makefile
+	 * recurses ("need-sub-make") until --no-print-directory is in
+	 * MAKEFLAGS, and the rest of it (core-y, libs-y, ARCH_LIB...) is in
+	 * the else branch of that test.  With MAKEFLAGS empty, lib/ and
+	 * arch/x86/lib/ were never reached on 6.12.
+	 */
+	kb_var_fix(p, "MAKEFLAGS", "--no-print-directory", false);
 	kb_var_fix(p, "ARCH", NULL, true);
 	if (group < kb->ngroups && kb->garch[group] != NULL)
 		kb_var_fix(p, "SRCARCH", kb->garch[group], false);

@@ -414,7 +414,15 @@ test_mini_tree(void)
 	struct kbuild_stats	 st;
 	char			*cause = NULL;
 
+	/* From 6.5 the top Makefile recurses until --no-print-directory
+	 * is in MAKEFLAGS: what the final make reads is the else branch
+	 * (6.12's lib/ went unseen when MAKEFLAGS was read as empty). */
 	mkfile("Makefile",
+	    "ifeq ($(filter --no-print-directory, $(MAKEFLAGS)),)\n"
+	    "need-sub-make := 1\nendif\n"
+	    "ifeq ($(need-sub-make),1)\n__sub-make:\n"
+	    "\t$(Q)$(MAKE) -f $(abs_srctree)/Makefile $(MAKECMDGOALS)\n"
+	    "else # need-sub-make\n"
 	    "ifeq ($(KBUILD_EXTMOD),)\ncore-y :=\ndrivers-y :=\n"
 	    "libs-y := lib/\nendif\n"
 	    "ifdef config-build\nelse\n"
@@ -422,7 +430,8 @@ test_mini_tree(void)
 	    "export ARCH_CORE := $(core-y)\n"
 	    "export ARCH_LIB := $(filter %/, $(libs-y))\n"
 	    "export ARCH_DRIVERS := $(drivers-y) $(drivers-m)\n"
-	    "all:\n\t@echo $(shell true)\n");
+	    "all:\n\t@echo $(shell true)\n"
+	    "endif # need-sub-make\n");
 	mkfile("Kbuild", "obj-y += kernel/ arch/$(SRCARCH)/ $(ARCH_CORE)\n"
 	    "obj-$(CONFIG_BLOCK) += block/\nobj-y += drivers/ $(ARCH_LIB) "
 	    "$(ARCH_DRIVERS)\n");
