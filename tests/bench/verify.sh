@@ -16,6 +16,9 @@
 #                       default: one directory kept between policies and
 #                       runs, as verify keeps it
 #   VERIFY_JOBS=N       make -j (default: the number of CPUs)
+#   VERIFY_LATER=0      no later round (default: after the first policy,
+#                       one option put back and verified again in the same
+#                       build directory, as fill-back's next probe is)
 #   KCTUI               the binary (default ./kctui)
 #
 # Debug info is turned off in the trimmed config (CONFIG_DEBUG_INFO_NONE):
@@ -104,3 +107,32 @@ for policy in $POLICIES; do
 	echo "  bzImage $bz bytes (Debian's untrimmed $deb_bz), modules $mod bytes installed stripped (Debian's $deb_mod)"
 	[ $rc -eq 0 ] || sed 's/^/  | /' "$OUT/verify-$policy.err"
 done
+
+# A later round: what each fill-back probe after the first costs.  The
+# first policy's verified config with one option put back (CONFIG_DUMMY=m,
+# a one-file module not in the bundle), verified again in the same build
+# directory: an incremental build, modules_install, boot and workload.
+first=${POLICIES%% *}
+if [ "${VERIFY_LATER:-1}" = 1 ] && [ -n "$first" ]; then
+	cfg=$OUT/later.config
+	sed 's/^# CONFIG_DUMMY is not set$/CONFIG_DUMMY=m/' "$OUT/trim-$first.config" > "$cfg"
+	"$KCTUI" -C "$SRC" --config "$cfg" olddefconfig > /dev/null
+	grep -qx 'CONFIG_DUMMY=m' "$cfg" || { echo "verify later round: CONFIG_DUMMY=m not accepted" >&2; exit 1; }
+	wd=$KCTUI_CACHE/verify-debian
+	[ "${VERIFY_FRESH:-0}" = 1 ] && wd=$wd-$first
+	rm -f "$OUT/decisions-later"
+	t0=$(now_ns)
+	set +e
+	"$KCTUI" -C "$SRC" --config "$cfg" verify -e "$BUNDLE" -j "$JOBS" \
+		--work-dir "$wd" --decisions "$OUT/decisions-later" \
+		--format tsv --timeout 900 > "$OUT/verify-later.tsv" 2> "$OUT/verify-later.err"
+	rc=$?
+	set -e
+	secs=$(elapsed_since "$t0")
+	echo "verify later round ($first + CONFIG_DUMMY=m, same build directory): exit $rc in ${secs} s (target <= 180)"
+	awk -F'\t' '
+		$1 == "build" { objs[$2] = $3 }
+		$1 == "verdict" { printf "  probe %s: %s in %.0f s, %d objects built\n", $2, $3, $5, objs[$2] }
+	' "$OUT/verify-later.tsv"
+	[ $rc -eq 0 ] || sed 's/^/  | /' "$OUT/verify-later.err"
+fi
