@@ -69,6 +69,20 @@ deb_bz=$(stat -c %s "$pkgdir/boot/vmlinuz-$rel")
 deb_mod=$(du -sb "$pkgdir/lib/modules/$rel" | cut -f1)
 deb_ym=$(xzcat "$BUNDLE/config.xz" | grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$')
 
+# bench_verify CONFIG WORKDIR TAG: kctui verify of CONFIG in WORKDIR,
+# decisions and output in $OUT/*-TAG; sets rc and secs (wall time).
+bench_verify() {
+	local t0
+	t0=$(now_ns)
+	set +e
+	"$KCTUI" -C "$SRC" --config "$1" verify -e "$BUNDLE" -j "$JOBS" \
+		--work-dir "$2" --decisions "$OUT/decisions-$3" \
+		--format tsv --timeout 900 > "$OUT/verify-$3.tsv" 2> "$OUT/verify-$3.err"
+	rc=$?
+	set -e
+	secs=$(elapsed_since "$t0")
+}
+
 for policy in $POLICIES; do
 	cfg=$OUT/trim-$policy.config
 	rm -f "$cfg" "$cfg.old" "$OUT/decisions-$policy"
@@ -81,14 +95,7 @@ for policy in $POLICIES; do
 	ym=$(grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$cfg")
 	wd=$KCTUI_CACHE/verify-debian
 	[ "${VERIFY_FRESH:-0}" = 1 ] && { rm -rf "$wd-$policy"; wd=$wd-$policy; }
-	t0=$(now_ns)
-	set +e
-	"$KCTUI" -C "$SRC" --config "$cfg" verify -e "$BUNDLE" -j "$JOBS" \
-		--work-dir "$wd" --decisions "$OUT/decisions-$policy" \
-		--format tsv --timeout 900 > "$OUT/verify-$policy.tsv" 2> "$OUT/verify-$policy.err"
-	rc=$?
-	set -e
-	secs=$(elapsed_since "$t0")
+	bench_verify "$cfg" "$wd" "$policy"
 	final_ym=$(grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$cfg")
 	bz=$(stat -c %s "$wd/build/arch/x86/boot/bzImage" 2>/dev/null || echo 0)
 	mod=$(du -sb "$wd/build/staging/lib/modules" 2>/dev/null | cut -f1 || echo 0)
@@ -121,14 +128,7 @@ if [ "${VERIFY_LATER:-1}" = 1 ] && [ -n "$first" ]; then
 	wd=$KCTUI_CACHE/verify-debian
 	[ "${VERIFY_FRESH:-0}" = 1 ] && wd=$wd-$first
 	rm -f "$OUT/decisions-later"
-	t0=$(now_ns)
-	set +e
-	"$KCTUI" -C "$SRC" --config "$cfg" verify -e "$BUNDLE" -j "$JOBS" \
-		--work-dir "$wd" --decisions "$OUT/decisions-later" \
-		--format tsv --timeout 900 > "$OUT/verify-later.tsv" 2> "$OUT/verify-later.err"
-	rc=$?
-	set -e
-	secs=$(elapsed_since "$t0")
+	bench_verify "$cfg" "$wd" later
 	echo "verify later round ($first + CONFIG_DUMMY=m, same build directory): exit $rc in ${secs} s (target <= 180)"
 	awk -F'\t' '
 		$1 == "build" { objs[$2] = $3 }
