@@ -424,10 +424,11 @@ for a in "${qemu_cmd[@]}"; do
 done
 cmdline=${cmdline# }
 
+title="kctui evidence bundle: $(basename "$out")"
 {
 	cat <<EOF
-kctui evidence bundle: cloud-vm
-===============================
+$title
+$(printf '%s\n' "$title" | tr -c '\n' '=')
 
 Recorded by tests/evidence/record-vm.sh on $(date -u +%Y-%m-%d) from a real
 kernel under QEMU software emulation (TCG).  Nothing in this directory is

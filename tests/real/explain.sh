@@ -19,7 +19,6 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tree.sh
 . "$here/tree.sh"
 kctui_test_setup explain
-BUNDLE=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
 
 export KCTUI_CACHE_DIR=${KCTUI_CACHE_DIR:-$work/cache}
 

@@ -12,6 +12,9 @@
 #         DEBIAN_AMD64  uncompressed config.amd64_none_amd64
 #         DEBIAN_CLOUD  uncompressed config.amd64_none_cloud-amd64
 #         TREE_VERSION  Debian version of linux-source-KVER the tree came from
+#         BUNDLE        the evidence bundle recorded from Debian's own kernel
+#                       of that series under QEMU: tests/fixtures/evidence/
+#                       cloud-vm (6.1), cloud-vm-KVER (any other)
 #
 # 6.1 keeps its historical names ($KCTUI_CACHE/linux-6.1,
 # $KCTUI_CACHE/config.amd64_none_amd64, ...); any other series lives in
@@ -58,6 +61,11 @@ _kctui_tree_select() {
 	fi
 	DEBIAN_AMD64=$_kctui_tree_cfgdir/config.amd64_none_amd64
 	DEBIAN_CLOUD=$_kctui_tree_cfgdir/config.amd64_none_cloud-amd64
+	if [ "$1" = 6.1 ]; then
+		BUNDLE=${KCTUI_REPO:-.}/tests/fixtures/evidence/cloud-vm
+	else
+		BUNDLE=${KCTUI_REPO:-.}/tests/fixtures/evidence/cloud-vm-$1
+	fi
 }
 _kctui_tree_select "$_kctui_tree_kver0"
 
