@@ -19,7 +19,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tree.sh
 . "$here/tree.sh"
 kctui_test_setup evidence
-kver=$TREE_KVER	# BUNDLE: tree.sh's, recorded from this series' kernel
+# BUNDLE: tree.sh's, recorded from the kernel of the tree's series
 
 kctui_tree_or_fail "real/evidence$sfx" "$work/tree.log"
 export KCTUI_CACHE_DIR=$work/cache
@@ -149,7 +149,7 @@ mkdir -p "$work/old"
 cp "$BUNDLE/modules" "$work/old/"
 printf 'Linux oldhost 5.10.0-28-amd64 #1 SMP Debian 5.10.209-2 (2024-01-31) x86_64 GNU/Linux\n' > "$work/old/uname"
 if kt evidence -e "$work/old" --format tsv &&
-    grep -q "recorded on Linux 5.10.0-28-amd64 but this tree is $kver" "$work/err" &&
+    grep -q "recorded on Linux 5.10.0-28-amd64 but this tree is $TREE_KVER" "$work/err" &&
     grep -qP '^CONFIG_VIRTIO_NET\tused' "$work/out"; then
 	pass "real/evidence-other-version$sfx"
 else
@@ -172,7 +172,7 @@ else
 	head -3 "$work/out" "$work/err" | indent
 fi
 
-[ "$kver" = 6.1 ] || exit 0
+[ "$TREE_KVER" = 6.1 ] || exit 0
 
 # trace.dat (trace-cmd's binary format, read with libtracecmd): the same
 # VM's workload recorded by trace-cmd (tests/fixtures/evidence/cloud-vm-dat).

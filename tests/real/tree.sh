@@ -56,16 +56,13 @@ _kctui_tree_select() {
 	CONF=$TREE/scripts/kconfig/conf
 	if [ "$1" = 6.1 ]; then
 		_kctui_tree_cfgdir=$KCTUI_CACHE
+		BUNDLE=${KCTUI_REPO:-.}/tests/fixtures/evidence/cloud-vm
 	else
 		_kctui_tree_cfgdir=$KCTUI_CACHE/configs-$1
+		BUNDLE=${KCTUI_REPO:-.}/tests/fixtures/evidence/cloud-vm-$1
 	fi
 	DEBIAN_AMD64=$_kctui_tree_cfgdir/config.amd64_none_amd64
 	DEBIAN_CLOUD=$_kctui_tree_cfgdir/config.amd64_none_cloud-amd64
-	if [ "$1" = 6.1 ]; then
-		BUNDLE=${KCTUI_REPO:-.}/tests/fixtures/evidence/cloud-vm
-	else
-		BUNDLE=${KCTUI_REPO:-.}/tests/fixtures/evidence/cloud-vm-$1
-	fi
 }
 _kctui_tree_select "$_kctui_tree_kver0"
 
