@@ -300,6 +300,11 @@ trim_collect(struct trim *t)
 		    t->keep1[idx] != K_NONE;
 		if (to_verify && !t->beyond[idx])
 			continue;
+		/* The module-list trim is `make localmodconfig`'s: it turns
+		 * modules off, never a y option (those go only with the
+		 * modules they need). */
+		if (!decided && t->in->module_list && v != KC_MOD)
+			continue;
 		path = trim_menu_path(t, m)->path;
 		if (!decided && !to_verify && !trim_policy_allows(t, s, v, vd,
 		    path, kc_menu_file(m)))

@@ -391,6 +391,67 @@ keep_default(struct trim *t, struct kc_symbol *s, int idx, size_t *nq)
 	}
 }
 
+/*
+ * The modules `make localmodconfig` keeps for a module it keeps: its
+ * script reads Kconfig as text and keeps every module an expression
+ * names, both sides of || and under a negation alike.
+ */
+static void
+keep_named_modules(struct trim *t, const struct kc_expr *e, int by,
+    size_t *nq)
+{
+	struct kc_symbol *s;
+
+	switch (kc_expr_op(e)) {
+	case KC_EXPR_AND:
+	case KC_EXPR_OR:
+		keep_named_modules(t, kc_expr_left(e), by, nq);
+		keep_named_modules(t, kc_expr_right(e), by, nq);
+		return;
+	case KC_EXPR_NOT:
+		keep_named_modules(t, kc_expr_left(e), by, nq);
+		return;
+	case KC_EXPR_NONE:
+	case KC_EXPR_RANGE:
+		return;
+	default:
+		break;
+	}
+	if ((s = kc_expr_sym(e)) != NULL && !kc_sym_is_const(s) &&
+	    kc_sym_tristate(t->k, s) == KC_MOD)
+		keep_sym(t, s, K_DEPEND, by, nq);
+	if ((s = kc_expr_sym2(e)) != NULL && !kc_sym_is_const(s) &&
+	    kc_sym_tristate(t->k, s) == KC_MOD)
+		keep_sym(t, s, K_DEPEND, by, nq);
+}
+
+/*
+ * A module's needs as `make localmodconfig` sees them (the module-list
+ * trim, trim_input.module_list): every module its dependencies name, and,
+ * when it has dependencies, every module a default or its condition
+ * names (the script counts a default read after a "depends on" or inside
+ * an "if" block as one more dependency: KVM_X86's "def_tristate KVM if (KVM_INTEL != n ||
+ * KVM_AMD != n)" keeps kvm_amd with kvm on an Intel machine).
+ */
+static void
+keep_needs_named(struct trim *t, struct kc_symbol *s, int idx, size_t *nq)
+{
+	struct kc_prop_info	pi;
+	int			i;
+
+	if (kc_sym_tristate(t->k, s) != KC_MOD)
+		return;
+	keep_named_modules(t, kc_sym_depends(s), idx, nq);
+	if (kc_sym_depends(s) == NULL)
+		return;
+	for (i = 0; kc_sym_prop(s, i, &pi); i++) {
+		if (pi.kind != KC_PROP_DEFAULT)
+			continue;
+		keep_named_modules(t, pi.cond, idx, nq);
+		keep_named_modules(t, pi.expr, idx, nq);
+	}
+}
+
 /* What a kept symbol needs: its dependencies (with the enclosing menus'
  * "visible if" and its prompt's condition, else it would lose its value),
  * the default or selector its value comes from, and what it selects. */
@@ -403,6 +464,8 @@ keep_needs(struct trim *t, int idx, size_t *nq)
 	int			 i;
 
 	keep_expr(t, kc_sym_depends(s), idx, nq);
+	if (t->in->module_list)
+		keep_needs_named(t, s, idx, nq);
 	keep_selector(t, s, idx, nq);
 	keep_default(t, s, idx, nq);
 	if ((m = kc_sym_menu(s)) != NULL) {
@@ -414,6 +477,12 @@ keep_needs(struct trim *t, int idx, size_t *nq)
 		if (pi.kind != KC_PROP_SELECT || pi.target == NULL)
 			continue;
 		if (pi.cond != NULL && kc_expr_eval(t->k, pi.cond) == KC_NO)
+			continue;
+		/* "select B if C": B follows C. Keeping B would keep what B
+		 * depends on, usually C itself, which the evidence for this
+		 * symbol does not ask for (SECURITY_IPE's "select
+		 * IPE_PROP_DM_VERITY if DM_VERITY" kept dm-verity). */
+		if (pi.own_cond != NULL)
 			continue;
 		keep_sym(t, pi.target, K_SELECT, idx, nq);
 	}

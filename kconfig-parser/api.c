@@ -113,6 +113,7 @@ kc_sym_prop(const struct kc_symbol *s, int i, struct kc_prop_info *info)
 	info->kind = (enum kc_prop_kind)p->type;
 	info->text = p->text;
 	info->cond = p->visible.expr;
+	info->own_cond = p->own_if;
 	info->expr = p->expr;
 	if (p->expr != NULL && p->expr->type == E_SYMBOL)
 		info->target = p->expr->left.sym;

@@ -55,6 +55,7 @@ struct kc_prop {
 	const char	 *text;		/* prompt text */
 	struct kc_depval  visible;	/* condition, then full visibility */
 	struct kc_expr	 *expr;		/* default value, select target... */
+	struct kc_expr	 *own_if;	/* its own "if" as written, or NULL */
 	struct kc_menu	 *menu;		/* the menu entry defining it */
 	const char	 *file;
 	int		  line;

@@ -163,6 +163,9 @@ struct kc_prop_info {
 	/* The condition: the property's own "if" ANDed with the enclosing
 	 * dependencies (as the engine evaluates it); NULL is y. */
 	const struct kc_expr	*cond;
+	/* The property's own "if" alone, as written; NULL when it has none
+	 * ("select B if C": C). */
+	const struct kc_expr	*own_cond;
 	/* default: the value; select/imply: the target (a SYMBOL); range:
 	 * a RANGE; symbol (one definition): the symbol itself. */
 	const struct kc_expr	*expr;

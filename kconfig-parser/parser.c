@@ -152,6 +152,7 @@ parse_add_prop(struct parser *p, enum kc_prop_type type, struct kc_expr *expr,
 	prop->menu = m;
 	prop->expr = expr;
 	prop->visible.expr = dep;
+	prop->own_if = dep;
 	if (m->sym != NULL) {
 		for (pp = &m->sym->prop; *pp != NULL; pp = &(*pp)->next)
 			;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # tests/real/trim.sh - kctui suggest/export/decide on the real Linux 6.1
-# tree with Debian's amd64 and cloud-amd64 configs and the cloud-vm bundle:
+# tree with Debian's amd64 and cloud-amd64 configs and the bundle recorded
+# from that tree's Debian kernel (tree.sh's BUNDLE):
 # the exported config is a fixed point of the kernel's conf and of kctui,
 # every loaded module is still built, the comparison with the kernel's own
 # `make localmodconfig` (same tree, same module list), decisions honoured,
@@ -18,12 +19,6 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/tree.sh"
 kctui_test_setup trim
 flavor=${KCTUI_FLAVOR:-normal}
-# The 6.1 bundle on every tree: on 6.12 it stands for evidence carried
-# across an upgrade.  (With the 6.12 tree's own bundle, cloud-vm-6.12, two
-# checks fail today: KVM_PRIVATE_MEM, code of the loaded kvm module, is
-# dropped by the verified policy, and the report explains KVM_AMD and
-# four KVM symbols as kept beyond localmodconfig though both keep them.)
-BUNDLE=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
 
 kctui_tree_or_fail "real/trim$sfx" "$work/tree.log"
 export KCTUI_CACHE_DIR=${KCTUI_CACHE_DIR:-$work/cache}

@@ -301,7 +301,8 @@ test_choice_moves(void)
 
 /* The keep-set: one side of an ||, the cheaper; the default a value
  * comes from; the bet on a hidden prompt checked, and kept strictly in a
- * second round when it loses. Seeds are keep decisions here. */
+ * second round when it loses; what a select needs, but not the condition
+ * of a "select B if C". Seeds are keep decisions here. */
 static const char keep_fixture[] =
     "config MODULES\n\tbool \"modules\"\n\tmodules\n"
     "menu \"Drivers\"\n"
@@ -320,12 +321,20 @@ static const char keep_fixture[] =
     "config HX\n\tbool\n"
     "config HS\n\ttristate \"hs\"\n\tselect HX\n"
     "config S2\n\tbool \"s2\" if !HX\n\tdefault y if HX\n"
+    "config LSM\n\tbool \"lsm\"\n\tselect LSM_ALL\n"
+    "\tselect LSM_VER if VER\n"
+    "config VER\n\ttristate \"ver\"\n"
+    "config LSM_VER\n\tbool \"lsm ver\"\n\tdepends on VER\n"
+    "config ALL_DEP\n\ttristate \"all dep\"\n"
+    "config LSM_ALL\n\tbool \"lsm all\"\n\tdepends on ALL_DEP\n"
     "endmenu\n";
 
 static const char keep_config[] =
     "CONFIG_MODULES=y\nCONFIG_A=m\nCONFIG_B=y\nCONFIG_WANT_Y=y\n"
     "CONFIG_SEL=m\nCONFIG_D=m\nCONFIG_WANT_M=m\nCONFIG_CONSOLE=m\n"
-    "CONFIG_H=y\nCONFIG_S=y\nCONFIG_X=m\nCONFIG_HS=m\nCONFIG_S2=y\n";
+    "CONFIG_H=y\nCONFIG_S=y\nCONFIG_X=m\nCONFIG_HS=m\nCONFIG_S2=y\n"
+    "CONFIG_LSM=y\nCONFIG_VER=m\nCONFIG_LSM_VER=y\nCONFIG_ALL_DEP=m\n"
+    "CONFIG_LSM_ALL=y\n";
 
 static void
 test_keep_set(void)
@@ -344,6 +353,7 @@ test_keep_set(void)
 	decisions_set(d, "H", DECISION_KEEP, NULL);
 	decisions_set(d, "S", DECISION_KEEP, NULL);
 	decisions_set(d, "S2", DECISION_KEEP, NULL);
+	decisions_set(d, "LSM", DECISION_KEEP, NULL);
 	memset(&in, 0, sizeof in);
 	in.policy = TRIM_POLICY_MODULES;
 	in.d = d;
@@ -372,6 +382,12 @@ test_keep_set(void)
 	    "HS not a candidate");
 	/* S is hidden by H, which stays: without X (its selector) it
 	 * would go. The first round loses it, the second keeps X. */
+	/* LSM selects LSM_ALL, which needs ALL_DEP: kept. "select
+	 * LSM_VER if VER": LSM_VER follows VER, which LSM does not need. */
+	check("keep-select-dependency", !is_cand(t, "ALL_DEP") &&
+	    !is_cand(t, "LSM_ALL"), "ALL_DEP or LSM_ALL a candidate");
+	check("keep-conditional-select-not-its-condition", is_cand(t, "VER"),
+	    "VER kept");
 	trim_get_stats(t, &st);
 	check("keep-hidden-prompt-bet-lost", !is_cand(t, "X") &&
 	    st.keep_rounds == 2 && st.strict_seeds == 1,
