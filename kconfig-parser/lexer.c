@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../lib/fileio.h"
+#include "../lib/strmap.h"
 #include "internal.h"
 #include "lexer.h"
 #include "preprocess.h"
@@ -34,6 +35,12 @@ struct lex_file {
 	int		 include_line;	/* where the parent sourced us */
 };
 
+/* Where a file was first read from (the top file: no parent). */
+struct lex_site {
+	const char	*parent;
+	int		 line;
+};
+
 enum lex_state { S_INITIAL, S_ASSIGN_VAL, S_HELP };
 
 struct lexer {
@@ -45,6 +52,11 @@ struct lexer {
 	const char	*stmt_file;
 	int		 stmt_line;
 	bool		 fatal;
+	/* Every file read, by interned name -> index + 1 into sites (7.1's
+	 * repeated inclusion check, kc_rules.unique_source). */
+	struct strmap	 seen;
+	struct lex_site	*sites;
+	size_t		 nsites, asites;
 };
 
 #define KW(s, t)	{ s, sizeof s - 1, t }
@@ -132,6 +144,7 @@ lexer_new(struct kconfig *k)
 	lx->k = k;
 	lx->prev = lx->prev_prev = T_EOL;
 	strbuf_init(&lx->text);
+	strmap_init(&lx->seen);
 	return lx;
 }
 
@@ -147,6 +160,8 @@ lexer_free(struct lexer *lx)
 		free(f);
 	}
 	strbuf_free(&lx->text);
+	strmap_free(&lx->seen);
+	free(lx->sites);
 	free(lx);
 }
 
@@ -196,6 +211,43 @@ lexer_push(struct lexer *lx, const char *name, char *buf, size_t len)
 		f->include_line = lx->stmt_line;
 	lx->file = f;
 	lexer_record_file(lx->k, f->name);
+	if (lx->nsites == lx->asites) {
+		lx->asites = lx->asites ? lx->asites * 2 : 64;
+		lx->sites = xrealloc(lx->sites, lx->asites * sizeof *lx->sites);
+	}
+	lx->sites[lx->nsites].parent = f->parent != NULL ? f->parent->name :
+	    NULL;
+	lx->sites[lx->nsites].line = f->include_line;
+	lx->nsites++;
+	strmap_set(&lx->seen, f->name, strlen(f->name),
+	    (void *)(uintptr_t)lx->nsites);
+}
+
+/*
+ * 7.1: a file may be read once. conf checks after opening the file and
+ * after the recursion check, and names where it was first sourced.
+ */
+static bool
+lexer_repeated(struct lexer *lx, const char *name)
+{
+	struct kconfig		*k = lx->k;
+	const struct lex_site	*first;
+	uintptr_t		 i;
+
+	if (!k->rules.unique_source ||
+	    (i = (uintptr_t)strmap_get(&lx->seen, name, strlen(name))) == 0)
+		return false;
+	first = &lx->sites[i - 1];
+	kc_error(k, "%s:%d: error: repeated inclusion of %s (an error since "
+	    "Linux 7.1; this tree is %d.%d)", lx->stmt_file, lx->stmt_line,
+	    name, k->rules.version, k->rules.patchlevel);
+	if (first->parent != NULL)
+		kc_error(k, "%s:%d: note: location of first inclusion of %s",
+		    first->parent, first->line, name);
+	else
+		kc_error(k, "note: %s is the top Kconfig file", name);
+	lx->fatal = true;
+	return true;
 }
 
 /* Open a sourced file, refusing recursive inclusion. */
@@ -228,6 +280,10 @@ lexer_push_file(struct lexer *lx, const char *name)
 			kc_error(k, "%s:%d: can't open file \"%s\": %s",
 			    lx->stmt_file, lx->stmt_line, name, strerror(errno));
 		lx->fatal = true;
+		return -1;
+	}
+	if (lexer_repeated(lx, name)) {
+		free(buf);
 		return -1;
 	}
 	lexer_push(lx, name, buf, len);

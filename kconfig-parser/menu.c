@@ -174,7 +174,8 @@ menu_check_props(struct kconfig *k, struct kc_symbol *sym)
 static void menu_finalize_in(struct kconfig *, struct kc_menu *, bool);
 
 /* What a choice value must be: a prompt, no default, no prompt in another
- * choice group (warnings before 6.10, errors since), and bool from 6.11. */
+ * choice group (warnings before 6.10, errors since; from 7.1 in no other
+ * entry at all), and bool from 6.11. */
 static void
 menu_check_choice_value(struct kconfig *k, struct kc_symbol *cs,
     struct kc_menu *m)
@@ -199,9 +200,14 @@ menu_check_choice_value(struct kconfig *k, struct kc_symbol *cs,
 			report(k, "%s:%d:%s: defaults for choice values not "
 			    "supported%s", prop->file, prop->line, kind,
 			    strict ? " (an error since Linux 6.10)" : "");
-		if (prop->menu == m)
+		if (prop->menu == m || prop->type != P_PROMPT)
 			continue;
-		if (prop->type == P_PROMPT && prop->menu->parent->sym != cs)
+		if (k->rules.choice_prompt_one_entry)
+			kc_error(k, "%s:%d:error: choice value must not have a "
+			    "prompt in another entry (since Linux 7.1; this "
+			    "tree is %d.%d)", prop->file, prop->line,
+			    k->rules.version, k->rules.patchlevel);
+		else if (prop->menu->parent->sym != cs)
 			report(k, "%s:%d:%s: choice value used outside its "
 			    "choice group", prop->file, prop->line, kind);
 	}

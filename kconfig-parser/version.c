@@ -36,6 +36,8 @@ kc_rules_for(struct kc_rules *r, int v, int p)
 	r->strict_help = kc_rules_since(v, p, 6, 13);
 	r->transitional = kc_rules_since(v, p, 6, 18);
 	r->depends_if = kc_rules_since(v, p, 7, 0);
+	r->unique_source = kc_rules_since(v, p, 7, 1);
+	r->choice_prompt_one_entry = kc_rules_since(v, p, 7, 1);
 	r->hash_size = kc_rules_since(v, p, 6, 9) ? 16384 : 9973;
 }
 

@@ -7,7 +7,7 @@
  * the rules; the engine tests these flags, never a version number, so a
  * reader finds every version-dependent behaviour here.  Trees whose
  * version cannot be read get the 6.1 rules (the first kctui followed).
- * Verified against conf of 6.1, 6.12, 6.13, 6.18 and 7.0; the versions in
+ * Verified against conf of 6.1, 6.12, 6.13, 6.18, 7.0 and 7.1; the versions in
  * between are where the kernel's history puts each change.
  */
 #ifndef KC_VERSION_H
@@ -61,6 +61,12 @@ struct kc_rules {
 	bool	 transitional;
 	/* 7.0: "depends on X if Y", meaning X || (Y = n). */
 	bool	 depends_if;
+	/* 7.1: a Kconfig file sourced a second time is an error (was read
+	 * again). */
+	bool	 unique_source;
+	/* 7.1: a choice value's prompt in any other entry is an error (was
+	 * one only outside its choice group). */
+	bool	 choice_prompt_one_entry;
 	/* 6.9: the symbol table has 16384 buckets (generic hashtable),
 	 * not 9973: the order conf walks all symbols in. */
 	unsigned hash_size;
