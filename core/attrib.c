@@ -443,6 +443,63 @@ attrib_devices(struct attrib *a)
 	}
 }
 
+/*
+ * Crypto driver names the kernel builds at run time rather than writes
+ * as ".cra_driver_name = ...": the prefix and the file that builds them
+ * (drbg.c names each DRBG "drbg_pr_" or "drbg_nopr_" plus its core's
+ * name, and gives all of them the cra_name "stdrng", which ansi_cprng.c
+ * also uses, so that name says nothing).
+ */
+static const struct {
+	const char	*prefix;
+	const char	*file;
+} crypto_built_names[] = {
+	{ "drbg_pr_", "crypto/drbg.c" },
+	{ "drbg_nopr_", "crypto/drbg.c" },
+};
+
+/*
+ * A built-in crypto algorithm by its driver name: a name the source
+ * writes, a name built at run time (crypto_built_names), or a template
+ * instance "tmpl(arg,...)", whose code is the template's (struct
+ * crypto_template .name, "cbc" of "cbc(ecb(aes-aesni))"). The arguments
+ * are algorithms registered on their own, each with an entry of its own
+ * in /proc/crypto, and often named by cra_name ("sha256" of
+ * "pkcs1pad(rsa-generic,sha256)"), which many drivers share: they are not
+ * attributed here. Whether the name was found.
+ */
+static bool
+attrib_crypto_name(struct attrib *a, const char *name,
+    const struct ev_item *it)
+{
+	const struct kbuild_obj	*o;
+	const char		*open;
+	char			*tmpl;
+	size_t			 i;
+	bool			 ok;
+
+	if (attrib_by_name(a, SRC_CRYPTO, name, NULL, it) != AR_NONE)
+		return true;
+	for (i = 0; i < sizeof crypto_built_names /
+	    sizeof crypto_built_names[0]; i++) {
+		if (strncmp(name, crypto_built_names[i].prefix,
+		    strlen(crypto_built_names[i].prefix)) != 0)
+			continue;
+		if ((o = attrib_source_obj(a, crypto_built_names[i].file)) ==
+		    NULL)
+			return false;
+		attrib_obj(a, o, it, false);
+		return true;
+	}
+	if ((open = strchr(name, '(')) == NULL || open == name ||
+	    name[strlen(name) - 1] != ')')
+		return false;
+	tmpl = xstrndup(name, (size_t)(open - name));
+	ok = attrib_by_name(a, SRC_CRYPTO, tmpl, NULL, it) != AR_NONE;
+	free(tmpl);
+	return ok;
+}
+
 /* Filesystems (mounted: used; registered: plausible) and crypto. */
 static void
 attrib_fs_crypto(struct attrib *a)
@@ -473,8 +530,7 @@ attrib_fs_crypto(struct attrib *a)
 		if (it->module != NULL)
 			ok = attrib_module(a, it->module, it);
 		else
-			ok = attrib_by_name(a, SRC_CRYPTO, it->name, NULL, it) !=
-			    AR_NONE;
+			ok = attrib_crypto_name(a, it->name, it);
 		if (ok)
 			a->st.crypto_mapped++;
 		else

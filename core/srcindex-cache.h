@@ -15,7 +15,7 @@
 #include "../lib/strmap.h"
 
 #define SRCINDEX_MAGIC		"KCSRCIX\n"
-#define SRCINDEX_VERSION	7	/* bump when the scanner or the blob
+#define SRCINDEX_VERSION	8	/* bump when the scanner or the blob
 					   changes */
 
 struct arena;

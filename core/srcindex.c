@@ -16,8 +16,9 @@
  *            "names" and expanded;
  *   misc     __setup("...", fn), early_param("...", fn) and the
  *            DEFINE_*_ATTRIBUTE(x) macros that define x_open();
- *   head     "struct file_system_type X = {" and "struct *_driver X = {",
- *            whose initialiser is then read by hand for .name = "...";
+ *   head     "struct file_system_type X = {", "struct crypto_template
+ *            X[] = {" (crypto) and "struct *_driver X = {", whose
+ *            initialiser is then read by hand for .name = "...";
  *   crypto   .cra_name = "..." and .cra_driver_name = "...";
  *   asm      SYM_FUNC_START(name) and friends in .S files.
  *
@@ -271,7 +272,7 @@ static const char *const srcindex_patterns[RE_N] = {
 	"_ATTRIBUTE[ \\t]*+\\([ \\t]*+(\\w++))",
 	/* RE_HEAD */
 	"^(?:static[ \\t]++)?(?:const[ \\t]++)?struct[ \\t]++"
-	"(file_system_type|\\w+_driver)[ \\t]++(\\w++)"
+	"(file_system_type|crypto_template|\\w+_driver)[ \\t]++(\\w++)"
 	"(?:[ \\t]*+\\[[^\\]\\n]*+\\])?"
 	"(?:[ \\t]++__\\w++(?:\\([^()\\n]*+\\))?)*+[ \\t]*+=\\s*+\\{",
 	/* RE_CRYPTO */
@@ -703,6 +704,10 @@ srcworker_run(struct srcworker *w, int which, const char *buf, size_t len)
 			if (srcindex_is(s, n, "file_system_type"))
 				off = srcworker_initialiser(w, SRC_FSTYPE, 1,
 				    buf, len, off);
+			else if (srcindex_is(s, n, "crypto_template"))
+				/* one, or an array of them */
+				off = srcworker_initialiser(w, SRC_CRYPTO, 2,
+				    buf, len, off);
 			else
 				off = srcworker_initialiser(w, SRC_DRIVER, 3,
 				    buf, len, off);
@@ -791,7 +796,8 @@ srcworker_file(struct srcworker *w, size_t i)
 		    srcindex_has(buf, "_ATTRIBUTE("))
 			srcworker_run(w, RE_MISC, buf, len);
 		if (srcindex_has(buf, "_driver") ||
-		    srcindex_has(buf, "file_system_type"))
+		    srcindex_has(buf, "file_system_type") ||
+		    srcindex_has(buf, "crypto_template"))
 			srcworker_run(w, RE_HEAD, buf, len);
 		if (srcindex_has(buf, ".cra_"))
 			srcworker_run(w, RE_CRYPTO, buf, len);

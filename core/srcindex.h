@@ -14,7 +14,8 @@
 enum src_kind {
 	SRC_FUNC,	/* function definitions */
 	SRC_FSTYPE,	/* struct file_system_type .name = "..." */
-	SRC_CRYPTO,	/* .cra_driver_name = "..." (and .cra_name) */
+	SRC_CRYPTO,	/* .cra_driver_name = "..." (and .cra_name), and a
+			   struct crypto_template's .name */
 	SRC_DRIVER,	/* .name = "..." in a *_driver struct */
 	SRC_NKINDS
 };

@@ -272,7 +272,16 @@ static const char synthetic_bar_c[] =
 "}\n"
 "static struct file_system_type bar_fs_type = {\n"
 "\t.name = \"barfs\",\n"
-"};\n";
+"};\n"
+"static struct crypto_template bar_tmpls[] = {\n"
+"\t{\n"
+"\t\t.name = \"barmac\",\n"
+"\t\t.create = barmac_create,\n"
+"\t}, {\n"
+"\t\t.name = \"bar\",\n"
+"\t},\n"
+"};\n"
+"struct crypto_template one_tmpl = { .name = \"one\", };\n";
 
 static const char synthetic_S[] =
 "#include <linux/linkage.h>\n"
@@ -324,6 +333,9 @@ synthetic_expect(const struct srcindex *si, const char *test)
 	expect(si, test, SRC_FUNC, "tools_fn", "");
 	expect(si, test, SRC_FSTYPE, "foofs", "fs/foo/foo.c");
 	expect(si, test, SRC_FSTYPE, "barfs", "fs/bar/bar.c");
+	expect(si, test, SRC_CRYPTO, "barmac", "fs/bar/bar.c");
+	expect(si, test, SRC_CRYPTO, "bar", "fs/bar/bar.c");
+	expect(si, test, SRC_CRYPTO, "one", "fs/bar/bar.c");
 	expect(si, test, SRC_DRIVER, "foo-platform", "fs/foo/foo.c");
 	expect(si, test, SRC_DRIVER, "foo-pci", "fs/foo/foo.c");
 	expect(si, test, SRC_DRIVER, "foo-usb", "fs/foo/foo.c");
@@ -462,7 +474,7 @@ test_synthetic(void)
 	snprintf(detail, sizeof detail, "files %d, from_cache %d", st.files,
 	    st.from_cache);
 	check("synthetic/stats", st.files == 3 && st.from_cache == 0 &&
-	    st.names[SRC_FSTYPE] == 2 && st.names[SRC_CRYPTO] == 2, detail);
+	    st.names[SRC_FSTYPE] == 2 && st.names[SRC_CRYPTO] == 5, detail);
 	synthetic_expect(si, "synthetic-j1");
 	srcindex_free(si);
 	if ((si = build(tree, NULL, 7)) != NULL) {
@@ -621,6 +633,8 @@ static const struct real_case real_cases[] = {
 	{ SRC_FSTYPE, "proc", "fs/proc/root.c", 1 },
 	{ SRC_CRYPTO, "sha256-generic", "crypto/sha256_generic.c", 1 },
 	{ SRC_CRYPTO, "sha256", "crypto/sha256_generic.c", 0 },
+	{ SRC_CRYPTO, "cbc", "crypto/cbc.c", 1 },
+	{ SRC_CRYPTO, "pkcs1pad", "crypto/rsa-pkcs1pad.c", 1 },
 	{ SRC_DRIVER, "e1000e", "drivers/net/ethernet/intel/e1000e/netdev.c",
 	  1 },
 	{ SRC_DRIVER, "serial8250", "drivers/tty/serial/8250/8250_core.c", 1 },
