@@ -37,7 +37,7 @@ struct verify_opts {
 	char	       **try_syms;
 	size_t		 ntry;
 	double		 timeout;
-	bool		 tsv, no_fill_back, no_kvm;
+	bool		 tsv, no_fill_back, no_kvm, debug_info;
 	int		 jobs;
 };
 
@@ -166,6 +166,7 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		{ "qemu", required_argument, NULL, 'q' },
 		{ "no-kvm", no_argument, NULL, 'K' },
 		{ "no-fill-back", no_argument, NULL, 'n' },
+		{ "debug-info", no_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char	*end, *tok, *save;
@@ -187,6 +188,7 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		case 'q': o->qemu = optarg; break;
 		case 'K': o->no_kvm = true; break;
 		case 'n': o->no_fill_back = true; break;
+		case 'g': o->debug_info = true; break;
 		case 'f':
 			if (cli_format(optarg, &o->tsv) != 0)
 				return -1;
@@ -372,6 +374,7 @@ cmd_verify(struct session *s, int argc, char **argv)
 	v.timeout = o.timeout;
 	v.no_kvm = o.no_kvm;
 	v.no_fill_back = o.no_fill_back;
+	v.debug_info = o.debug_info;
 	v.qemu = o.qemu;
 	v.cancel = &verify_cancel;
 	o.tty = isatty(STDOUT_FILENO);

@@ -280,6 +280,9 @@ struct verify {
 	double		 timeout;	/* per boot */
 	bool		 no_kvm;
 	bool		 no_fill_back;	/* judge the trimmed config only */
+	/* Build the probes with the config's debug information (DWARF,
+	 * BTF); off by default (verify_build_variant()). */
+	bool		 debug_info;
 	const char	*qemu;
 	volatile sig_atomic_t *cancel;
 	void		(*event)(void *arg, const struct verify_event *);
@@ -292,6 +295,9 @@ struct verify {
 	int		 probes;	/* builds and boots done */
 	int		 cached;	/* probes answered from earlier ones */
 	bool		 passed;	/* the final config passed */
+	/* The probes were built with debug information switched off (the
+	 * config had it, v->debug_info was not asked). */
+	bool		 built_without_debug;
 	char		*final;		/* the final config (text) */
 	struct vm_result result;	/* the final config's boot */
 	long		 bzimage_bytes, modules_bytes;

@@ -21,8 +21,8 @@
 #                       build directory, as fill-back's next probe is)
 #   KCTUI               the binary (default ./kctui)
 #
-# Debug info is turned off in the trimmed config (CONFIG_DEBUG_INFO_NONE):
-# the workload does not need it, and Debian ships it in a separate package.
+# The exported config keeps Debian's debug information; kctui verify
+# builds its probes without it (docs/verify.md, --debug-info).
 set -eu
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -89,9 +89,6 @@ for policy in $POLICIES; do
 	"$KCTUI" -C "$SRC" --config "$DEBIAN_AMD64" export -e "$BUNDLE" \
 		--policy "$policy" --accept all -o "$cfg" \
 		--report "$OUT/trim-$policy.md" --decisions "$OUT/decisions-$policy" > /dev/null
-	sed -i -e 's/^CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=y/# CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT is not set/' \
-		-e 's/^# CONFIG_DEBUG_INFO_NONE is not set/CONFIG_DEBUG_INFO_NONE=y/' "$cfg"
-	"$KCTUI" -C "$SRC" --config "$cfg" olddefconfig > /dev/null
 	ym=$(grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$cfg")
 	wd=$KCTUI_CACHE/verify-debian
 	[ "${VERIFY_FRESH:-0}" = 1 ] && { rm -rf "$wd-$policy"; wd=$wd-$policy; }

@@ -55,10 +55,12 @@ if [ "$(cat "$SRC/.kctui-version" 2>/dev/null)" != "$(cat "$TREE/.kctui-version"
 fi
 
 # The untrimmed config: the kernel's own tinyconfig plus the fragment,
-# through the kernel's own conf.
+# through the kernel's own conf; with debug information, which verify
+# builds without (the exported config keeps it).
 B=$work/base-o
 if ! { make -s -C "$SRC" O="$B" ARCH=x86_64 tinyconfig &&
 	cat "$FRAG" >> "$B/.config" &&
+	echo CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=y >> "$B/.config" &&
 	make -s -C "$SRC" O="$B" ARCH=x86_64 olddefconfig; } > "$work/base.log" 2>&1; then
 	fail "real/verify-base$sfx" "tinyconfig + tiny.config failed"
 	indent < "$work/base.log"
@@ -66,7 +68,7 @@ if ! { make -s -C "$SRC" O="$B" ARCH=x86_64 tinyconfig &&
 fi
 cp "$B/.config" "$work/base.config"
 val() { local v; v=$(grep -m1 "^$2=" "$1" | cut -d= -f2-); echo "${v:-n}"; }
-for s in CONFIG_BINFMT_ELF CONFIG_SERIAL_8250_CONSOLE CONFIG_SGETMASK_SYSCALL CONFIG_FHANDLE; do
+for s in CONFIG_BINFMT_ELF CONFIG_SERIAL_8250_CONSOLE CONFIG_SGETMASK_SYSCALL CONFIG_FHANDLE CONFIG_DEBUG_INFO; do
 	if [ "$(val "$work/base.config" $s)" != y ]; then
 		fail "real/verify-base$sfx" "$s is not y in the untrimmed config"
 		exit 1
@@ -148,6 +150,15 @@ if [ "$sfx" = "" ]; then
 		grep -qx 'CONFIG_BINFMT_MISC keep  # needed at boot: module' "$work/decisions" &&
 		pass "real/verify-decision$sfx" ||
 		fail_with "real/verify-decision$sfx" "no keep decision" "$work/decisions"
+	# Built without debug information; the final config keeps it.
+	if [ "$(val "$WORK/build/.config" CONFIG_DEBUG_INFO_NONE)" = y ] &&
+	   [ "$(val "$WORK/build/.config" CONFIG_DEBUG_INFO)" = n ] &&
+	   [ "$(val "$f" CONFIG_DEBUG_INFO)" = y ] &&
+	   grep -q '^- built without debug information' "$work/trimmed.config.verify.md"; then
+		pass "real/verify-no-debug-info$sfx"
+	else
+		fail "real/verify-no-debug-info$sfx" "built with DEBUG_INFO=$(val "$WORK/build/.config" CONFIG_DEBUG_INFO), final DEBUG_INFO=$(val "$f" CONFIG_DEBUG_INFO)"
+	fi
 	grep -q '^\*\*Verified\*\*' "$work/trimmed.config.verify.md" &&
 		grep -q '| CONFIG_BINFMT_ELF | fs | boot |' "$work/trimmed.config.verify.md" &&
 		pass "real/verify-report$sfx" ||
