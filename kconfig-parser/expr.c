@@ -290,6 +290,74 @@ expr_contains_symbol(struct kc_expr *e, struct kc_symbol *sym)
 	}
 }
 
+/* Whether the OR chain e has the term !x (x a symbol). */
+static bool
+expr_or_has_not(const struct kc_expr *e, const struct kc_symbol *x)
+{
+	if (e->type == E_OR)
+		return expr_or_has_not(e->left.expr, x) ||
+		    expr_or_has_not(e->right.expr, x);
+	return e->type == E_NOT && e->left.expr->type == E_SYMBOL &&
+	    e->left.expr->left.sym == x;
+}
+
+/* Whether some term of the OR chain t is a bool x whose !x is a term of
+ * the whole chain root too. */
+static bool
+expr_or_tautology(const struct kc_expr *root, const struct kc_expr *t)
+{
+	if (t->type == E_OR)
+		return expr_or_tautology(root, t->left.expr) ||
+		    expr_or_tautology(root, t->right.expr);
+	return t->type == E_SYMBOL && t->left.sym->type == KC_BOOL &&
+	    expr_or_has_not(root, t->left.sym);
+}
+
+/*
+ * Make every "x || !x" of a bool x in e the constant y, and drop it from
+ * the && around it, in place (the value is the same wherever a node is
+ * shared), as conf's expr_eliminate_dups() does to a menu's dependencies
+ * before it builds implicit submenus, checks for recursive dependencies
+ * and shows them: an entry after B that "depends on B || !B" is no child
+ * of B, and no dependency on it. (6.12 has this with bool THERMAL and
+ * NVMEM, "depends on THERMAL || !THERMAL".)
+ */
+void
+expr_fold_tautologies(struct kconfig *k, struct kc_expr *e)
+{
+	struct kc_expr	*l, *r;
+
+	if (e == NULL)
+		return;
+	switch (e->type) {
+	case E_OR:
+		if (expr_or_tautology(e, e)) {
+			e->type = E_SYMBOL;
+			e->left.sym = &k->sym_yes;
+			e->right.sym = NULL;
+			return;
+		}
+		expr_fold_tautologies(k, e->left.expr);
+		expr_fold_tautologies(k, e->right.expr);
+		return;
+	case E_AND:
+		l = e->left.expr;
+		r = e->right.expr;
+		expr_fold_tautologies(k, l);
+		expr_fold_tautologies(k, r);
+		if (l->type == E_SYMBOL && l->left.sym == &k->sym_yes)
+			*e = *r;
+		else if (r->type == E_SYMBOL && r->left.sym == &k->sym_yes)
+			*e = *l;
+		return;
+	case E_NOT:
+		expr_fold_tautologies(k, e->left.expr);
+		return;
+	default:
+		return;
+	}
+}
+
 /* Whether e can only be true when sym is (sym, sym=y, sym=m, sym!=n as a
  * conjunct): the test for putting an entry in sym's implicit submenu. */
 bool

@@ -35,6 +35,13 @@ menu_rewrite_m(struct kconfig *k, struct kc_expr *e)
 	return e;
 }
 
+/* Whether a dependency is none at all: absent, or plain y. */
+static bool
+menu_dep_is_yes(struct kconfig *k, const struct kc_expr *e)
+{
+	return e == NULL || (e->type == E_SYMBOL && e->left.sym == &k->sym_yes);
+}
+
 /* Structural equality, with && and || operands in either order. */
 static bool
 expr_same(const struct kc_expr *a, const struct kc_expr *b)
@@ -273,6 +280,9 @@ menu_finalize_children(struct kconfig *k, struct kc_menu *parent)
 
 	for (m = parent->list; m != NULL; m = m->next) {
 		basedep = menu_rewrite_m(k, m->dep);
+		expr_fold_tautologies(k, basedep);
+		if (menu_dep_is_yes(k, basedep))
+			basedep = NULL;
 		basedep = expr_alloc_and(k, parentdep, basedep);
 		m->dep = basedep;
 		prop = m->sym != NULL ? m->sym->prop : m->prompt;
@@ -282,6 +292,9 @@ menu_finalize_children(struct kconfig *k, struct kc_menu *parent)
 			if (prop->menu != m)
 				continue;
 			dep = menu_rewrite_m(k, prop->visible.expr);
+			expr_fold_tautologies(k, dep);
+			if (menu_dep_is_yes(k, dep))
+				dep = NULL;
 			dep = expr_alloc_and(k, basedep, dep);
 			prop->visible.expr = dep;
 			if (prop->type == P_SELECT) {
@@ -409,13 +422,6 @@ void
 menu_finalize(struct kconfig *k, struct kc_menu *root)
 {
 	menu_finalize_in(k, root, false);
-}
-
-/* Whether a dependency is none at all: absent, or plain y. */
-static bool
-menu_dep_is_yes(struct kconfig *k, const struct kc_expr *e)
-{
-	return e == NULL || (e->type == E_SYMBOL && e->left.sym == &k->sym_yes);
 }
 
 /*
