@@ -26,6 +26,7 @@ struct parser {
 	struct kc_menu	**last;		/* where the next entry goes */
 	const char	 *sfile;	/* where the statement started */
 	int		  sline;
+	bool		  beyond_noted;	/* kc_rules_beyond() said once */
 };
 
 /* Remember the location of the statement that starts at this token. */
@@ -48,6 +49,17 @@ parse_error(struct parser *p, const char *fmt, ...)
 	va_end(ap);
 	kc_error(p->k, "%s:%d: %s", p->sfile, p->sline, msg);
 	free(msg);
+	/* A tree newer than every rule kctui has: its Kconfig may have a
+	 * construct kctui does not know, which is what this error may be.
+	 * Said once, after the first error. */
+	if (!p->beyond_noted && kc_rules_beyond(&p->k->rules)) {
+		kc_error(p->k, "note: this tree is Linux %d.%d; kctui knows "
+		    "the Kconfig language up to Linux %d.%d, so this may be "
+		    "a construct added since", p->k->rules.version,
+		    p->k->rules.patchlevel, KC_RULES_NEWEST_VERSION,
+		    KC_RULES_NEWEST_PATCHLEVEL);
+		p->beyond_noted = true;
+	}
 }
 
 /* A construct the tree's kernel version no longer has: an error naming

@@ -41,6 +41,14 @@ kc_rules_for(struct kc_rules *r, int v, int p)
 	r->hash_size = kc_rules_since(v, p, 6, 9) ? 16384 : 9973;
 }
 
+/* Newer than KC_RULES_NEWEST_*? */
+bool
+kc_rules_beyond(const struct kc_rules *r)
+{
+	return !kc_rules_since(KC_RULES_NEWEST_VERSION,
+	    KC_RULES_NEWEST_PATCHLEVEL, r->version, r->patchlevel);
+}
+
 /* Read "VERSION = 6" and "PATCHLEVEL = 12" from a top Makefile. */
 int
 kc_rules_read_makefile(const char *path, int *version, int *patchlevel)

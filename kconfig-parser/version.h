@@ -72,6 +72,13 @@ struct kc_rules {
 	unsigned hash_size;
 };
 
+/* The newest kernel whose Kconfig and conf the rules follow. */
+#define KC_RULES_NEWEST_VERSION		7
+#define KC_RULES_NEWEST_PATCHLEVEL	1
+
+/* Whether the rules are for a tree newer than that (syntax errors then
+ * say so). */
+bool	kc_rules_beyond(const struct kc_rules *);
 /* The rules of version.patchlevel. */
 void	kc_rules_for(struct kc_rules *, int version, int patchlevel);
 /* VERSION and PATCHLEVEL of a kernel Makefile; -1 if unreadable. */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../../kconfig-parser/kconfig.h"
+#include "../../kconfig-parser/version.h"
 
 #define UNIT_PREFIX "unit/kconfig/"
 #include "unit.h"
@@ -392,6 +393,47 @@ test_introspection(void)
 /* A tree of a given kernel version in tmpdir/NAME: its Makefile says
  * VERSION.PATCHLEVEL, its Kconfig is text; config (may be NULL) is read
  * as its .config. NULL (and a "# " line) on a parse error. */
+/*
+ * A tree newer than every rule kctui has, with a statement kctui does not
+ * know: the error names the file and line, and a note says the tree is
+ * newer than the Kconfig kctui knows; the same statement in a tree kctui
+ * knows gets no note.
+ */
+static void
+test_beyond_known(void)
+{
+	static const char text[] =
+	    "config FOO\n\tbool \"foo\"\n\tfrobnicate BAR\n";
+	struct kconfig	*k;
+	char		 dir[512], path[600], mk[64], note[160], *cause;
+	int		 i, p, rc;
+	bool		 noted;
+
+	snprintf(note, sizeof note, "kctui knows the Kconfig language up to "
+	    "Linux %d.%d", KC_RULES_NEWEST_VERSION, KC_RULES_NEWEST_PATCHLEVEL);
+	for (i = 0; i < 2; i++) {
+		p = KC_RULES_NEWEST_PATCHLEVEL + i;
+		snprintf(dir, sizeof dir, "%s/beyond%d", tmpdir, i);
+		mkdir(dir, 0755);
+		snprintf(mk, sizeof mk, "VERSION = %d\nPATCHLEVEL = %d\n",
+		    KC_RULES_NEWEST_VERSION, p);
+		snprintf(path, sizeof path, "%s/Makefile", dir);
+		unit_write_file(path, mk);
+		snprintf(path, sizeof path, "%s/Kconfig", dir);
+		unit_write_file(path, text);
+		k = new_kconfig();
+		cause = NULL;
+		rc = kconfig_parse(k, path, &cause);
+		noted = cause != NULL && strstr(cause, note) != NULL;
+		check(i ? "beyond-known-noted" : "known-not-noted", rc != 0 &&
+		    cause != NULL && strstr(cause, "Kconfig:3: unknown "
+		    "statement \"frobnicate\"") != NULL && noted == (i == 1),
+		    cause != NULL ? cause : "parsed");
+		free(cause);
+		kconfig_free(k);
+	}
+}
+
 static struct kconfig *
 parse_version(const char *name, int v, int p, const char *text,
     const char *config)
@@ -477,6 +519,8 @@ test_newer_versions(void)
 	check("depends-if-y-y", kc_sym_visible(k, s) == KC_NO,
 	    "Y=y: A needs X");
 	kconfig_free(k);
+
+	test_beyond_known();
 }
 
 int
