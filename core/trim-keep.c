@@ -430,8 +430,9 @@ keep_named_modules(struct trim *t, const struct kc_expr *e, int by,
  * trim, trim_input.module_list): every module its dependencies name, and,
  * when it has dependencies, every module a default or its condition
  * names (the script counts a default read after a "depends on" or inside
- * an "if" block as one more dependency: KVM_X86's "def_tristate KVM if (KVM_INTEL != n ||
- * KVM_AMD != n)" keeps kvm_amd with kvm on an Intel machine).
+ * an "if" block as one more dependency: KVM_X86's "def_tristate KVM if
+ * (KVM_INTEL != n || KVM_AMD != n)" keeps kvm_amd with kvm on an Intel
+ * machine).
  */
 static void
 keep_needs_named(struct trim *t, struct kc_symbol *s, int idx, size_t *nq)

@@ -320,8 +320,8 @@ verify_compose(struct verify_state *st, const bool *want)
  * change the code it generates, and the trims are about code; DWARF and
  * BTF slow the build (24 to 35 % per object in the compiles timed, and
  * pahole over vmlinux and every module). BTF alone adds /sys/kernel/btf,
- * which the report names as not tested. Through the
- * engine, so that what depends on it follows and the kernel's conf agrees.
+ * which the report names as not tested. Through the engine, so that what
+ * depends on it follows and the kernel's conf agrees.
  * NULL when the config has none, or is to be built as it is.
  */
 static char *

@@ -313,22 +313,19 @@ expr_or_tautology(const struct kc_expr *root, const struct kc_expr *t)
 	    expr_or_has_not(root, t->left.sym);
 }
 
-/*
- * Make every "x || !x" of a bool x in e the constant y, and drop it from
- * the && around it, in place (the value is the same wherever a node is
- * shared), as conf's expr_eliminate_dups() does to a menu's dependencies
- * before it builds implicit submenus, checks for recursive dependencies
- * and shows them: an entry after B that "depends on B || !B" is no child
- * of B, and no dependency on it. (6.12 has this with bool THERMAL and
- * NVMEM, "depends on THERMAL || !THERMAL".)
- */
-void
-expr_fold_tautologies(struct kconfig *k, struct kc_expr *e)
+/* Whether a dependency is none at all: absent, or plain y. */
+bool
+expr_is_yes(struct kconfig *k, const struct kc_expr *e)
+{
+	return e == NULL || (e->type == E_SYMBOL && e->left.sym == &k->sym_yes);
+}
+
+/* expr_fold_tautologies() on a node. */
+static void
+expr_fold_in(struct kconfig *k, struct kc_expr *e)
 {
 	struct kc_expr	*l, *r;
 
-	if (e == NULL)
-		return;
 	switch (e->type) {
 	case E_OR:
 		if (expr_or_tautology(e, e)) {
@@ -337,25 +334,43 @@ expr_fold_tautologies(struct kconfig *k, struct kc_expr *e)
 			e->right.sym = NULL;
 			return;
 		}
-		expr_fold_tautologies(k, e->left.expr);
-		expr_fold_tautologies(k, e->right.expr);
+		expr_fold_in(k, e->left.expr);
+		expr_fold_in(k, e->right.expr);
 		return;
 	case E_AND:
 		l = e->left.expr;
 		r = e->right.expr;
-		expr_fold_tautologies(k, l);
-		expr_fold_tautologies(k, r);
-		if (l->type == E_SYMBOL && l->left.sym == &k->sym_yes)
+		expr_fold_in(k, l);
+		expr_fold_in(k, r);
+		if (expr_is_yes(k, l))
 			*e = *r;
-		else if (r->type == E_SYMBOL && r->left.sym == &k->sym_yes)
+		else if (expr_is_yes(k, r))
 			*e = *l;
 		return;
 	case E_NOT:
-		expr_fold_tautologies(k, e->left.expr);
+		expr_fold_in(k, e->left.expr);
 		return;
 	default:
 		return;
 	}
+}
+
+/*
+ * Make every "x || !x" of a bool x in e the constant y, and drop it from
+ * the && around it, in place (the value is the same wherever a node is
+ * shared), as conf's expr_eliminate_dups() does to a menu's dependencies
+ * before it builds implicit submenus, checks for recursive dependencies
+ * and shows them: an entry after B that "depends on B || !B" is no child
+ * of B, and no dependency on it. (6.12 has this with bool THERMAL and
+ * NVMEM, "depends on THERMAL || !THERMAL".) Returns e, or NULL when all
+ * of it folded to y.
+ */
+struct kc_expr *
+expr_fold_tautologies(struct kconfig *k, struct kc_expr *e)
+{
+	if (e != NULL)
+		expr_fold_in(k, e);
+	return expr_is_yes(k, e) ? NULL : e;
 }
 
 /* Whether e can only be true when sym is (sym, sym=y, sym=m, sym!=n as a

@@ -211,7 +211,8 @@ struct kc_expr	*expr_alloc_is_no(struct kconfig *, struct kc_expr *,
 		     bool unequal);
 enum kc_tri	 expr_calc_value(struct kconfig *, struct kc_expr *);
 bool		 expr_contains_symbol(struct kc_expr *, struct kc_symbol *);
-void		 expr_fold_tautologies(struct kconfig *, struct kc_expr *);
+bool		 expr_is_yes(struct kconfig *, const struct kc_expr *);
+struct kc_expr	*expr_fold_tautologies(struct kconfig *, struct kc_expr *);
 bool		 expr_depends_symbol(struct kc_expr *, struct kc_symbol *);
 void		 expr_print(struct kc_expr *, struct strbuf *, int prevtoken);
 

@@ -35,13 +35,6 @@ menu_rewrite_m(struct kconfig *k, struct kc_expr *e)
 	return e;
 }
 
-/* Whether a dependency is none at all: absent, or plain y. */
-static bool
-menu_dep_is_yes(struct kconfig *k, const struct kc_expr *e)
-{
-	return e == NULL || (e->type == E_SYMBOL && e->left.sym == &k->sym_yes);
-}
-
 /* Structural equality, with && and || operands in either order. */
 static bool
 expr_same(const struct kc_expr *a, const struct kc_expr *b)
@@ -279,10 +272,7 @@ menu_finalize_children(struct kconfig *k, struct kc_menu *parent)
 		parentdep = parent->dep;
 
 	for (m = parent->list; m != NULL; m = m->next) {
-		basedep = menu_rewrite_m(k, m->dep);
-		expr_fold_tautologies(k, basedep);
-		if (menu_dep_is_yes(k, basedep))
-			basedep = NULL;
+		basedep = expr_fold_tautologies(k, menu_rewrite_m(k, m->dep));
 		basedep = expr_alloc_and(k, parentdep, basedep);
 		m->dep = basedep;
 		prop = m->sym != NULL ? m->sym->prop : m->prompt;
@@ -291,10 +281,8 @@ menu_finalize_children(struct kconfig *k, struct kc_menu *parent)
 			 * symbol are handled at their own entry. */
 			if (prop->menu != m)
 				continue;
-			dep = menu_rewrite_m(k, prop->visible.expr);
-			expr_fold_tautologies(k, dep);
-			if (menu_dep_is_yes(k, dep))
-				dep = NULL;
+			dep = expr_fold_tautologies(k,
+			    menu_rewrite_m(k, prop->visible.expr));
 			dep = expr_alloc_and(k, basedep, dep);
 			prop->visible.expr = dep;
 			if (prop->type == P_SELECT) {
@@ -441,8 +429,8 @@ menu_check_transitional(struct kconfig *k, struct kc_menu *root)
 	for (m = root; m != NULL; m = menu_next(m)) {
 		if (m->sym == NULL || !(m->sym->flags & SYM_TRANS))
 			continue;
-		if (!menu_dep_is_yes(k, m->dep) ||
-		    !menu_dep_is_yes(k, m->visibility)) {
+		if (!expr_is_yes(k, m->dep) ||
+		    !expr_is_yes(k, m->visibility)) {
 			kc_error(k, "%s:%d: error: transitional symbols can "
 			    "only have help sections", m->file, m->line);
 			ret = -1;
