@@ -37,7 +37,7 @@ struct verify_opts {
 	char	       **try_syms;
 	size_t		 ntry;
 	double		 timeout;
-	bool		 tsv, no_fill_back, no_kvm, debug_info;
+	bool		 tsv, no_fill_back, no_kvm, as_is;
 	int		 jobs;
 };
 
@@ -91,7 +91,8 @@ verify_print(void *arg, const struct verify_event *e)
 		break;
 	case VEV_PHASE:
 		if (o->tsv)
-			printf("phase\t%d\t%s\n", e->probe, e->phase);
+			printf("phase\t%d\t%s\t%.1f\n", e->probe, e->phase,
+			    e->seconds);
 		else
 			printf("  %s\n", e->phase);
 		break;
@@ -166,6 +167,8 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		{ "qemu", required_argument, NULL, 'q' },
 		{ "no-kvm", no_argument, NULL, 'K' },
 		{ "no-fill-back", no_argument, NULL, 'n' },
+		{ "as-is", no_argument, NULL, 'g' },
+		/* Its first name, when only debug information was left out. */
 		{ "debug-info", no_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -188,7 +191,7 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		case 'q': o->qemu = optarg; break;
 		case 'K': o->no_kvm = true; break;
 		case 'n': o->no_fill_back = true; break;
-		case 'g': o->debug_info = true; break;
+		case 'g': o->as_is = true; break;
 		case 'f':
 			if (cli_format(optarg, &o->tsv) != 0)
 				return -1;
@@ -374,7 +377,7 @@ cmd_verify(struct session *s, int argc, char **argv)
 	v.timeout = o.timeout;
 	v.no_kvm = o.no_kvm;
 	v.no_fill_back = o.no_fill_back;
-	v.debug_info = o.debug_info;
+	v.as_is = o.as_is;
 	v.qemu = o.qemu;
 	v.cancel = &verify_cancel;
 	o.tty = isatty(STDOUT_FILENO);

@@ -50,6 +50,7 @@ struct verify_state {
 	char		*bootdir;
 	char		*initrd;
 	char		*probe_config;	/* the config file of a probe */
+	double		 probe_t0;	/* when the current probe began */
 	char		*base_config;	/* the untrimmed config, plain */
 	/* int, hex and string values the trimmed config changes: every
 	 * probe takes them (they are not trims to search over). */
@@ -315,37 +316,70 @@ verify_compose(struct verify_state *st, const bool *want)
 }
 
 /*
+ * Debug information off in the config k holds: DEBUG_INFO_NONE, the
+ * choice value, from 5.18 on; DEBUG_INFO=n before. False when it is off
+ * already or the engine refuses.
+ */
+static bool
+verify_debug_off(struct kconfig *k)
+{
+	struct kc_symbol *s;
+
+	if ((s = kconfig_find(k, "DEBUG_INFO_NONE")) != NULL &&
+	    kc_sym_is_choice_value(s))
+		return kc_sym_tristate(k, s) != KC_YES &&
+		    kc_sym_set_tristate(k, s, KC_YES);
+	if ((s = kconfig_find(k, "DEBUG_INFO")) != NULL &&
+	    kc_sym_tristate(k, s) != KC_NO)
+		return kc_sym_set_tristate(k, s, KC_NO);
+	return false;
+}
+
+/* MODVERSIONS=n in k; false when it is off already or cannot be. */
+static bool
+verify_modversions_off(struct kconfig *k)
+{
+	struct kc_symbol *s;
+
+	if ((s = kconfig_find(k, "MODVERSIONS")) == NULL ||
+	    kc_sym_tristate(k, s) == KC_NO)
+		return false;
+	return kc_sym_set_tristate(k, s, KC_NO);
+}
+
+/*
  * What a probe builds, once verify_compose() has computed the config: the
- * same without debug information, unless v->debug_info. gcc's -g does not
- * change the code it generates, and the trims are about code; DWARF and
- * BTF slow the build (24 to 35 % per object in the compiles timed, and
- * pahole over vmlinux and every module). BTF alone adds /sys/kernel/btf,
- * which the report names as not tested. Through the engine, so that what
- * depends on it follows and the kernel's conf agrees.
- * NULL when the config has none, or is to be built as it is.
+ * same without debug information and without module versions, unless
+ * v->as_is. Neither changes the code gcc generates, and the trims are
+ * about code; both cost build time:
+ * - DWARF and BTF: 24 to 35 % per object in the compiles timed, and
+ *   pahole over vmlinux and every module. BTF alone adds
+ *   /sys/kernel/btf, which the report names as not tested.
+ * - MODVERSIONS: every object that exports a symbol is preprocessed a
+ *   second time and parsed by genksyms for its CRCs (44 % of the objects
+ *   of Debian's trimmed 6.1 config; +38 % on those in the compiles
+ *   timed). Kernel and modules are built together, so the CRCs can only
+ *   agree; their check at module load is what goes untested.
+ * Through the engine, so that what depends on them follows and the
+ * kernel's conf agrees. NULL when there is nothing to switch off or the
+ * config is to be built as it is.
  */
 static char *
 verify_build_variant(struct verify_state *st)
 {
-	struct verify		*v = st->v;
-	struct kc_symbol	*s;
+	struct verify	*v = st->v;
+	bool		 debug, modversions;
 
-	if (v->debug_info)
+	if (v->as_is)
 		return NULL;
-	/* 5.18 on: a choice with DEBUG_INFO_NONE; before: a bool. */
-	if ((s = kconfig_find(v->k, "DEBUG_INFO_NONE")) != NULL &&
-	    kc_sym_is_choice_value(s)) {
-		if (kc_sym_tristate(v->k, s) == KC_YES ||
-		    !kc_sym_set_tristate(v->k, s, KC_YES))
-			return NULL;
-	} else if ((s = kconfig_find(v->k, "DEBUG_INFO")) != NULL &&
-	    kc_sym_tristate(v->k, s) != KC_NO) {
-		if (!kc_sym_set_tristate(v->k, s, KC_NO))
-			return NULL;
-	} else
+	if ((debug = verify_debug_off(v->k)))
+		kconfig_recalc(v->k);
+	if ((modversions = verify_modversions_off(v->k)))
+		kconfig_recalc(v->k);
+	if (!debug && !modversions)
 		return NULL;
-	kconfig_recalc(v->k);
-	v->built_without_debug = true;
+	v->built_without_debug |= debug;
+	v->built_without_modversions |= modversions;
 	return kconfig_write_string(v->k);
 }
 
@@ -360,7 +394,8 @@ verify_build_progress(void *arg, const char *phase, long done, long total)
 		e.kind = VEV_BUILD;
 		e.done = done;
 		e.total = total;
-	}
+	} else
+		e.seconds = clock_now() - st->probe_t0;
 	verify_emit(st->v, &e);
 }
 
@@ -384,7 +419,8 @@ verify_boot_progress(void *arg, const char *event)
 	if (strncmp(event, "step ", 5) == 0) {
 		e.kind = VEV_STEP;
 		e.name = event + 5;
-	}
+	} else
+		e.seconds = clock_now() - st->probe_t0;
 	verify_emit(st->v, &e);
 }
 
@@ -459,6 +495,7 @@ verify_probe(struct verify_state *st, const char *config, size_t ntrimmed,
 	bool			 changed = false;
 	double			 t0 = clock_now();
 
+	st->probe_t0 = t0;
 	v->probes++;
 	e.n = ntrimmed;
 	e.ntrims = v->ntrims;
@@ -1061,8 +1098,13 @@ verify_report(const struct verify *v)
 	if (v->built_without_debug)
 		strbuf_addf(&sb, "- built without debug information "
 		    "(CONFIG_DEBUG_INFO_NONE): -g does not change the code, "
-		    "but BTF (/sys/kernel/btf) was not tested; `--debug-info` "
+		    "but BTF (/sys/kernel/btf) was not tested; `--as-is` "
 		    "builds the config's own\n");
+	if (v->built_without_modversions)
+		strbuf_addf(&sb, "- built without module versions "
+		    "(CONFIG_MODVERSIONS=n): they do not change the code, "
+		    "but the symbol CRC check at module load was not tested; "
+		    "`--as-is` builds them\n");
 	if (v->bzimage_bytes > 0)
 		strbuf_addf(&sb, "- bzImage: %ld bytes\n", v->bzimage_bytes);
 	verify_report_steps(v, &sb);

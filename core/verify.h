@@ -238,7 +238,8 @@ struct verify_trim {
 /* What the loop reports while it runs. */
 enum verify_ev {
 	VEV_PROBE,	/* a new build and boot: n trimmed, of ntrims */
-	VEV_PHASE,	/* phase: config, build, install, initramfs, boot */
+	VEV_PHASE,	/* phase: config, build, install, initramfs, boot;
+			   seconds since the probe began */
 	VEV_BUILD,	/* done/total objects */
 	VEV_STEP,	/* name started (state NULL) or ended (state) */
 	VEV_VERDICT,	/* the probe passed (state "pass") or not ("fail",
@@ -280,9 +281,10 @@ struct verify {
 	double		 timeout;	/* per boot */
 	bool		 no_kvm;
 	bool		 no_fill_back;	/* judge the trimmed config only */
-	/* Build the probes with the config's debug information (DWARF,
-	 * BTF); off by default (verify_build_variant()). */
-	bool		 debug_info;
+	/* Build the probes exactly as configured, with the config's debug
+	 * information (DWARF, BTF) and module versions; by default both
+	 * are off in what is built (verify_build_variant()). */
+	bool		 as_is;
 	const char	*qemu;
 	volatile sig_atomic_t *cancel;
 	void		(*event)(void *arg, const struct verify_event *);
@@ -296,8 +298,10 @@ struct verify {
 	int		 cached;	/* probes answered from earlier ones */
 	bool		 passed;	/* the final config passed */
 	/* The probes were built with debug information switched off (the
-	 * config had it, v->debug_info was not asked). */
+	 * config had it, v->as_is was not asked). */
 	bool		 built_without_debug;
+	/* Likewise for MODVERSIONS (symbol CRCs). */
+	bool		 built_without_modversions;
 	char		*final;		/* the final config (text) */
 	struct vm_result result;	/* the final config's boot */
 	long		 bzimage_bytes, modules_bytes;

@@ -55,12 +55,13 @@ if [ "$(cat "$SRC/.kctui-version" 2>/dev/null)" != "$(cat "$TREE/.kctui-version"
 fi
 
 # The untrimmed config: the kernel's own tinyconfig plus the fragment,
-# through the kernel's own conf; with debug information, which verify
-# builds without (the exported config keeps it).
+# through the kernel's own conf; with debug information and module
+# versions, which verify builds without (the exported config keeps them).
 B=$work/base-o
 if ! { make -s -C "$SRC" O="$B" ARCH=x86_64 tinyconfig &&
 	cat "$FRAG" >> "$B/.config" &&
 	echo CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=y >> "$B/.config" &&
+	echo CONFIG_MODVERSIONS=y >> "$B/.config" &&
 	make -s -C "$SRC" O="$B" ARCH=x86_64 olddefconfig; } > "$work/base.log" 2>&1; then
 	fail "real/verify-base$sfx" "tinyconfig + tiny.config failed"
 	indent < "$work/base.log"
@@ -68,7 +69,7 @@ if ! { make -s -C "$SRC" O="$B" ARCH=x86_64 tinyconfig &&
 fi
 cp "$B/.config" "$work/base.config"
 val() { local v; v=$(grep -m1 "^$2=" "$1" | cut -d= -f2-); echo "${v:-n}"; }
-for s in CONFIG_BINFMT_ELF CONFIG_SERIAL_8250_CONSOLE CONFIG_SGETMASK_SYSCALL CONFIG_FHANDLE CONFIG_DEBUG_INFO; do
+for s in CONFIG_BINFMT_ELF CONFIG_SERIAL_8250_CONSOLE CONFIG_SGETMASK_SYSCALL CONFIG_FHANDLE CONFIG_DEBUG_INFO CONFIG_MODVERSIONS; do
 	if [ "$(val "$work/base.config" $s)" != y ]; then
 		fail "real/verify-base$sfx" "$s is not y in the untrimmed config"
 		exit 1
@@ -150,7 +151,8 @@ if [ "$sfx" = "" ]; then
 		grep -qx 'CONFIG_BINFMT_MISC keep  # needed at boot: module' "$work/decisions" &&
 		pass "real/verify-decision$sfx" ||
 		fail_with "real/verify-decision$sfx" "no keep decision" "$work/decisions"
-	# Built without debug information; the final config keeps it.
+	# Built without debug information and module versions; the final
+	# config keeps both.
 	if [ "$(val "$WORK/build/.config" CONFIG_DEBUG_INFO_NONE)" = y ] &&
 	   [ "$(val "$WORK/build/.config" CONFIG_DEBUG_INFO)" = n ] &&
 	   [ "$(val "$f" CONFIG_DEBUG_INFO)" = y ] &&
@@ -158,6 +160,14 @@ if [ "$sfx" = "" ]; then
 		pass "real/verify-no-debug-info$sfx"
 	else
 		fail "real/verify-no-debug-info$sfx" "built with DEBUG_INFO=$(val "$WORK/build/.config" CONFIG_DEBUG_INFO), final DEBUG_INFO=$(val "$f" CONFIG_DEBUG_INFO)"
+	fi
+	if [ "$(val "$WORK/build/.config" CONFIG_MODVERSIONS)" = n ] &&
+	   [ "$(val "$f" CONFIG_MODVERSIONS)" = y ] &&
+	   [ ! -e "$WORK/build/Module.symvers" -o -z "$(awk '$1 != "0x00000000"' "$WORK/build/Module.symvers" | head -1)" ] &&
+	   grep -q '^- built without module versions' "$work/trimmed.config.verify.md"; then
+		pass "real/verify-no-modversions$sfx"
+	else
+		fail "real/verify-no-modversions$sfx" "built with MODVERSIONS=$(val "$WORK/build/.config" CONFIG_MODVERSIONS), final MODVERSIONS=$(val "$f" CONFIG_MODVERSIONS)"
 	fi
 	grep -q '^\*\*Verified\*\*' "$work/trimmed.config.verify.md" &&
 		grep -q '| CONFIG_BINFMT_ELF | fs | boot |' "$work/trimmed.config.verify.md" &&
