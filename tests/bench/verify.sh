@@ -21,8 +21,9 @@
 #                       build directory, as fill-back's next probe is)
 #   KCTUI               the binary (default ./kctui)
 #
-# The exported config keeps Debian's debug information; kctui verify
-# builds its probes without it (docs/verify.md, --debug-info).
+# The exported config keeps Debian's debug information and module
+# versions; kctui verify builds its probes without them (docs/verify.md,
+# --as-is).
 set -eu
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -99,8 +100,10 @@ for policy in $POLICIES; do
 	echo "verify $policy: exit $rc in ${secs} s; y/m Debian $deb_ym, exported $ym, final $final_ym"
 	awk -F'\t' '
 		$1 == "build" { objs[$2] = $3 }
+		$1 == "phase" { ph[$2] = ph[$2] sprintf(" %s@%.0f", $3, $4) }
 		$1 == "verdict" { printf "  probe %s: %s%s%s in %.0f s, %d objects built\n", $2, $3,
-			($4 != "" ? " at " : ""), $4, $5, objs[$2] }
+			($4 != "" ? " at " : ""), $4, $5, objs[$2]
+			printf "    phases (s from the probe'"'"'s start):%s\n", ph[$2] }
 		$1 == "keep" { printf "  put back %s: needed at boot: %s\n", $2, $3 }
 		$1 == "step" { steps[$2] = steps[$2] " " $3 "=" $4 }
 		END { for (p in steps) last = p; if (last != "") printf "  steps of probe %s:%s\n", last, steps[last] }
