@@ -372,15 +372,26 @@ verify_build_variant(struct verify_state *st)
 
 	if (v->as_is)
 		return NULL;
-	if ((debug = verify_debug_off(v->k)))
-		kconfig_recalc(v->k);
-	if ((modversions = verify_modversions_off(v->k)))
-		kconfig_recalc(v->k);
+	/* Values are read lazily after a set: one recalc for both. */
+	debug = verify_debug_off(v->k);
+	modversions = verify_modversions_off(v->k);
 	if (!debug && !modversions)
 		return NULL;
+	kconfig_recalc(v->k);
 	v->built_without_debug |= debug;
 	v->built_without_modversions |= modversions;
 	return kconfig_write_string(v->k);
+}
+
+/* A phase of the current probe begins: its name and the seconds since
+ * the probe began. */
+static void
+verify_phase(struct verify_state *st, const char *phase)
+{
+	struct verify_event e = { .kind = VEV_PHASE, .phase = phase };
+
+	e.seconds = clock_now() - st->probe_t0;
+	verify_emit(st->v, &e);
 }
 
 /* Build progress, handed on. */
@@ -388,14 +399,14 @@ static void
 verify_build_progress(void *arg, const char *phase, long done, long total)
 {
 	struct verify_state	*st = arg;
-	struct verify_event	 e = { .kind = VEV_PHASE, .phase = phase };
+	struct verify_event	 e = { .kind = VEV_BUILD };
 
-	if (strcmp(phase, "build") == 0 && (done > 0 || total > 0)) {
-		e.kind = VEV_BUILD;
-		e.done = done;
-		e.total = total;
-	} else
-		e.seconds = clock_now() - st->probe_t0;
+	if (strcmp(phase, "build") != 0 || (done <= 0 && total <= 0)) {
+		verify_phase(st, phase);
+		return;
+	}
+	e.done = done;
+	e.total = total;
 	verify_emit(st->v, &e);
 }
 
@@ -414,13 +425,13 @@ static void
 verify_boot_progress(void *arg, const char *event)
 {
 	struct verify_state	*st = arg;
-	struct verify_event	 e = { .kind = VEV_PHASE, .phase = event };
+	struct verify_event	 e = { .kind = VEV_STEP };
 
-	if (strncmp(event, "step ", 5) == 0) {
-		e.kind = VEV_STEP;
-		e.name = event + 5;
-	} else
-		e.seconds = clock_now() - st->probe_t0;
+	if (strncmp(event, "step ", 5) != 0) {
+		verify_phase(st, event);
+		return;
+	}
+	e.name = event + 5;
 	verify_emit(st->v, &e);
 }
 
@@ -531,7 +542,7 @@ verify_probe(struct verify_state *st, const char *config, size_t ntrimmed,
 		*step = xstrdup("build");
 		return 0;
 	}
-	verify_build_progress(st, "initramfs", 0, 0);
+	verify_phase(st, "initramfs");
 	memset(&ir, 0, sizeof ir);
 	ir.out = st->initrd;
 	ir.staging = st->b.staging;
