@@ -134,7 +134,38 @@ cmd_print_all(struct session *s, const struct attrib *a, bool tsv)
 	return 0;
 }
 
-/* kctui evidence -e BUNDLE... [--format text|tsv] [--unmapped] [--all] */
+/*
+ * --functions: where each traced function's code is, as kallsyms and
+ * modules.builtin.ranges tell: "NAME HOME MODULE" (HOME module, built-in,
+ * core, image or unknown; MODULE "-" when there is none).
+ */
+static void
+cmd_print_functions(const struct evidence *ev, bool tsv)
+{
+	static const char *const homes[] = {
+		[EVH_UNKNOWN] = "unknown", [EVH_IMAGE] = "image",
+		[EVH_MODULE] = "module", [EVH_BUILTIN] = "built-in",
+		[EVH_CORE] = "core"
+	};
+	const struct ev_item	*it;
+	const char		*mod;
+	enum ev_home		 h;
+	size_t			 i, n = evidence_count(ev, EV_TRACE);
+
+	for (i = 0; i < n; i++) {
+		it = evidence_item(ev, EV_TRACE, i);
+		mod = it->detail;
+		h = mod != NULL ? EVH_MODULE :
+		    evidence_symbol_home(ev, it->name, &mod);
+		if (mod == NULL || *mod == '\0')
+			mod = "-";
+		printf(tsv ? "%s\t%s\t%s\n" : "%-40s %-8s %s\n", it->name,
+		    homes[h], mod);
+	}
+}
+
+/* kctui evidence -e BUNDLE... [--format text|tsv] [--unmapped] [--all]
+ * [--functions] [--stats] */
 int
 cmd_evidence(struct session *s, int argc, char **argv)
 {
@@ -143,6 +174,7 @@ cmd_evidence(struct session *s, int argc, char **argv)
 		{ "unmapped", no_argument, NULL, 'u' },
 		{ "stats", no_argument, NULL, 'S' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "functions", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct session_evidence	  ce;
@@ -150,7 +182,7 @@ cmd_evidence(struct session *s, int argc, char **argv)
 	struct attrib_stats	  st;
 	const struct ev_item	*const *un;
 	bool			  tsv = false, unmapped = false, stats = false;
-	bool			  all = false;
+	bool			  all = false, functions = false;
 	int			  ch, status = 1;
 	size_t			  i, n;
 
@@ -173,10 +205,13 @@ cmd_evidence(struct session *s, int argc, char **argv)
 		case 'a':
 			all = true;
 			break;
+		case 'F':
+			functions = true;
+			break;
 		default:
 			fprintf(stderr, "usage: kctui evidence -e BUNDLE... "
 			    "[--format text|tsv] [--unmapped] [--all] "
-			    "[--stats]\n");
+			    "[--functions] [--stats]\n");
 			return 1;
 		}
 	}
@@ -192,6 +227,8 @@ cmd_evidence(struct session *s, int argc, char **argv)
 		for (i = 0; i < n; i++)
 			printf("%s:%s\n", ev_kind_name(un[i]->kind),
 			    un[i]->name);
+	} else if (functions) {
+		cmd_print_functions(ce.ev, tsv);
 	} else if (all) {
 		if (cmd_print_all(s, a, tsv) != 0) {
 			session_close_evidence(&ce);
@@ -203,12 +240,14 @@ cmd_evidence(struct session *s, int argc, char **argv)
 		attrib_get_stats(a, &st);
 		fprintf(stderr, "kctui: modules %zu/%zu attributed; functions "
 		    "%zu/%zu (%.1f%%) attributed, %zu always built, %zu "
-		    "ambiguous, %zu unknown; devices %zu/%zu; mounts %zu/%zu; "
+		    "ambiguous, %zu unknown, %zu placed by "
+		    "modules.builtin.ranges; devices %zu/%zu; mounts %zu/%zu; "
 		    "crypto %zu/%zu\n", st.modules_mapped, st.modules,
 		    st.functions_mapped, st.functions, st.functions ?
 		    100.0 * (double)st.functions_mapped /
 		    (double)st.functions : 100.0, st.functions_always,
 		    st.functions_ambiguous, st.functions_unknown,
+		    st.functions_ranges,
 		    st.devices_mapped, st.devices, st.mounts_mapped, st.mounts,
 		    st.crypto_mapped, st.crypto);
 	}

@@ -30,7 +30,7 @@ static const struct cmd_entry cmd_table[] = {
 	{ "allmodconfig", NULL, NULL, cmd_allconfig },
 	{ "alldefconfig", NULL, NULL, cmd_allconfig },
 	{ "print-env", NULL, "the environment conf would see", cmd_print_env },
-	{ "evidence", "-e BUNDLE...", "[--format text|tsv] [--unmapped]\n"
+	{ "evidence", "-e BUNDLE...", "[--format text|tsv] [--unmapped] [--functions]\n"
 	  "what evidence says of each option", cmd_evidence },
 	{ "collect", "-o DIR", "[--trace-seconds N] [-- COMMAND...]\n"
 	  "record an evidence bundle here", cmd_collect },

@@ -297,16 +297,45 @@ attrib_same_module(const char *x, const char *y)
 	return *x == *y;
 }
 
+/* Whether module is one of mods ("ext4", or "a b" for an object that
+ * links into several modules). */
+static bool
+attrib_in_modules(const char *module, const char *mods)
+{
+	const char	*w;
+	char		*one;
+	bool		 r;
+
+	if (strchr(mods, ' ') == NULL)
+		return attrib_same_module(module, mods);
+	for (; *mods != '\0'; mods = w) {
+		while (*mods == ' ')
+			mods++;
+		for (w = mods; *w != '\0' && *w != ' '; w++)
+			;
+		if (w == mods)
+			break;
+		one = xstrndup(mods, (size_t)(w - mods));
+		r = attrib_same_module(module, one);
+		free(one);
+		if (r)
+			return true;
+	}
+	return false;
+}
+
 enum attrib_result { AR_NONE, AR_MAPPED, AR_ALWAYS, AR_AMBIGUOUS };
 
 /*
  * Attribute an item through the files a name is registered in. module,
- * when known, narrows the candidates to the objects of that module ("" for
- * the kernel image narrows nothing: a potential module may be built in).
+ * when known, narrows the candidates to the objects of that module or
+ * modules ("" for the kernel image narrows nothing: a potential module may
+ * be built in). core (a function outside every range of the kernel's
+ * modules.builtin.ranges) leaves out the objects of its built-in modules.
  */
 static enum attrib_result
 attrib_by_name(struct attrib *a, enum src_kind kind, const char *name,
-    const char *module, const struct ev_item *item)
+    const char *module, bool core, const struct ev_item *item)
 {
 	const uint32_t			 *files;
 	const struct kbuild_obj		**objs, *o;
@@ -323,8 +352,11 @@ attrib_by_name(struct attrib *a, enum src_kind kind, const char *name,
 		    files[i]))) == NULL)
 			continue;
 		if (module != NULL && *module != '\0' &&
-		    (o->module == NULL || !attrib_same_module(o->module,
+		    (o->module == NULL || !attrib_in_modules(o->module,
 		    module)))
+			continue;
+		if (core && o->module != NULL &&
+		    evidence_builtin_module(a->ev, o->module))
 			continue;
 		for (j = 0; j < n && objs[j] != o; j++)
 			;
@@ -368,7 +400,35 @@ attrib_modules(struct attrib *a)
 	}
 }
 
-/* Traced functions: defining file, its object, its conditions. */
+/* A built-in module's objects get the item, for each of mods. */
+static bool
+attrib_builtin_modules(struct attrib *a, const char *mods,
+    const struct ev_item *item)
+{
+	const char	*w;
+	char		*one;
+	bool		 any = false;
+
+	for (; *mods != '\0'; mods = w) {
+		while (*mods == ' ')
+			mods++;
+		for (w = mods; *w != '\0' && *w != ' '; w++)
+			;
+		if (w == mods)
+			break;
+		one = xstrndup(mods, (size_t)(w - mods));
+		any |= attrib_module(a, one, item);
+		free(one);
+	}
+	return any;
+}
+
+/*
+ * Traced functions: defining file, its object, its conditions. Where the
+ * function is narrows the files: a loaded module's or a built-in module's
+ * objects (kallsyms, modules.builtin.ranges), or the image's objects that
+ * are in no built-in module (outside every range).
+ */
 static void
 attrib_traces(struct attrib *a)
 {
@@ -376,17 +436,23 @@ attrib_traces(struct attrib *a)
 	const char		*module;
 	size_t			 i, n = evidence_count(a->ev, EV_TRACE);
 	enum attrib_result	 r;
+	enum ev_home		 home;
 
 	for (i = 0; i < n; i++) {
 		it = evidence_item(a->ev, EV_TRACE, i);
 		a->st.functions++;
 		module = it->detail;
-		if (module == NULL)
-			module = evidence_symbol_module(a->ev, it->name);
-		r = attrib_by_name(a, SRC_FUNC, it->name, module, it);
+		home = module != NULL ? EVH_MODULE :
+		    evidence_symbol_home(a->ev, it->name, &module);
+		if (home == EVH_BUILTIN || home == EVH_CORE)
+			a->st.functions_ranges++;
+		r = attrib_by_name(a, SRC_FUNC, it->name, module,
+		    home == EVH_CORE, it);
 		if (r == AR_NONE && module != NULL && *module != '\0') {
 			/* Not found by file: still the module's. */
-			if (attrib_module(a, module, it))
+			if (home == EVH_BUILTIN ?
+			    attrib_builtin_modules(a, module, it) :
+			    attrib_module(a, module, it))
 				r = AR_MAPPED;
 		}
 		switch (r) {
@@ -427,7 +493,7 @@ attrib_devices(struct attrib *a)
 		if (it->module != NULL)
 			ok = attrib_module(a, it->module, it);
 		else
-			ok = attrib_by_name(a, SRC_DRIVER, it->name, NULL, it) !=
+			ok = attrib_by_name(a, SRC_DRIVER, it->name, NULL, false, it) !=
 			    AR_NONE;
 		if (ok)
 			a->st.devices_mapped++;
@@ -478,7 +544,7 @@ attrib_crypto_name(struct attrib *a, const char *name,
 	size_t			 i;
 	bool			 ok;
 
-	if (attrib_by_name(a, SRC_CRYPTO, name, NULL, it) != AR_NONE)
+	if (attrib_by_name(a, SRC_CRYPTO, name, NULL, false, it) != AR_NONE)
 		return true;
 	for (i = 0; i < sizeof crypto_built_names /
 	    sizeof crypto_built_names[0]; i++) {
@@ -495,7 +561,7 @@ attrib_crypto_name(struct attrib *a, const char *name,
 	    name[strlen(name) - 1] != ')')
 		return false;
 	tmpl = xstrndup(name, (size_t)(open - name));
-	ok = attrib_by_name(a, SRC_CRYPTO, tmpl, NULL, it) != AR_NONE;
+	ok = attrib_by_name(a, SRC_CRYPTO, tmpl, NULL, false, it) != AR_NONE;
 	free(tmpl);
 	return ok;
 }
@@ -512,7 +578,7 @@ attrib_fs_crypto(struct attrib *a)
 	for (i = 0; i < n; i++) {
 		it = evidence_item(a->ev, EV_MOUNT, i);
 		a->st.mounts++;
-		if (attrib_by_name(a, SRC_FSTYPE, it->name, NULL, it) !=
+		if (attrib_by_name(a, SRC_FSTYPE, it->name, NULL, false, it) !=
 		    AR_NONE)
 			a->st.mounts_mapped++;
 		else
@@ -521,7 +587,7 @@ attrib_fs_crypto(struct attrib *a)
 	n = evidence_count(a->ev, EV_FS);
 	for (i = 0; i < n; i++) {
 		it = evidence_item(a->ev, EV_FS, i);
-		attrib_by_name(a, SRC_FSTYPE, it->name, NULL, it);
+		attrib_by_name(a, SRC_FSTYPE, it->name, NULL, false, it);
 	}
 	n = evidence_count(a->ev, EV_CRYPTO);
 	for (i = 0; i < n; i++) {

@@ -41,6 +41,7 @@ struct attrib_stats {
 	size_t	modules, modules_mapped;
 	size_t	functions, functions_mapped, functions_always;
 	size_t	functions_ambiguous, functions_unknown;
+	size_t	functions_ranges;	/* placed by modules.builtin.ranges */
 	size_t	devices, devices_mapped;
 	size_t	mounts, mounts_mapped;
 	size_t	crypto, crypto_mapped;

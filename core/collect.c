@@ -14,6 +14,8 @@
  *	crypto		 /proc/crypto
  *	kallsyms.xz	 /proc/kallsyms (mode 0600: it gives away KASLR)
  *	modules.alias.xz /lib/modules/RELEASE/modules.alias
+ *	modules.builtin.ranges.xz  /lib/modules/RELEASE/modules.builtin.ranges,
+ *			 when the kernel has it (6.12 on, BUILTIN_MODULE_RANGES)
  *	config.xz	 /boot/config-RELEASE or /proc/config.gz
  *	functions	 "name [module] count" per distinct traced function
  *	trace-stats	 "cpuN" and per_cpu/cpuN/stats, per CPU
@@ -1356,6 +1358,15 @@ collect_files(struct collect *c, char **cause)
 		collect_note(c, "no %s", path);
 		ret = 0;
 	}
+	free(path);
+	if (ret != 0)
+		return -1;
+	/* Only kernels built with CONFIG_BUILTIN_MODULE_RANGES have it: its
+	 * absence is the normal case, not worth a note. */
+	path = xasprintf("/lib/modules/%s/modules.builtin.ranges",
+	    c->uts.release);
+	ret = access(path, F_OK) == 0 ? collect_copy(c, path,
+	    "modules.builtin.ranges.xz", true, cause) : 0;
 	free(path);
 	if (ret != 0)
 		return -1;

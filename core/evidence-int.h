@@ -67,6 +67,42 @@ struct alias_cache {
 	struct arena	  arena;	/* results and keys */
 };
 
+/*
+ * modules.builtin.ranges of the bundle being loaded (Linux 6.12 on): the
+ * offsets of each built-in module's code and data within an ELF section
+ * of vmlinux, and per section an anchor symbol whose address places the
+ * section (base = anchor's address - anchor's offset). kallsyms gives the
+ * anchors' addresses and the image's function addresses; when it ends,
+ * each function is placed in a module's range or in none (ranges.c).
+ */
+struct ev_range {
+	const char	*sect;		/* interned: ".text" */
+	uint64_t	 start, end;	/* [start, end) from the section base */
+	uint64_t	 abs;		/* start + base, once the base is known */
+	const char	*mods;		/* interned: "ext4", or "a b" when the
+					   object links into several modules */
+	uint64_t	 line;		/* for messages */
+};
+struct ev_anchor {
+	const char	*sect;
+	const char	*sym;		/* interned */
+	uint64_t	 off;
+	uint64_t	 addr;
+	bool		 found;
+};
+struct ev_ksym {
+	const char	*name;		/* the syms entry's key */
+	uint64_t	 addr;
+};
+struct ev_ranges {
+	struct ev_range	*v;
+	size_t		 n, cap;
+	struct ev_anchor *a;
+	size_t		 na, cap_a;
+	struct ev_ksym	*pend;		/* image functions seen in kallsyms */
+	size_t		 npend, cap_pend;
+};
+
 struct evidence {
 	struct arena		 arena;
 	struct intern		 strs;
@@ -75,10 +111,18 @@ struct evidence {
 	int			 capbundles;
 	struct ev_kindtab	 kinds[EV_NKINDS];
 	struct strmap		 syms;		/* kallsyms: name -> module */
+	struct ev_ranges	 rng;		/* of the bundle being loaded */
+	struct strmap		 homes;		/* image function -> built-in
+						   module(s), "" outside them,
+						   ev_home_conflict when its
+						   copies differ */
+	struct strmap		 builtin;	/* modules a ranges file names */
 	struct strmap		 config;	/* running configs: X -> "y"/"m"/.. */
 	struct alias_index	 alias;
 	struct alias_cache	*cache;
 	char			*cache_dir;	/* parsed traces, or NULL */
+	char			*build_release;	/* the build kctui runs in: its */
+	char			*build_ranges;	/* release and ranges, or NULL */
 };
 
 /* The state of reading one file. */
@@ -174,12 +218,22 @@ void		 ev_read_stream(struct ev_ctx *, struct zstream *,
 		     const char *, const struct ev_warn *);
 
 /* evidence-parse.c: the parsers. */
+size_t		 ev_suffix_len(const char *, size_t);
 extern const struct ev_file ev_files[];
 extern const size_t ev_nfiles;
 int		 ev_trace_line(struct ev_ctx *, const char *, size_t);
 int		 ev_functions_line(struct ev_ctx *, const char *, size_t);
 void		 ev_trace_add(struct ev_ctx *, const char *, size_t,
 		     const char *, size_t);
+
+/* evidence-ranges.c: modules.builtin.ranges. */
+extern const char ev_home_conflict[];
+int		 ev_ranges_line(struct ev_ctx *, const char *, size_t);
+void		 ev_ranges_note(struct evidence *, const char *, uint64_t);
+void		 ev_ranges_anchor(struct evidence *, const char *, size_t,
+		     uint64_t);
+void		 ev_ranges_resolve(struct evidence *);
+void		 ev_ranges_clear(struct ev_ranges *);
 
 /* evidence-dat.c: trace.dat. */
 void		 ev_dat_read(struct ev_ctx *, const char *,

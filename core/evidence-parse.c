@@ -123,7 +123,7 @@ ev_split(const char *s, size_t n, struct ev_tok *t, int max)
  * tail made only of ".constprop.N", ".isra.N", ".part.N", ".cold[.N]",
  * ".llvm.N", ".lto_priv.N" or ".localalias" goes.
  */
-static size_t
+size_t
 ev_suffix_len(const char *s, size_t n)
 {
 	static const char *const words[] = {
@@ -772,29 +772,39 @@ ev_hex(char c)
  * in one pass by hand rather than split into words, with the same rules:
  * a hex address, a one-letter type, a name without control characters, an
  * optional "[module]", nothing else. A name already seen keeps its first
- * module; consecutive lines of one module share its interned name.
+ * module; consecutive lines of one module share its interned name. When
+ * the bundle has modules.builtin.ranges, the image's symbols also go to
+ * evidence-ranges.c: anchors by name, functions (t, T, w, W) to be placed.
  */
 static int
 kallsyms_line(struct ev_ctx *c, const char *s, size_t n)
 {
 	struct evidence	*ev = c->ev;
 	struct strmap_entry	*ent;
-	const char	*p = s, *e = s + n, *name, *mod = NULL, *key;
+	const char	*p = s, *e = s + n, *name, *mod = NULL, *key, *a;
 	size_t		 namen, mn = 0, kn;
-	bool		 added;
+	uint64_t	 addr = 0;
+	char		 type;
+	bool		 added, image;
 
 	while (p < e && ev_blank(*p))
 		p++;
 	if (p == e)
 		return 0;
-	for (name = p; p < e && ev_hex(*p); p++)
-		;
-	if (p == name || p == e || !ev_blank(*p))
+	for (a = p; p < e && ev_hex(*p); p++) {
+		if (p - a < 16)
+			addr = (addr << 4) | (uint64_t)(*p <= '9' ? *p - '0' :
+			    (*p | 0x20) - 'a' + 10);
+	}
+	if (p == a || p == e || !ev_blank(*p))
 		return -1;		/* no address, or only one */
+	if (p - a > 16)
+		addr = 0;		/* not an address of this machine */
 	while (p < e && ev_blank(*p))
 		p++;
 	if (p == e || p + 1 == e || !ev_blank(p[1]))
 		return -1;		/* the type: one letter */
+	type = *p;
 	p += 2;
 	while (p < e && ev_blank(*p))
 		p++;
@@ -818,21 +828,54 @@ kallsyms_line(struct ev_ctx *c, const char *s, size_t n)
 		mod++;
 		mn -= 2;
 	}
+	image = mod == NULL;
+	if (image && ev->rng.n != 0)
+		ev_ranges_anchor(ev, name, namen, addr);
 	kn = ev_suffix_len(name, namen);
 	ent = strmap_insert(&ev->syms, name, kn, &added);
-	if (!added)
-		return 1;
-	/* A new name: the entry keeps a copy, no need to intern it. */
-	ent->key = key = arena_strndup(&ev->arena, name, kn);
-	if (mod == NULL)
-		mod = "";
-	if (c->ksym_mod == NULL || c->ksym_modn != mn ||
-	    memcmp(c->ksym_mod, mod, mn) != 0) {
-		c->ksym_mod = ev_intern(ev, mod, mn);
-		c->ksym_modn = mn;
-	}
-	ent->value = (void *)c->ksym_mod;
+	if (added) {
+		/* A new name: the entry keeps a copy, no need to intern it. */
+		ent->key = key = arena_strndup(&ev->arena, name, kn);
+		if (mod == NULL)
+			mod = "";
+		if (c->ksym_mod == NULL || c->ksym_modn != mn ||
+		    memcmp(c->ksym_mod, mod, mn) != 0) {
+			c->ksym_mod = ev_intern(ev, mod, mn);
+			c->ksym_modn = mn;
+		}
+		ent->value = (void *)c->ksym_mod;
+	} else
+		key = ent->key;
+	if (image && ev->rng.n != 0 && kn != 0 && (type == 't' ||
+	    type == 'T' || type == 'w' || type == 'W'))
+		ev_ranges_note(ev, key, addr);
 	return 1;
+}
+
+/* kallsyms ended: place the image's functions in the ranges, if any. */
+static void
+kallsyms_finish(struct ev_ctx *c)
+{
+	if (c->ev->rng.n != 0)
+		ev_ranges_resolve(c->ev);
+}
+
+/*
+ * Read modules.builtin.ranges, then kallsyms, from memory, as one bundle
+ * would; returns the malformed lines of both.
+ */
+int
+evidence_read_ranges(struct evidence *ev, int b, const char *ranges,
+    size_t rlen, const char *kallsyms, size_t klen)
+{
+	int	bad;
+
+	bad = ev_read_mem(ev, b, ranges, rlen, ev_ranges_line, NULL,
+	    EVF_NONUL);
+	bad += ev_read_mem(ev, b, kallsyms, klen, kallsyms_line,
+	    kallsyms_finish, EVF_NONUL);
+	ev_ranges_clear(&ev->rng);
+	return bad;
 }
 
 /* config: the running kernel's .config; "CONFIG_X=value" lines are kept
@@ -1075,7 +1118,8 @@ const struct ev_file ev_files[] = {
 	{ "mounts",	   mounts_line,	      NULL,	    EVF_NONUL, EVR_TEXT },
 	{ "filesystems",   filesystems_line,  NULL,	    EVF_NONUL, EVR_TEXT },
 	{ "crypto",	   crypto_line,	      crypto_flush, EVF_NONUL, EVR_TEXT },
-	{ "kallsyms",	   kallsyms_line,     NULL,	    EVF_NONUL, EVR_TEXT },
+	{ "modules.builtin.ranges", ev_ranges_line, NULL,  EVF_NONUL, EVR_TEXT },
+	{ "kallsyms",	   kallsyms_line,     kallsyms_finish, EVF_NONUL, EVR_TEXT },
 	{ "modules.alias", alias_line,	      NULL,	    EVF_NONUL, EVR_TEXT },
 	{ "config",	   config_line,	      NULL,	    EVF_NONUL, EVR_TEXT },
 };

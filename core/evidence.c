@@ -264,6 +264,39 @@ ev_open(int dfd, const char *dir, const char *name, enum zstream_type *type,
 	return -1;
 }
 
+/* A bundle without modules.builtin.ranges, recorded from the kernel
+ * built in the tree kctui runs in: that build's file, as ev_open. */
+static int
+ev_open_build_ranges(struct evidence *ev, const struct ev_bundle *bundle,
+    enum zstream_type *type, char **path, const struct ev_warn *w)
+{
+	int	fd;
+
+	if (ev->build_ranges == NULL || bundle->release == NULL ||
+	    strcmp(bundle->release, ev->build_release) != 0)
+		return -1;
+	if ((fd = open(ev->build_ranges, O_RDONLY | O_CLOEXEC)) < 0) {
+		ev_warnf(w, "%s: %s, skipped", ev->build_ranges,
+		    strerror(errno));
+		return -2;
+	}
+	*type = zstream_detect(fd);
+	*path = xstrdup(ev->build_ranges);
+	return fd;
+}
+
+/* Where the build kctui runs in keeps its ranges (see evidence.h). */
+void
+evidence_set_build_ranges(struct evidence *ev, const char *release,
+    const char *path)
+{
+	free(ev->build_release);
+	free(ev->build_ranges);
+	ev->build_release = release != NULL ? xstrdup(release) : NULL;
+	ev->build_ranges = path != NULL && release != NULL ?
+	    xstrdup(path) : NULL;
+}
+
 /* Read one open file through its parser; warns once about it. */
 void
 ev_read_fd(struct ev_ctx *c, int fd, enum zstream_type type, const char *path,
@@ -426,6 +459,8 @@ evidence_load(struct evidence *ev, const char *dir,
 	nalias = ev->alias.npats;
 	for (i = 0; i < ev_nfiles; i++) {
 		fd = ev_open(dfd, dir, ev_files[i].name, &type, &path, &w);
+		if (fd == -1 && ev_files[i].line == ev_ranges_line)
+			fd = ev_open_build_ranges(ev, bundle, &type, &path, &w);
 		if (fd == -2)
 			bundle->warnings++;
 		if (fd < 0)
@@ -449,6 +484,8 @@ evidence_load(struct evidence *ev, const char *dir,
 		free(path);
 	}
 	close(dfd);
+	/* The ranges were this bundle's kernel's: kallsyms has used them. */
+	ev_ranges_clear(&ev->rng);
 
 	bundle->trace_overrun = have_stats ? overrun : lost;
 	if (nalias != ev->alias.npats) {
@@ -472,6 +509,8 @@ evidence_new(void)
 	for (k = 0; k < EV_NKINDS; k++)
 		strmap_init(&ev->kinds[k].map);
 	strmap_init(&ev->syms);
+	strmap_init(&ev->homes);
+	strmap_init(&ev->builtin);
 	strmap_init(&ev->config);
 	strmap_init(&ev->alias.groups);
 	ev->cache = xcalloc(1, sizeof *ev->cache);
@@ -493,8 +532,13 @@ evidence_free(struct evidence *ev)
 		strmap_free(&ev->kinds[k].map);
 	}
 	strmap_free(&ev->syms);
+	strmap_free(&ev->homes);
+	strmap_free(&ev->builtin);
+	ev_ranges_clear(&ev->rng);
 	strmap_free(&ev->config);
 	free(ev->cache_dir);
+	free(ev->build_release);
+	free(ev->build_ranges);
 	strmap_free(&ev->alias.groups);
 	free(ev->alias.lens);
 	strmap_free(&ev->cache->map);

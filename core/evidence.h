@@ -68,6 +68,13 @@ int		 evidence_load(struct evidence *, const char *dir,
  * read again whenever its file changes. */
 void		 evidence_set_cache_dir(struct evidence *, const char *dir);
 
+/* The kernel build kctui runs in (its include/config/kernel.release and
+ * its modules.builtin.ranges): a bundle whose uname -r is that release and
+ * that has no ranges file of its own reads the build's. Call before
+ * loading. */
+void		 evidence_set_build_ranges(struct evidence *,
+		     const char *release, const char *path);
+
 int		 evidence_nbundles(const struct evidence *);
 const struct ev_bundle *evidence_bundle(const struct evidence *, int);
 
@@ -83,6 +90,23 @@ const struct ev_item *evidence_find(const struct evidence *, enum ev_kind,
  * kernel image), or NULL if unknown. */
 const char	*evidence_symbol_module(const struct evidence *,
 		     const char *func);
+/* Where a traced function's code is (evidence-ranges.c). */
+enum ev_home {
+	EVH_UNKNOWN,		/* not in kallsyms */
+	EVH_IMAGE,		/* in the kernel image, nothing more known */
+	EVH_MODULE,		/* in a loaded module: kallsyms "[module]" */
+	EVH_BUILTIN,		/* in the image, in a built-in module's range
+				   (modules.builtin.ranges) */
+	EVH_CORE		/* in the image, outside every such range */
+};
+/* *module: the loaded or built-in module(s) (space-separated when an
+ * object links into several), "" for the image and the core, NULL when
+ * unknown. A name whose copies differ in place is EVH_IMAGE. */
+enum ev_home	 evidence_symbol_home(const struct evidence *,
+		     const char *func, const char **module);
+/* Whether a bundle's modules.builtin.ranges names the module (- or _). */
+bool		 evidence_builtin_module(const struct evidence *,
+		     const char *module);
 /* modules.alias, when a bundle has it: the modules whose alias pattern
  * matches a modalias; returns the count, *mods owned by the evidence. */
 size_t		 evidence_alias_modules(const struct evidence *,
@@ -104,6 +128,9 @@ int		 evidence_read_mounts(struct evidence *, int b, const char *,
 		     size_t);
 int		 evidence_read_crypto(struct evidence *, int b, const char *,
 		     size_t);
+/* modules.builtin.ranges, then kallsyms, of one bundle. */
+int		 evidence_read_ranges(struct evidence *, int b, const char *,
+		     size_t, const char *, size_t);
 
 /* Strip a compiler suffix (.constprop.N, .isra.N, .part.N, .cold,
  * .llvm.N, and combinations) in place; returns name. */

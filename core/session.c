@@ -22,6 +22,7 @@
 #include "../kconfig-parser/env.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/clock.h"
+#include "../lib/fileio.h"
 #include "../lib/util.h"
 #include "attrib.h"
 #include "decisions.h"
@@ -343,6 +344,31 @@ session_srcindex_main(void *arg)
 }
 
 /*
+ * A kernel built in this tree with CONFIG_BUILTIN_MODULE_RANGES leaves
+ * modules.builtin.ranges at the top and its release in
+ * include/config/kernel.release: bundles recorded from that kernel (same
+ * uname -r) without a ranges file of their own use it.
+ */
+static void
+session_build_ranges(struct evidence *ev)
+{
+	char	*release;
+	size_t	 len;
+
+	if (access("modules.builtin.ranges", R_OK) != 0 ||
+	    (release = file_read_regular("include/config/kernel.release",
+	    &len)) == NULL)
+		return;
+	while (len > 0 && (release[len - 1] == '\n' ||
+	    release[len - 1] == ' '))
+		release[--len] = '\0';
+	if (len > 0 && strlen(release) == len)
+		evidence_set_build_ranges(ev, release,
+		    "modules.builtin.ranges");
+	free(release);
+}
+
+/*
  * Load the bundles, index the tree and attribute; every message goes to
  * out (so a caller on another thread can print them in order). 0, or -1
  * with the reason in out.
@@ -364,6 +390,7 @@ session_load_evidence(struct session *s, struct session_evidence *ce,
 	ce->ev = evidence_new();
 	if (s->cache_dir != NULL)
 		evidence_set_cache_dir(ce->ev, s->cache_dir);
+	session_build_ranges(ce->ev);
 	memset(&job, 0, sizeof job);
 	if ((job.srcarch = env_lookup(s->envp, "SRCARCH")) == NULL)
 		job.srcarch = "x86";

@@ -185,6 +185,10 @@ cat /proc/filesystems > $OUT/filesystems
 cat /proc/crypto > $OUT/crypto
 cat /proc/kallsyms > $OUT/kallsyms
 cp "/lib/modules/$(uname -r)/modules.alias" $OUT/modules.alias
+# Kernels built with CONFIG_BUILTIN_MODULE_RANGES (6.12 on) only.
+if [ -e "/lib/modules/$(uname -r)/modules.builtin.ranges" ]; then
+	cp "/lib/modules/$(uname -r)/modules.builtin.ranges" $OUT/
+fi
 cp "/boot/config-$(uname -r)" $OUT/config
 dmesg > $META/dmesg
 say "bundle_done uptime=$(up)"

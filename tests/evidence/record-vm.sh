@@ -78,28 +78,43 @@ fi
 mkdir -p "$work"
 cd "$work"
 
-# ---- kernel package --------------------------------------------------------
-pkg=${KERNEL_PKG:-$(apt-cache depends linux-image-amd64 |
-	awk '/Depends: linux-image-[0-9]/ { print $2; exit }')}
-[ -n "$pkg" ] || die "cannot tell which kernel linux-image-amd64 depends on"
-deb=$(ls -1 "$work/${pkg}"_*_amd64.deb 2>/dev/null | tail -n 1 || true)
-if [ -z "$deb" ]; then
-	log "apt-get download $pkg"
-	apt-get download "$pkg" >&2
-	deb=$(ls -1 "$work/${pkg}"_*_amd64.deb | tail -n 1)
+# ---- kernel package ----------------------------------------------------------
+# KERNEL_ROOT: a kernel built here instead (tests/evidence/build-kernel.sh
+# lays it out as a package: boot/vmlinuz-KVER, boot/config-KVER,
+# lib/modules/KVER, boot/origin-KVER saying how it was built).
+if [ -n "${KERNEL_ROOT:-}" ]; then
+	kpkg=$(cd "$KERNEL_ROOT" && pwd)
+	kver=$(ls -1 "$kpkg/lib/modules" | head -n 1)
+	[ -n "$kver" ] || die "$kpkg/lib/modules is empty"
+	pkg="a kernel built by tests/evidence/build-kernel.sh ($kver)"
+	pkgver=$(sed -n 's/^source: //p' "$kpkg/boot/origin-$kver" 2>/dev/null | head -n 1)
+	pkgver=${pkgver:-unknown}
+	log "kernel $kver from $kpkg"
+	depmod -b "$kpkg" "$kver"
+else
+	pkg=${KERNEL_PKG:-$(apt-cache depends linux-image-amd64 |
+		awk '/Depends: linux-image-[0-9]/ { print $2; exit }')}
+	[ -n "$pkg" ] || die "cannot tell which kernel linux-image-amd64 depends on"
+	deb=$(ls -1 "$work/${pkg}"_*_amd64.deb 2>/dev/null | tail -n 1 || true)
+	if [ -z "$deb" ]; then
+		log "apt-get download $pkg"
+		apt-get download "$pkg" >&2
+		deb=$(ls -1 "$work/${pkg}"_*_amd64.deb | tail -n 1)
+	fi
+	pkgver=$(dpkg-deb -f "$deb" Version)
+	kver=${pkg#linux-image-}
+	log "kernel $pkg $pkgver ($kver)"
+	if [ ! -e kpkg/.done-"$pkgver" ]; then
+		rm -rf kpkg
+		dpkg-deb -x "$deb" kpkg
+		depmod -b kpkg "$kver"
+		touch kpkg/.done-"$pkgver"
+	fi
+	kpkg=kpkg
 fi
-pkgver=$(dpkg-deb -f "$deb" Version)
-kver=${pkg#linux-image-}
-log "kernel $pkg $pkgver ($kver)"
-if [ ! -e kpkg/.done-"$pkgver" ]; then
-	rm -rf kpkg
-	dpkg-deb -x "$deb" kpkg
-	depmod -b kpkg "$kver"
-	touch kpkg/.done-"$pkgver"
-fi
-vmlinuz=kpkg/boot/vmlinuz-$kver
-[ -e "$vmlinuz" ] && [ -e kpkg/boot/config-"$kver" ] ||
-	die "package $pkg has no vmlinuz/config"
+vmlinuz=$kpkg/boot/vmlinuz-$kver
+[ -e "$vmlinuz" ] && [ -e "$kpkg/boot/config-$kver" ] ||
+	die "kernel $kver has no vmlinuz/config in $kpkg/boot"
 
 # ---- initramfs ---------------------------------------------------------------
 log "building initramfs"
@@ -152,10 +167,12 @@ for c in "$here"/*.c; do
 	b=$(basename "$c" .c)
 	gcc -static -O2 -Wall -Wextra -o "$ir/bin/$b" "$c"
 done
-cp -a "kpkg/lib/modules/$kver" "$ir/lib/modules/"
-cp "kpkg/boot/config-$kver" "$ir/boot/"
-chroot "$ir" /sbin/modprobe -S "$kver" -n virtio_blk >/dev/null ||
-	die "modprobe cannot resolve virtio_blk in the initramfs"
+cp -a "$kpkg/lib/modules/$kver" "$ir/lib/modules/"
+cp "$kpkg/boot/config-$kver" "$ir/boot/"
+if [ -z "${KERNEL_ROOT:-}" ]; then
+	chroot "$ir" /sbin/modprobe -S "$kver" -n virtio_blk >/dev/null ||
+		die "modprobe cannot resolve virtio_blk in the initramfs"
+fi
 install -m 0755 "$here/init.sh" "$ir/init"
 # The workload kctui verify judges, with the same step/disk/nic functions
 # (core/verify-init.sh sourced for its functions only): what was traced
@@ -363,8 +380,14 @@ if [ "$mode" = collect ]; then
 fi
 for f in uname modules trace trace-stats modalias drivers mounts filesystems \
 	crypto kallsyms modules.alias config; do
+	# A kernel with its drivers built in may have no module loaded.
+	[ -n "${KERNEL_ROOT:-}" ] && [ "$f" = modules ] && [ -e raw/out/modules ] && continue
 	[ -s "raw/out/$f" ] || die "bundle file $f missing or empty"
 done
+extra=
+if [ -s raw/out/modules.builtin.ranges ]; then
+	extra=modules.builtin.ranges.xz
+fi
 head -n 1 raw/out/trace | grep -q '^# tracer: function' ||
 	die "trace is not function-tracer output"
 for pat in ext4_ virtio tcp_; do
@@ -384,13 +407,13 @@ grep -q 'tracing_mark_write: kctui: workload start' raw/out/trace &&
 log "compressing into $out"
 mkdir -p "$out"
 for f in uname modules trace-stats modalias drivers mounts filesystems crypto \
-	trace.xz kallsyms.xz modules.alias.xz config.xz README; do
+	trace.xz kallsyms.xz modules.alias.xz config.xz modules.builtin.ranges.xz README; do
 	rm -f "$out/$f"
 done
 for f in uname modules trace-stats modalias drivers mounts filesystems crypto; do
 	cp "raw/out/$f" "$out/$f"
 done
-for f in kallsyms modules.alias config; do
+for f in kallsyms modules.alias config ${extra:+modules.builtin.ranges}; do
 	xz -9 -T0 -c "raw/out/$f" > "$out/$f.xz"
 done
 # The trace is the bulk: a 256 MiB dictionary (the whole trace) and -e
@@ -435,10 +458,19 @@ kernel under QEMU software emulation (TCG).  Nothing in this directory is
 synthetic: every file is what the guest kernel reported.  Format:
 docs/evidence.md.
 
-Kernel:  Debian package $pkg, version $pkgver
-uname:   $(cat raw/out/uname)
-Config:  config.xz is /boot/config-$kver from that package (the same as
-         Debian's config.amd64_none_amd64).
+$(if [ -n "${KERNEL_ROOT:-}" ]; then
+	echo "Kernel:  $pkg; how it was built:"
+	echo
+	sed 's/^/    /' "$kpkg/boot/origin-$kver"
+	echo
+	echo "uname:   $(cat raw/out/uname)"
+	echo "Config:  config.xz is /boot/config-$kver of that build."
+else
+	echo "Kernel:  Debian package $pkg, version $pkgver"
+	echo "uname:   $(cat raw/out/uname)"
+	echo "Config:  config.xz is /boot/config-$kver from that package (the same as"
+	echo "         Debian's config.amd64_none_amd64)."
+fi)
 QEMU:    $qemu_version
          TCG (no KVM) on a $(nproc)-CPU host; wall time ${wall} s for the
          whole run (boot, coldplug, workload, writing the bundle).
@@ -513,12 +545,17 @@ Files
 -----
 EOF
 	(cd "$out" && for f in uname modules trace.xz trace-stats modalias drivers \
-		mounts filesystems crypto kallsyms.xz modules.alias.xz config.xz; do
-		printf '    %-18s %10d bytes\n' "$f" "$(stat -c %s "$f")"
+		mounts filesystems crypto kallsyms.xz modules.alias.xz config.xz $extra; do
+		printf '    %-26s %10d bytes\n' "$f" "$(stat -c %s "$f")"
 	done)
-	printf '    %-18s %10s bytes (without README)\n' total \
+	printf '    %-26s %10s bytes (without README)\n' total \
 		"$(cd "$out" && cat uname modules trace.xz trace-stats modalias drivers \
-			mounts filesystems crypto kallsyms.xz modules.alias.xz config.xz | wc -c)"
+			mounts filesystems crypto kallsyms.xz modules.alias.xz config.xz $extra | wc -c)"
+	if [ -n "$extra" ]; then
+		echo
+		echo "modules.builtin.ranges.xz is /lib/modules/$kver/modules.builtin.ranges"
+		echo "as the guest saw it (installed by the build's modules_install)."
+	fi
 } > "$out/README"
 record_vm_workload
 log "done: $out ($(du -sh "$out" | cut -f1)); trace $trace_lines lines, $funcs functions; QEMU ${wall}s"

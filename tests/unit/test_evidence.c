@@ -829,6 +829,183 @@ test_errors(void)
 	evidence_free(ev);
 }
 
+/* The home evidence gives a function, as text for check_str. */
+static const char *
+home_str(const struct evidence *ev, const char *func)
+{
+	static const char *const names[] = { "unknown", "image", "module",
+	    "built-in", "core" };
+	static char	 buf[256];
+	const char	*m;
+	enum ev_home	 h = evidence_symbol_home(ev, func, &m);
+
+	snprintf(buf, sizeof buf, "%s %s", names[h], m != NULL ? m : "-");
+	return buf;
+}
+
+/*
+ * modules.builtin.ranges (6.12 on): each section placed by its anchor's
+ * kallsyms address (KASLR moves them all), functions of the image placed
+ * in a module's [start, end) or in none; an object linked into two
+ * modules; a name whose copies differ; a section kallsyms has no anchor
+ * for; ranges that do not outlive their bundle; malformed lines.
+ */
+static void
+test_ranges(void)
+{
+	struct evidence	*ev = evidence_new();
+	const char	*dir, *text, *syms;
+	char		 want[512];
+
+	dir = bundle_dir("ranges");
+	put(dir, "modules.builtin.ranges",
+	    ".text 00000000-00000000 = _text\n"
+	    ".text 00001000-00002000 ext4\n"
+	    ".text 00002000-00002800 crc16\n"
+	    ".text 00003000-00003100 foo bar\n"
+	    ".init.text 00000040-00000040 = _sinittext\n"
+	    ".init.text 00000100-00000200 ext4\n"
+	    ".data 00000000-00000000 = _sdata\n"
+	    ".data 00000000-00000100 ext4\n");
+	put(dir, "kallsyms",
+	    "ffffffff8a000000 T _text\n"
+	    "ffffffff8a000800 T vfs_read\n"
+	    "ffffffff8a001000 T ext4_read\n"
+	    "ffffffff8a001ff8 t init_once\n"
+	    "ffffffff8a002000 T crc16\n"
+	    "ffffffff8a0027f0 t init_once.isra.0\n"
+	    "ffffffff8a002800 T after_crc16\n"
+	    "ffffffff8a003010 W shared_fn\n"
+	    "ffffffff8a100040 T _sinittext\n"
+	    "ffffffff8a100110 t ext4_init_fs\n"
+	    "ffffffff8a100210 t core_init\n"
+	    "ffffffff8a200010 d ext4_data\n"
+	    "ffffffffc0001000 t virtio_probe\t[virtio_net]\n");
+	reset_warnings();
+	load(ev, dir);
+	check_str("ranges/no-warnings", warnings, "");
+	check_str("ranges/core", home_str(ev, "vfs_read"), "core ");
+	check_str("ranges/start", home_str(ev, "ext4_read"), "built-in ext4");
+	check_str("ranges/end-exclusive", home_str(ev, "after_crc16"),
+	    "core ");
+	check_str("ranges/next-module", home_str(ev, "crc16"),
+	    "built-in crc16");
+	check_str("ranges/two-modules", home_str(ev, "shared_fn"),
+	    "built-in foo bar");
+	check_str("ranges/init-section", home_str(ev, "ext4_init_fs"),
+	    "built-in ext4");
+	check_str("ranges/init-core", home_str(ev, "core_init"), "core ");
+	/* init_once in ext4 and (suffixed) in crc16: which one ran? */
+	check_str("ranges/conflict", home_str(ev, "init_once"), "image ");
+	check_str("ranges/loaded-module", home_str(ev, "virtio_probe"),
+	    "module virtio_net");
+	/* data is not code: only functions are placed */
+	check_str("ranges/data-not-placed", home_str(ev, "ext4_data"),
+	    "image ");
+	check_str("ranges/unknown", home_str(ev, "nope"), "unknown -");
+	check("ranges/builtin-module", evidence_builtin_module(ev, "ext4") &&
+	    evidence_builtin_module(ev, "bar") &&
+	    !evidence_builtin_module(ev, "virtio_net"), "ext4, bar");
+
+	/* A bundle without ranges, another kernel: its image functions
+	 * stay in the image, and the first bundle's ranges do not apply. */
+	dir = bundle_dir("ranges2");
+	put(dir, "kallsyms",
+	    "ffffffff81000000 T _text\n"
+	    "ffffffff81001000 T other_fn\n");
+	load(ev, dir);
+	check_str("ranges/per-bundle", home_str(ev, "other_fn"), "image ");
+	check_str("ranges/kept", home_str(ev, "ext4_read"), "built-in ext4");
+
+	/* KASLR: the anchor at a non-zero offset; the .data anchor is not
+	 * in kallsyms, so that section's ranges are left out. */
+	evidence_free(ev);
+	ev = evidence_new();
+	text = ".text 00000100-00000100 = _stext\n"
+	    ".text 00000200-00000300 virtio_blk\n";
+	syms = "ffffffffa0000100 T _stext\n"
+	    "ffffffffa0000200 t virtblk_probe\n"
+	    "ffffffffa00002ff t virtblk_remove\n"
+	    "ffffffffa0000300 t blk_core\n";
+	check_num("ranges/read-mem", (unsigned)evidence_read_ranges(ev, 0,
+	    text, strlen(text), syms, strlen(syms)), 0);
+	check_str("ranges/anchor-offset", home_str(ev, "virtblk_probe"),
+	    "built-in virtio_blk");
+	check_str("ranges/last-byte", home_str(ev, "virtblk_remove"),
+	    "built-in virtio_blk");
+	check_str("ranges/past-end", home_str(ev, "blk_core"), "core ");
+	evidence_free(ev);
+
+	/* No anchor found: nothing placed, all stays "image". */
+	ev = evidence_new();
+	text = ".text 00000000-00000000 = _text\n"
+	    ".text 00000000-00001000 ext4\n";
+	syms = "ffffffff81000010 T ext4_read\n";
+	evidence_read_ranges(ev, 0, text, strlen(text), syms, strlen(syms));
+	check_str("ranges/no-anchor", home_str(ev, "ext4_read"), "image ");
+	evidence_free(ev);
+
+	ev = evidence_new();
+	dir = bundle_dir("badranges");
+	put(dir, "modules.builtin.ranges",
+	    ".text 00000000-00001000 before_anchor\n"
+	    ".text 00000000-00000000 = _text\n"
+	    ".text 00000000-00000000 = _stext\n"
+	    "text 00000000-00001000 nodot\n"
+	    ".text 00002000-00001000 backwards\n"
+	    ".text 00001000 nodash\n"
+	    ".text 00001000-00002000\n"
+	    ".text 00001000-00002000 =\n"
+	    ".text 00001000-00001000 empty\n"
+	    ".text 00001000-0000zz00 badhex\n"
+	    ".text 00000001-00000001 = _data extra\n"
+	    ".text 00003000-00004000 good\n");
+	put(dir, "kallsyms",
+	    "ffffffff81000000 T _text\n"
+	    "ffffffff81003000 T good_fn\n"
+	    "ffffffff81000000 t before_fn\n");
+	reset_warnings();
+	load(ev, dir);
+	snprintf(want, sizeof want, "%s/modules.builtin.ranges: 10 malformed "
+	    "lines, first at line 1: .text 00000000-00001000 before_anchor\n",
+	    dir);
+	check("ranges/malformed", strstr(warnings, want) != NULL, warnings);
+	check_str("ranges/good-kept", home_str(ev, "good_fn"),
+	    "built-in good");
+	check_str("ranges/bad-not-kept", home_str(ev, "before_fn"), "core ");
+	evidence_free(ev);
+
+	/* The build kctui runs in has the ranges; the bundle recorded from
+	 * that build's kernel (same release) has none: the build's apply,
+	 * and only to it. */
+	ev = evidence_new();
+	dir = bundle_dir("build");
+	put(dir, "modules.builtin.ranges",
+	    ".text 00000000-00000000 = _text\n"
+	    ".text 00001000-00002000 ext4\n");
+	snprintf(want, sizeof want, "%s/modules.builtin.ranges", dir);
+	evidence_set_build_ranges(ev, "6.12.0-kctui", want);
+	dir = bundle_dir("from-build");
+	put(dir, "uname", "Linux vm 6.12.0-kctui #1 SMP PREEMPT_DYNAMIC "
+	    "Sun Dec  6 20:00:00 UTC 2026 x86_64 GNU/Linux\n");
+	put(dir, "kallsyms",
+	    "ffffffff8a000000 T _text\n"
+	    "ffffffff8a001000 T ext4_read\n");
+	load(ev, dir);
+	check_str("ranges/from-build", home_str(ev, "ext4_read"),
+	    "built-in ext4");
+	dir = bundle_dir("other-release");
+	put(dir, "uname", "Linux vm 6.12.0-other #1 SMP PREEMPT_DYNAMIC "
+	    "Sun Dec  6 20:00:00 UTC 2026 x86_64 GNU/Linux\n");
+	put(dir, "kallsyms",
+	    "ffffffff8a000000 T _text\n"
+	    "ffffffff8a001000 T other_read\n");
+	load(ev, dir);
+	check_str("ranges/build-other-release", home_str(ev, "other_read"),
+	    "image ");
+	evidence_free(ev);
+}
+
 /* What kallsyms and modules.alias of the fixture tie together: traced
  * functions to modules, devices to the modules that drive them. */
 static void
@@ -1174,6 +1351,7 @@ main(void)
 	test_trace_cache();
 	test_text_cache();
 	test_errors();
+	test_ranges();
 	test_fixture();
 	unit_rmtree(tmpdir);
 	return unit_failures != 0;
