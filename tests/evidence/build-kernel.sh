@@ -118,6 +118,8 @@ nm=$(grep -c '=m$' "$work/build/.config" || true)
 log "config: $(grep -c '=y$' "$work/build/.config") =y, $nm =m"
 
 log "make -j$jobs bzImage modules"
+incremental=
+[ -e "$work/build/vmlinux" ] && incremental=" (incremental: the build directory held an earlier build)"
 start=$(date +%s)
 make -s -C "$src" O="$work/build" -j"$jobs" bzImage modules >&2
 end=$(date +%s)
@@ -139,7 +141,7 @@ cp "$work/build/System.map" "$root/boot/System.map-$kver"
 	echo "  kctui export --policy modules --accept all of that bundle's config,"
 	echo "  ${#sets[@]} options =m set to y, then ${want[*]}"
 	echo "  (scripts/config), make olddefconfig: $(grep -c '=y$' "$work/build/.config") =y, $nm =m"
-	echo "build: make -j$jobs bzImage modules, $((end - start)) s on $(nproc) CPUs, gcc $(gcc -dumpversion)"
+	echo "build: make -j$jobs bzImage modules, $((end - start)) s$incremental on $(nproc) CPUs, gcc $(gcc -dumpversion)"
 	echo "ranges: $(wc -l < "$root/lib/modules/$kver/modules.builtin.ranges") lines of modules.builtin.ranges"
 } > "$root/boot/origin-$kver"
 log "kernel $kver in $root ($(wc -l < "$root/lib/modules/$kver/modules.builtin.ranges") range lines)"
