@@ -330,12 +330,11 @@ enum attrib_result { AR_NONE, AR_MAPPED, AR_ALWAYS, AR_AMBIGUOUS };
  * Attribute an item through the files a name is registered in. module,
  * when known, narrows the candidates to the objects of that module or
  * modules ("" for the kernel image narrows nothing: a potential module may
- * be built in). core (a function outside every range of the kernel's
- * modules.builtin.ranges) leaves out the objects of its built-in modules.
+ * be built in).
  */
 static enum attrib_result
 attrib_by_name(struct attrib *a, enum src_kind kind, const char *name,
-    const char *module, bool core, const struct ev_item *item)
+    const char *module, const struct ev_item *item)
 {
 	const uint32_t			 *files;
 	const struct kbuild_obj		**objs, *o;
@@ -354,9 +353,6 @@ attrib_by_name(struct attrib *a, enum src_kind kind, const char *name,
 		if (module != NULL && *module != '\0' &&
 		    (o->module == NULL || !attrib_in_modules(o->module,
 		    module)))
-			continue;
-		if (core && o->module != NULL &&
-		    evidence_builtin_module(a->ev, o->module))
 			continue;
 		for (j = 0; j < n && objs[j] != o; j++)
 			;
@@ -400,14 +396,25 @@ attrib_modules(struct attrib *a)
 	}
 }
 
-/* A built-in module's objects get the item, for each of mods. */
+/*
+ * A function of a built-in module that no file defines by that name (an
+ * out-of-line copy of a header's static inline, say skb_put_data in
+ * ipv6): the module is known, not which of its objects, so only the
+ * conditions every one of its objects (those the running kernel builds,
+ * if any) hangs on get the item: IPV6, not IPV6_SEG6_HMAC. For each of
+ * mods.
+ */
 static bool
 attrib_builtin_modules(struct attrib *a, const char *mods,
     const struct ev_item *item)
 {
-	const char	*w;
-	char		*one;
-	bool		 any = false;
+	const struct kbuild_obj *const	*objs;
+	const struct kbuild_obj		*first = NULL;
+	const char			*w;
+	char				*one;
+	size_t				 n, i, on;
+	int				 k, common;
+	bool				 any = false;
 
 	for (; *mods != '\0'; mods = w) {
 		while (*mods == ' ')
@@ -417,8 +424,29 @@ attrib_builtin_modules(struct attrib *a, const char *mods,
 		if (w == mods)
 			break;
 		one = xstrndup(mods, (size_t)(w - mods));
-		any |= attrib_module(a, one, item);
+		n = kbuild_module(a->kb, one, &objs);
 		free(one);
+		for (i = on = 0; i < n; i++)
+			on += attrib_obj_enabled(a, objs[i]);
+		common = -1;
+		for (i = 0; i < n; i++) {
+			if (on > 0 && !attrib_obj_enabled(a, objs[i]))
+				continue;
+			if (common < 0) {
+				first = objs[i];
+				common = first->nconds;
+				continue;
+			}
+			for (k = 0; k < common && k < objs[i]->nconds &&
+			    strcmp(first->conds[k], objs[i]->conds[k]) == 0;
+			    k++)
+				;
+			common = k;
+		}
+		for (k = 0; k < common; k++)
+			attrib_add_ref(attrib_sym_get(a, first->conds[k], true),
+			    item, k == common - 1, false);
+		any |= common > 0;
 	}
 	return any;
 }
@@ -426,8 +454,12 @@ attrib_builtin_modules(struct attrib *a, const char *mods,
 /*
  * Traced functions: defining file, its object, its conditions. Where the
  * function is narrows the files: a loaded module's or a built-in module's
- * objects (kallsyms, modules.builtin.ranges), or the image's objects that
- * are in no built-in module (outside every range).
+ * objects (kallsyms, modules.builtin.ranges). A function the ranges put
+ * outside every built-in module narrows nothing: the Kbuild index names
+ * an object's module after its top-level object (kernel/watchdog.o is
+ * "watchdog", as is drivers/watchdog's module), and leaving out the
+ * objects of built-in modules by that name loses real evidence
+ * (LOCKUP_DETECTOR's watchdog_timer_fn, on the 6.12 built-in bundle).
  */
 static void
 attrib_traces(struct attrib *a)
@@ -446,8 +478,7 @@ attrib_traces(struct attrib *a)
 		    evidence_symbol_home(a->ev, it->name, &module);
 		if (home == EVH_BUILTIN || home == EVH_CORE)
 			a->st.functions_ranges++;
-		r = attrib_by_name(a, SRC_FUNC, it->name, module,
-		    home == EVH_CORE, it);
+		r = attrib_by_name(a, SRC_FUNC, it->name, module, it);
 		if (r == AR_NONE && module != NULL && *module != '\0') {
 			/* Not found by file: still the module's. */
 			if (home == EVH_BUILTIN ?
@@ -493,7 +524,7 @@ attrib_devices(struct attrib *a)
 		if (it->module != NULL)
 			ok = attrib_module(a, it->module, it);
 		else
-			ok = attrib_by_name(a, SRC_DRIVER, it->name, NULL, false, it) !=
+			ok = attrib_by_name(a, SRC_DRIVER, it->name, NULL, it) !=
 			    AR_NONE;
 		if (ok)
 			a->st.devices_mapped++;
@@ -544,7 +575,7 @@ attrib_crypto_name(struct attrib *a, const char *name,
 	size_t			 i;
 	bool			 ok;
 
-	if (attrib_by_name(a, SRC_CRYPTO, name, NULL, false, it) != AR_NONE)
+	if (attrib_by_name(a, SRC_CRYPTO, name, NULL, it) != AR_NONE)
 		return true;
 	for (i = 0; i < sizeof crypto_built_names /
 	    sizeof crypto_built_names[0]; i++) {
@@ -561,7 +592,7 @@ attrib_crypto_name(struct attrib *a, const char *name,
 	    name[strlen(name) - 1] != ')')
 		return false;
 	tmpl = xstrndup(name, (size_t)(open - name));
-	ok = attrib_by_name(a, SRC_CRYPTO, tmpl, NULL, false, it) != AR_NONE;
+	ok = attrib_by_name(a, SRC_CRYPTO, tmpl, NULL, it) != AR_NONE;
 	free(tmpl);
 	return ok;
 }
@@ -578,7 +609,7 @@ attrib_fs_crypto(struct attrib *a)
 	for (i = 0; i < n; i++) {
 		it = evidence_item(a->ev, EV_MOUNT, i);
 		a->st.mounts++;
-		if (attrib_by_name(a, SRC_FSTYPE, it->name, NULL, false, it) !=
+		if (attrib_by_name(a, SRC_FSTYPE, it->name, NULL, it) !=
 		    AR_NONE)
 			a->st.mounts_mapped++;
 		else
@@ -587,7 +618,7 @@ attrib_fs_crypto(struct attrib *a)
 	n = evidence_count(a->ev, EV_FS);
 	for (i = 0; i < n; i++) {
 		it = evidence_item(a->ev, EV_FS, i);
-		attrib_by_name(a, SRC_FSTYPE, it->name, NULL, false, it);
+		attrib_by_name(a, SRC_FSTYPE, it->name, NULL, it);
 	}
 	n = evidence_count(a->ev, EV_CRYPTO);
 	for (i = 0; i < n; i++) {

@@ -95,8 +95,9 @@ struct ev_ksym {
 	uint64_t	 addr;
 };
 struct ev_ranges {
-	struct ev_range	*v;
+	struct ev_range	*v;		/* the ranges that hold something */
 	size_t		 n, cap;
+	size_t		 lines;		/* range lines read, empty ones too */
 	struct ev_anchor *a;
 	size_t		 na, cap_a;
 	struct ev_ksym	*pend;		/* image functions seen in kallsyms */

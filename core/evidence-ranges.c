@@ -69,9 +69,14 @@ rng_hex(const char *p, const char *e, uint64_t *v)
 
 /*
  * One line: "SECT START-END = SYMBOL" (an anchor) or "SECT START-END
- * MODULE..." (a range). Anything else is malformed; so is a range before
- * its section's anchor, an end before its start, or a second anchor for
- * a section, since the file could then be placed two ways.
+ * MODULE..." (a range). A second anchor for a section is malformed (the
+ * file could be placed two ways). Two things Kbuild's own generator
+ * writes are not: sections without an anchor (.altinstr_aux and
+ * .altinstr_replacement in 6.12: it found no symbol to anchor them), whose
+ * ranges cannot be placed, and ranges whose end is not after their start
+ * (".text 00f7e5b0-00000000 cpuidle_haltpoll": a range it did not close),
+ * which hold nothing, as the kernel's verify_builtin_ranges.awk reads them.
+ * Both are kept out of the placement; their modules are still built in.
  */
 int
 ev_ranges_line(struct ev_ctx *c, const char *s, size_t n)
@@ -94,7 +99,7 @@ ev_ranges_line(struct ev_ctx *c, const char *s, size_t n)
 		p++;
 	if ((p = rng_hex(p, e, &start)) == NULL || p == e || *p != '-' ||
 	    (p = rng_hex(p + 1, e, &end)) == NULL || p == e ||
-	    !rng_blank(*p) || end < start)
+	    !rng_blank(*p))
 		return -1;
 	while (p < e && rng_blank(*p))
 		p++;
@@ -103,9 +108,9 @@ ev_ranges_line(struct ev_ctx *c, const char *s, size_t n)
 	if (p == e)
 		return -1;
 	sect = ev_intern(c->ev, sect, sn);
-	for (i = 0; i < r->na && r->a[i].sect != sect; i++)
-		;
 	if (*p == '=' && (p + 1 == e || rng_blank(p[1]))) {
+		for (i = 0; i < r->na && r->a[i].sect != sect; i++)
+			;
 		for (p++; p < e && rng_blank(*p); p++)
 			;
 		for (w = p; w < e && !rng_blank(*w); w++)
@@ -123,23 +128,24 @@ ev_ranges_line(struct ev_ctx *c, const char *s, size_t n)
 		r->na++;
 		return 1;
 	}
-	if (i == r->na || end == start)
-		return -1;
 	for (w = p; w < e; w++) {
 		if ((unsigned char)*w < 0x20 || *w == '=')
 			return -1;
 	}
-	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 256;
-		r->v = xrealloc(r->v, r->cap * sizeof *r->v);
+	if (end > start) {
+		if (r->n == r->cap) {
+			r->cap = r->cap ? 2 * r->cap : 256;
+			r->v = xrealloc(r->v, r->cap * sizeof *r->v);
+		}
+		r->v[r->n].sect = sect;
+		r->v[r->n].start = start;
+		r->v[r->n].end = end;
+		r->v[r->n].abs = 0;
+		r->v[r->n].mods = ev_intern(c->ev, p, (size_t)(e - p));
+		r->v[r->n].line = c->lineno;
+		r->n++;
 	}
-	r->v[r->n].sect = sect;
-	r->v[r->n].start = start;
-	r->v[r->n].end = end;
-	r->v[r->n].abs = 0;
-	r->v[r->n].mods = ev_intern(c->ev, p, (size_t)(e - p));
-	r->v[r->n].line = c->lineno;
-	r->n++;
+	r->lines++;
 	/* Each name of the line is a built-in module of this kernel. */
 	for (; p < e; p = w) {
 		while (p < e && rng_blank(*p))

@@ -945,34 +945,62 @@ test_ranges(void)
 	check_str("ranges/no-anchor", home_str(ev, "ext4_read"), "image ");
 	evidence_free(ev);
 
+	/* What Kbuild's generator writes that is odd but not malformed
+	 * (seen in a real 6.12 file): a section with no anchor, a range
+	 * whose end is before its start, an empty one. They place nothing;
+	 * their modules are still built in. */
+	ev = evidence_new();
+	dir = bundle_dir("oddranges");
+	put(dir, "modules.builtin.ranges",
+	    ".text 00000000-00000000 = _text\n"
+	    ".text 00001000-00002000 ext4\n"
+	    ".text 00003000-00000000 cpuidle_haltpoll\n"
+	    ".text 00004000-00004000 empty\n"
+	    ".altinstr_aux 00000318-000004c8 kvm\n");
+	put(dir, "kallsyms",
+	    "ffffffff81000000 T _text\n"
+	    "ffffffff81003010 t haltpoll_fn\n"
+	    "ffffffff81004000 t empty_fn\n"
+	    "ffffffff81001000 t ext4_fn\n");
+	reset_warnings();
+	load(ev, dir);
+	check_str("ranges/odd-no-warnings", warnings, "");
+	check_str("ranges/odd-backwards", home_str(ev, "haltpoll_fn"), "core ");
+	check_str("ranges/odd-empty", home_str(ev, "empty_fn"), "core ");
+	check_str("ranges/odd-others-placed", home_str(ev, "ext4_fn"),
+	    "built-in ext4");
+	check("ranges/odd-still-built-in", evidence_builtin_module(ev,
+	    "cpuidle_haltpoll") && evidence_builtin_module(ev, "kvm"),
+	    "cpuidle_haltpoll, kvm");
+	evidence_free(ev);
+
 	ev = evidence_new();
 	dir = bundle_dir("badranges");
 	put(dir, "modules.builtin.ranges",
-	    ".text 00000000-00001000 before_anchor\n"
 	    ".text 00000000-00000000 = _text\n"
+	    ".text 00000000-00001000 early\n"
 	    ".text 00000000-00000000 = _stext\n"
 	    "text 00000000-00001000 nodot\n"
-	    ".text 00002000-00001000 backwards\n"
 	    ".text 00001000 nodash\n"
 	    ".text 00001000-00002000\n"
 	    ".text 00001000-00002000 =\n"
-	    ".text 00001000-00001000 empty\n"
 	    ".text 00001000-0000zz00 badhex\n"
 	    ".text 00000001-00000001 = _data extra\n"
+	    ".text 00001000-000000000000000000 toolong\n"
 	    ".text 00003000-00004000 good\n");
 	put(dir, "kallsyms",
 	    "ffffffff81000000 T _text\n"
 	    "ffffffff81003000 T good_fn\n"
-	    "ffffffff81000000 t before_fn\n");
+	    "ffffffff81001000 t nodot_fn\n");
 	reset_warnings();
 	load(ev, dir);
-	snprintf(want, sizeof want, "%s/modules.builtin.ranges: 10 malformed "
-	    "lines, first at line 1: .text 00000000-00001000 before_anchor\n",
+	snprintf(want, sizeof want, "%s/modules.builtin.ranges: 8 malformed "
+	    "lines, first at line 3: .text 00000000-00000000 = _stext\n",
 	    dir);
 	check("ranges/malformed", strstr(warnings, want) != NULL, warnings);
 	check_str("ranges/good-kept", home_str(ev, "good_fn"),
 	    "built-in good");
-	check_str("ranges/bad-not-kept", home_str(ev, "before_fn"), "core ");
+	check_str("ranges/bad-not-kept", home_str(ev, "nodot_fn"), "core ");
 	evidence_free(ev);
 
 	/* The build kctui runs in has the ranges; the bundle recorded from
