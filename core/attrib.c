@@ -297,31 +297,38 @@ attrib_same_module(const char *x, const char *y)
 	return *x == *y;
 }
 
-/* Whether module is one of mods ("ext4", or "a b" for an object that
- * links into several modules). */
+/*
+ * The next name of a module list ("ext4", or "a b" for an object that
+ * links into several modules, as modules.builtin.ranges gives them), a
+ * copy the caller frees, advancing *mods; NULL at the end.
+ */
+static char *
+attrib_next_module(const char **mods)
+{
+	const char	*p = *mods, *w;
+
+	while (*p == ' ')
+		p++;
+	for (w = p; *w != '\0' && *w != ' '; w++)
+		;
+	*mods = w;
+	return w == p ? NULL : xstrndup(p, (size_t)(w - p));
+}
+
+/* Whether module is one of mods. */
 static bool
 attrib_in_modules(const char *module, const char *mods)
 {
-	const char	*w;
-	char		*one;
-	bool		 r;
+	char	*one;
+	bool	 r = false;
 
 	if (strchr(mods, ' ') == NULL)
 		return attrib_same_module(module, mods);
-	for (; *mods != '\0'; mods = w) {
-		while (*mods == ' ')
-			mods++;
-		for (w = mods; *w != '\0' && *w != ' '; w++)
-			;
-		if (w == mods)
-			break;
-		one = xstrndup(mods, (size_t)(w - mods));
+	while (!r && (one = attrib_next_module(&mods)) != NULL) {
 		r = attrib_same_module(module, one);
 		free(one);
-		if (r)
-			return true;
 	}
-	return false;
+	return r;
 }
 
 enum attrib_result { AR_NONE, AR_MAPPED, AR_ALWAYS, AR_AMBIGUOUS };
@@ -410,20 +417,12 @@ attrib_builtin_modules(struct attrib *a, const char *mods,
 {
 	const struct kbuild_obj *const	*objs;
 	const struct kbuild_obj		*first = NULL;
-	const char			*w;
 	char				*one;
 	size_t				 n, i, on;
 	int				 k, common;
 	bool				 any = false;
 
-	for (; *mods != '\0'; mods = w) {
-		while (*mods == ' ')
-			mods++;
-		for (w = mods; *w != '\0' && *w != ' '; w++)
-			;
-		if (w == mods)
-			break;
-		one = xstrndup(mods, (size_t)(w - mods));
+	while ((one = attrib_next_module(&mods)) != NULL) {
 		n = kbuild_module(a->kb, one, &objs);
 		free(one);
 		for (i = on = 0; i < n; i++)

@@ -136,3 +136,21 @@ kctui_need_binary() {
 	fail "$1" "no executable $KCTUI"
 	exit 1
 }
+
+# check_attr_tsv TSV NAME SYM VERDICT ITEM: the line of CONFIG_SYM in TSV
+# (kctui evidence --format tsv) has VERDICT and ITEM among its items; the
+# result is named NAME.
+check_attr_tsv() {
+	local tsv=$1 name=$2 sym=$3 verdict=$4 item=$5 line
+	line=$(grep -P "^CONFIG_$sym\t" "$tsv")
+	if [ -z "$line" ]; then
+		fail "$name" "no line for CONFIG_$sym"
+	elif [ "$(cut -f2 <<<"$line")" != "$verdict" ]; then
+		fail "$name" "verdict $(cut -f2 <<<"$line"), want $verdict"
+	elif ! cut -f3 <<<"$line" | tr ';' '\n' | grep -qxF -- "$item"; then
+		fail "$name" "no item $item"
+		cut -f3 <<<"$line" | tr ';' '\n' | head -5 | indent
+	else
+		pass "$name" "($item)"
+	fi
+}

@@ -54,20 +54,7 @@ else
 fi
 
 # Known attributions: symbol, verdict, an item its line must have.
-check_attr() {
-	local sym=$1 verdict=$2 item=$3 line
-	line=$(grep -P "^CONFIG_$sym\t" "$work/tsv")
-	if [ -z "$line" ]; then
-		fail "real/evidence-$sym$sfx" "no line for CONFIG_$sym"
-	elif [ "$(cut -f2 <<<"$line")" != "$verdict" ]; then
-		fail "real/evidence-$sym$sfx" "verdict $(cut -f2 <<<"$line"), want $verdict"
-	elif ! cut -f3 <<<"$line" | tr ';' '\n' | grep -qxF -- "$item"; then
-		fail "real/evidence-$sym$sfx" "no item $item"
-		cut -f3 <<<"$line" | tr ';' '\n' | head -5 | indent
-	else
-		pass "real/evidence-$sym$sfx" "($item)"
-	fi
-}
+check_attr() { check_attr_tsv "$work/tsv" "real/evidence-$1$sfx" "$@"; }
 check_attr VIRTIO_NET used module:virtio_net
 check_attr VIRTIO_NET used trace:virtnet_poll
 check_attr VIRTIO_BLK used module:virtio_blk
