@@ -46,6 +46,8 @@ dat) out=${1:-$repo/tests/fixtures/evidence/cloud-vm-dat} ;;
 collect) out=${1:-$repo/tests/fixtures/evidence/cloud-vm-collect} ;;
 *) echo "RECORD_MODE must be text, dat or collect" >&2; exit 1 ;;
 esac
+# OUTDIR is written after the cd to the scratch directory below.
+case $out in /*) ;; *) out=$PWD/$out ;; esac
 work=${KCTUI_EVIDENCE_WORK:-/var/tmp/kctui-evidence-vm}
 timeout_s=${QEMU_TIMEOUT:-1200}
 mem=${QEMU_MEM:-4096}
@@ -113,6 +115,8 @@ else
 	kpkg=kpkg
 fi
 vmlinuz=$kpkg/boot/vmlinuz-$kver
+ksrc="the package"
+[ -n "${KERNEL_ROOT:-}" ] && ksrc="the build"
 [ -e "$vmlinuz" ] && [ -e "$kpkg/boot/config-$kver" ] ||
 	die "kernel $kver has no vmlinuz/config in $kpkg/boot"
 
@@ -475,7 +479,7 @@ QEMU:    $qemu_version
          TCG (no KVM) on a $(nproc)-CPU host; wall time ${wall} s for the
          whole run (boot, coldplug, workload, writing the bundle).
 
-QEMU command line (run in the scratch directory; vmlinuz from the package,
+QEMU command line (run in the scratch directory; vmlinuz from $ksrc,
 initrd.cpio built by record-vm.sh, work.img and bundle.img are empty ext4
 images made with mkfs.ext4):
 
@@ -487,7 +491,7 @@ Guest
 busybox-static, Debian's kmod (the real modprobe, also written to
 /proc/sys/kernel/modprobe so kernel module requests work), the static
 helpers tests/evidence/afalg.c and tests/evidence/tcploop.c, and the
-package's whole /lib/modules/$kver tree (depmod run on the host).
+$ksrc's whole /lib/modules/$kver tree (depmod run on the host).
 
 Devices: q35 (ICH9 LPC, SMBus, AHCI built into the machine), two
 virtio-blk-pci disks (serial "work": the workload's ext4 disk, serial
@@ -533,7 +537,7 @@ ${cold_err:-       none}
 
 Trace
 -----
-buffer_size_kb $(grep -o 'BUF_KB=[0-9]*' "$here/init.sh" | cut -d= -f2) per CPU, 2 CPUs.
+buffer_size_kb $(grep -o '^BUF_KB=[0-9]*' "$here/init.sh" | cut -d= -f2) per CPU, 2 CPUs.
 $trace_lines event lines ($(grep -c '^#' raw/out/trace) header lines), $funcs distinct functions, timestamps
 $first_ts .. $last_ts s, $raw_sz bytes uncompressed.
 Per CPU: ${entries}
