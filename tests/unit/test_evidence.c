@@ -843,6 +843,22 @@ home_str(const struct evidence *ev, const char *func)
 	return buf;
 }
 
+/* A bundle of ranges (NULL: none) and kallsyms, loaded into ev with
+ * fresh warnings; returns its directory. */
+static const char *
+load_ranges(struct evidence *ev, const char *name, const char *ranges,
+    const char *kallsyms)
+{
+	const char	*dir = bundle_dir(name);
+
+	if (ranges != NULL)
+		put(dir, "modules.builtin.ranges", ranges);
+	put(dir, "kallsyms", kallsyms);
+	reset_warnings();
+	load(ev, dir);
+	return dir;
+}
+
 /*
  * modules.builtin.ranges (6.12 on): each section placed by its anchor's
  * kallsyms address (KASLR moves them all), functions of the image placed
@@ -857,8 +873,7 @@ test_ranges(void)
 	const char	*dir, *text, *syms;
 	char		 want[512];
 
-	dir = bundle_dir("ranges");
-	put(dir, "modules.builtin.ranges",
+	load_ranges(ev, "ranges",
 	    ".text 00000000-00000000 = _text\n"
 	    ".text 00001000-00002000 ext4\n"
 	    ".text 00002000-00002800 crc16\n"
@@ -866,8 +881,7 @@ test_ranges(void)
 	    ".init.text 00000040-00000040 = _sinittext\n"
 	    ".init.text 00000100-00000200 ext4\n"
 	    ".data 00000000-00000000 = _sdata\n"
-	    ".data 00000000-00000100 ext4\n");
-	put(dir, "kallsyms",
+	    ".data 00000000-00000100 ext4\n",
 	    "ffffffff8a000000 T _text\n"
 	    "ffffffff8a000800 T vfs_read\n"
 	    "ffffffff8a001000 T ext4_read\n"
@@ -881,8 +895,6 @@ test_ranges(void)
 	    "ffffffff8a100210 t core_init\n"
 	    "ffffffff8a200010 d ext4_data\n"
 	    "ffffffffc0001000 t virtio_probe\t[virtio_net]\n");
-	reset_warnings();
-	load(ev, dir);
 	check_str("ranges/no-warnings", warnings, "");
 	check_str("ranges/core", home_str(ev, "vfs_read"), "core ");
 	check_str("ranges/start", home_str(ev, "ext4_read"), "built-in ext4");
@@ -909,11 +921,9 @@ test_ranges(void)
 
 	/* A bundle without ranges, another kernel: its image functions
 	 * stay in the image, and the first bundle's ranges do not apply. */
-	dir = bundle_dir("ranges2");
-	put(dir, "kallsyms",
+	load_ranges(ev, "ranges2", NULL,
 	    "ffffffff81000000 T _text\n"
 	    "ffffffff81001000 T other_fn\n");
-	load(ev, dir);
 	check_str("ranges/per-bundle", home_str(ev, "other_fn"), "image ");
 	check_str("ranges/kept", home_str(ev, "ext4_read"), "built-in ext4");
 
@@ -950,20 +960,16 @@ test_ranges(void)
 	 * whose end is before its start, an empty one. They place nothing;
 	 * their modules are still built in. */
 	ev = evidence_new();
-	dir = bundle_dir("oddranges");
-	put(dir, "modules.builtin.ranges",
+	load_ranges(ev, "oddranges",
 	    ".text 00000000-00000000 = _text\n"
 	    ".text 00001000-00002000 ext4\n"
 	    ".text 00003000-00000000 cpuidle_haltpoll\n"
 	    ".text 00004000-00004000 empty\n"
-	    ".altinstr_aux 00000318-000004c8 kvm\n");
-	put(dir, "kallsyms",
+	    ".altinstr_aux 00000318-000004c8 kvm\n",
 	    "ffffffff81000000 T _text\n"
 	    "ffffffff81003010 t haltpoll_fn\n"
 	    "ffffffff81004000 t empty_fn\n"
 	    "ffffffff81001000 t ext4_fn\n");
-	reset_warnings();
-	load(ev, dir);
 	check_str("ranges/odd-no-warnings", warnings, "");
 	check_str("ranges/odd-backwards", home_str(ev, "haltpoll_fn"), "core ");
 	check_str("ranges/odd-empty", home_str(ev, "empty_fn"), "core ");
@@ -975,8 +981,7 @@ test_ranges(void)
 	evidence_free(ev);
 
 	ev = evidence_new();
-	dir = bundle_dir("badranges");
-	put(dir, "modules.builtin.ranges",
+	dir = load_ranges(ev, "badranges",
 	    ".text 00000000-00000000 = _text\n"
 	    ".text 00000000-00001000 early\n"
 	    ".text 00000000-00000000 = _stext\n"
@@ -987,13 +992,10 @@ test_ranges(void)
 	    ".text 00001000-0000zz00 badhex\n"
 	    ".text 00000001-00000001 = _data extra\n"
 	    ".text 00001000-000000000000000000 toolong\n"
-	    ".text 00003000-00004000 good\n");
-	put(dir, "kallsyms",
+	    ".text 00003000-00004000 good\n",
 	    "ffffffff81000000 T _text\n"
 	    "ffffffff81003000 T good_fn\n"
 	    "ffffffff81001000 t nodot_fn\n");
-	reset_warnings();
-	load(ev, dir);
 	snprintf(want, sizeof want, "%s/modules.builtin.ranges: 8 malformed "
 	    "lines, first at line 3: .text 00000000-00000000 = _stext\n",
 	    dir);
