@@ -559,13 +559,16 @@ verify_probe(struct verify_state *st, const char *config, size_t ntrimmed,
 	vb.initrd = st->initrd;
 	vb.dir = st->bootdir;
 	vb.timeout = v->timeout;
-	vb.no_kvm = v->no_kvm;
+	/* One KVM failure is enough: later probes boot under TCG. */
+	vb.no_kvm = v->no_kvm || v->kvm_error != NULL;
 	vb.cancel = v->cancel;
 	vb.progress = verify_boot_progress;
 	vb.arg = st;
 	vm_result_free(&v->result);
 	if (vm_run(&vb, &v->result, cause) != 0)
 		return -1;
+	if (v->result.kvm_error != NULL && v->kvm_error == NULL)
+		v->kvm_error = xstrdup(v->result.kvm_error);
 	if (v->cancel != NULL && *v->cancel) {
 		*cause = xstrdup("cancelled");
 		return -1;
@@ -1009,6 +1012,7 @@ verify_free(struct verify *v)
 	free(v->final);
 	free(v->failure);
 	free(v->build_error);
+	free(v->kvm_error);
 	vm_result_free(&v->result);
 }
 
@@ -1092,6 +1096,10 @@ verify_report(const struct verify *v)
 		strbuf_addf(&sb, "**Verified**: this config was built, booted "
 		    "under QEMU (%s) on the bundle's machine, and every "
 		    "workload step passed.\n", v->result.kvm ? "KVM" : "TCG");
+	if (v->kvm_error != NULL)
+		strbuf_addf(&sb, "\n/dev/kvm is there but QEMU could not run "
+		    "the guest with it (`%s`): every boot after that ran "
+		    "under TCG.\n", v->kvm_error);
 	else
 		strbuf_addf(&sb, "**Not verified**: the last probe failed "
 		    "at %s%s%s. Do not trust this config.\n",

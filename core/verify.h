@@ -175,6 +175,8 @@ struct vm_result {
 	bool		 finished;	/* it reached the end */
 	bool		 timed_out;
 	bool		 kvm;
+	char		*kvm_error;	/* QEMU's line when KVM failed and the
+					   boot was run again under TCG */
 	struct vm_step	*steps;		/* the workload's, in its order */
 	size_t		 nsteps;
 	char	       **modules;	/* loaded at the end */
@@ -199,6 +201,8 @@ struct vm_boot {
 	const char	*dir;		/* disk images, console.log */
 	double		 timeout;	/* seconds, 0: 600 */
 	bool		 no_kvm;	/* TCG even if /dev/kvm works */
+	bool		 assume_kvm;	/* tests: accel=kvm without opening
+					   /dev/kvm */
 	volatile sig_atomic_t *cancel;
 	/* "boot", then "step NAME" as each starts, "done". */
 	void		(*progress)(void *arg, const char *event);
@@ -280,6 +284,7 @@ struct verify {
 	int		 jobs;
 	double		 timeout;	/* per boot */
 	bool		 no_kvm;
+	char		*kvm_error;	/* set: KVM failed once, TCG since */
 	bool		 no_fill_back;	/* judge the trimmed config only */
 	/* Build the probes exactly as configured, with the config's debug
 	 * information (DWARF, BTF) and module versions; by default both

@@ -327,6 +327,7 @@ vm_result_free(struct vm_result *res)
 	}
 	free(res->drivers);
 	free(res->console);
+	free(res->kvm_error);
 	if (res->tail != NULL)
 		vm_list_free(res->tail, VM_TAIL_LINES);
 	memset(res, 0, sizeof *res);
@@ -449,7 +450,40 @@ struct vm_run_ctx {
 	const struct vm_boot *b;
 	struct vm_result *res;
 	struct atomic_file log;
+	volatile sig_atomic_t kvm_failed;	/* stops QEMU */
+	char		*kvm_error;
 };
+
+/*
+ * Whether a line of QEMU's says KVM failed. /dev/kvm can open and still
+ * not run a guest: under nested virtualisation (a Firecracker VM here)
+ * QEMU prints "KVM internal error. Suberror: 1" and "emulation failure",
+ * then pauses the guest, which would otherwise wait for the timeout.
+ */
+static bool
+vm_kvm_error(const char *line, size_t len)
+{
+	static const char *const prefixes[] = {
+		"KVM internal error", "error: kvm run failed",
+		"KVM: entry failed", "failed to initialize kvm",
+		"Could not access KVM kernel module"
+	};
+	const char	*sp;
+	size_t		 i, n;
+
+	/* "qemu-system-x86_64: failed to initialize kvm: ..." */
+	if (len > 12 && strncmp(line, "qemu-system-", 12) == 0 &&
+	    (sp = memchr(line, ' ', len)) != NULL) {
+		len -= (size_t)(sp + 1 - line);
+		line = sp + 1;
+	}
+	for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+		n = strlen(prefixes[i]);
+		if (len >= n && strncmp(line, prefixes[i], n) == 0)
+			return true;
+	}
+	return false;
+}
 
 /* A console line: into console.log, through the parser, and progress
  * when a step starts or the guest is done. */
@@ -463,6 +497,10 @@ vm_console_line(void *arg, const char *line, size_t len)
 
 	atomic_write(&c->log, line, len);
 	atomic_write(&c->log, "\n", 1);
+	if (c->res->kvm && !c->kvm_failed && vm_kvm_error(line, len)) {
+		c->kvm_error = xstrndup(line, len);
+		c->kvm_failed = 1;
+	}
 	vm_result_line(c->res, line, len);
 	if (c->b->progress == NULL)
 		return;
@@ -506,6 +544,7 @@ vm_run_qemu(struct vm_run_ctx *c, char *const *argv, char **cause)
 	o.line = vm_console_line;
 	o.arg = c;
 	o.cancel = b->cancel;
+	o.stop = &c->kvm_failed;
 	if (b->progress != NULL)
 		b->progress(b->arg, "boot");
 	rc = proc_run(&o, &r, cause);
@@ -539,6 +578,7 @@ vm_run(const struct vm_boot *b, struct vm_result *res, char **cause)
 	char		*qemu;
 	size_t		 i;
 	int		 rc = 0;
+	bool		 kvm;
 
 	vm_result_init(res, b->workload);
 	qemu = b->qemu != NULL ? xstrdup(b->qemu) :
@@ -553,10 +593,13 @@ vm_run(const struct vm_boot *b, struct vm_result *res, char **cause)
 		free(qemu);
 		return -1;
 	}
-	for (i = 0; rc == 0 && i < b->spec->ndisks; i++)
-		rc = vm_disk(b, &b->spec->disks[i], cause);
-	if (rc == 0) {
-		res->kvm = !b->no_kvm && vm_kvm_usable();
+	kvm = !b->no_kvm && (b->assume_kvm || vm_kvm_usable());
+	for (;;) {
+		for (i = 0; rc == 0 && i < b->spec->ndisks; i++)
+			rc = vm_disk(b, &b->spec->disks[i], cause);
+		if (rc != 0)
+			break;
+		res->kvm = kvm;
 		memset(&a, 0, sizeof a);
 		vm_args(b, qemu, res->kvm, &a);
 		memset(&c, 0, sizeof c);
@@ -564,6 +607,18 @@ vm_run(const struct vm_boot *b, struct vm_result *res, char **cause)
 		c.res = res;
 		rc = vm_run_qemu(&c, a.v, cause);
 		vm_argv_free(&a);
+		if (rc != 0 || !c.kvm_failed) {
+			free(c.kvm_error);
+			break;
+		}
+		/* KVM is there but cannot run the guest: the same boot
+		 * under TCG, on fresh disks, saying why. */
+		vm_result_free(res);
+		vm_result_init(res, b->workload);
+		res->kvm_error = c.kvm_error;
+		kvm = false;
+		if (b->progress != NULL)
+			b->progress(b->arg, "kvm-failed");
 	}
 	free(qemu);
 	return rc;

@@ -154,9 +154,12 @@ proc_run(const struct proc_opts *o, struct proc_result *res, char **cause)
 		double now = clock_now();
 
 		if (term_at == 0 && ((o->timeout > 0 && now - t0 > o->timeout) ||
-		    (o->cancel != NULL && *o->cancel))) {
+		    (o->cancel != NULL && *o->cancel) ||
+		    (o->stop != NULL && *o->stop))) {
 			if (o->cancel != NULL && *o->cancel)
 				res->cancelled = true;
+			else if (o->stop != NULL && *o->stop)
+				res->stopped = true;
 			else
 				res->timed_out = true;
 			kill(-pid, SIGTERM);
@@ -198,7 +201,7 @@ proc_run(const struct proc_opts *o, struct proc_result *res, char **cause)
 	proc_lines(o, &sb, true);
 	strbuf_free(&sb);
 	/* Stragglers of the group (make's jobs) go with it. */
-	if (res->timed_out || res->cancelled)
+	if (res->timed_out || res->cancelled || res->stopped)
 		kill(-pid, SIGKILL);
 	if (WIFSIGNALED(status)) {
 		res->signal = WTERMSIG(status);

@@ -26,6 +26,9 @@ struct proc_opts {
 	/* Polled a few times a second; non-zero stops the child as a
 	 * timeout does. */
 	volatile sig_atomic_t *cancel;
+	/* Polled as cancel is: the caller's own reason to stop the child,
+	 * typically set by line() on something it read (res->stopped). */
+	volatile sig_atomic_t *stop;
 };
 
 struct proc_result {
@@ -33,6 +36,7 @@ struct proc_result {
 	int		 signal;	/* the signal that ended it, or 0 */
 	bool		 timed_out;
 	bool		 cancelled;
+	bool		 stopped;	/* by opts.stop */
 	double		 seconds;	/* wall time */
 };
 

@@ -619,6 +619,36 @@ test_run_fake(const char *dir)
 	    !r.finished && r.steps[0].nlog == 1, cause);
 	vm_result_free(&r);
 
+	/* /dev/kvm opens but KVM cannot run the guest (nested under
+	 * Firecracker: QEMU's own lines, then it pauses the guest): stopped
+	 * at once and booted again under TCG, saying why. */
+	p = put(dir, "kvm-qemu", "#!/bin/sh\n"
+	    "case \"$*\" in *accel=kvm*)\n"
+	    "  echo 'KVM internal error. Suberror: 1' >&2\n"
+	    "  echo 'emulation failure' >&2\n  exec sleep 30;;\nesac\n"
+	    "exec \"$(dirname \"$0\")/fake-qemu\" \"$@\"\n");
+	chmod(p, 0755);
+	b.qemu = p;
+	b.timeout = 20;
+	b.no_kvm = false;
+	b.assume_kvm = true;
+	b.progress = progress;
+	strbuf_free(&ev);
+	strbuf_init(&ev);
+	b.arg = &ev;
+	rc = vm_run(&b, &r, &cause);
+	check("run-kvm-fails", rc == 0 && !r.kvm && r.finished &&
+	    !r.timed_out && r.seconds < 10 && r.kvm_error != NULL &&
+	    strcmp(r.kvm_error, "KVM internal error. Suberror: 1") == 0 &&
+	    r.steps[0].state == VM_STEP_PASS, cause);
+	check("run-kvm-fails-progress", ev.s != NULL &&
+	    strcmp(ev.s, "boot,kvm-failed,boot,step a,done") == 0, ev.s);
+	vm_result_free(&r);
+	free(p);
+	b.assume_kvm = false;
+	b.no_kvm = true;
+	b.progress = NULL;
+
 	b.qemu = "qemu-system-kctui-nonesuch";
 	cause = NULL;
 	rc = vm_run(&b, &r, &cause);
