@@ -203,6 +203,8 @@ struct vm_boot {
 	bool		 no_kvm;	/* TCG even if /dev/kvm works */
 	bool		 assume_kvm;	/* tests: accel=kvm without opening
 					   /dev/kvm */
+	double		 kvm_silence;	/* seconds a guest under KVM may print
+					   nothing before TCG is tried; 0: 60 */
 	volatile sig_atomic_t *cancel;
 	/* "boot", then "step NAME" as each starts, "done". */
 	void		(*progress)(void *arg, const char *event);

@@ -452,7 +452,17 @@ struct vm_run_ctx {
 	struct atomic_file log;
 	volatile sig_atomic_t kvm_failed;	/* stops QEMU */
 	char		*kvm_error;
+	bool		 guest_spoke;	/* a console line not QEMU's own */
 };
+
+/*
+ * Seconds a guest under KVM may stay silent before KVM is taken to be
+ * broken. Under KVM the kernel's first console lines come within a few
+ * seconds (under TCG, about 10 s on this project's machines); nested
+ * under Firecracker, KVM can also spin without a word from QEMU or the
+ * guest, which only this catches.
+ */
+#define VM_KVM_SILENCE	60.0
 
 /*
  * Whether a line of QEMU's says KVM failed. /dev/kvm can open and still
@@ -501,6 +511,8 @@ vm_console_line(void *arg, const char *line, size_t len)
 		c->kvm_error = xstrndup(line, len);
 		c->kvm_failed = 1;
 	}
+	if (len < 12 || strncmp(line, "qemu-system-", 12) != 0)
+		c->guest_spoke = true;
 	vm_result_line(c->res, line, len);
 	if (c->b->progress == NULL)
 		return;
@@ -511,6 +523,23 @@ vm_console_line(void *arg, const char *line, size_t len)
 	}
 	if (c->res->finished && !finished)
 		c->b->progress(c->b->arg, "done");
+}
+
+/* While QEMU runs: a guest under KVM silent for too long means KVM
+ * does not work here. */
+static void
+vm_tick(void *arg, double seconds)
+{
+	struct vm_run_ctx *c = arg;
+	double		 limit = c->b->kvm_silence > 0 ? c->b->kvm_silence :
+			    VM_KVM_SILENCE;
+
+	if (c->res->kvm && !c->kvm_failed && !c->guest_spoke &&
+	    seconds > limit) {
+		c->kvm_error = xasprintf("no console output in %.0f s under "
+		    "KVM", limit);
+		c->kvm_failed = 1;
+	}
 }
 
 /* The QEMU package to name when the program is missing. */
@@ -545,6 +574,7 @@ vm_run_qemu(struct vm_run_ctx *c, char *const *argv, char **cause)
 	o.arg = c;
 	o.cancel = b->cancel;
 	o.stop = &c->kvm_failed;
+	o.tick = vm_tick;
 	if (b->progress != NULL)
 		b->progress(b->arg, "boot");
 	rc = proc_run(&o, &r, cause);

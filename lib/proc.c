@@ -153,6 +153,9 @@ proc_run(const struct proc_opts *o, struct proc_result *res, char **cause)
 	for (;;) {
 		double now = clock_now();
 
+		if (o->tick != NULL && term_at == 0)
+			o->tick(o->arg, now - t0);
+
 		if (term_at == 0 && ((o->timeout > 0 && now - t0 > o->timeout) ||
 		    (o->cancel != NULL && *o->cancel) ||
 		    (o->stop != NULL && *o->stop))) {

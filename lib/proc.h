@@ -29,6 +29,8 @@ struct proc_opts {
 	/* Polled as cancel is: the caller's own reason to stop the child,
 	 * typically set by line() on something it read (res->stopped). */
 	volatile sig_atomic_t *stop;
+	/* Called a few times a second (may set *stop); NULL: none. */
+	void		(*tick)(void *arg, double seconds);
 };
 
 struct proc_result {
