@@ -532,6 +532,67 @@ progress(void *arg, const char *event)
 	strbuf_adds(sb, event);
 }
 
+/*
+ * /dev/kvm opens but KVM cannot run the guest (both seen nested under
+ * Firecracker): QEMU says so and pauses the guest, or spins without a
+ * word. Either way the boot is stopped (at once, or after the silence
+ * allowed) and run again under TCG, saying why.
+ */
+static void
+test_kvm_fallback(const struct vm_boot *base, const char *dir)
+{
+	static const struct {
+		const char	*name, *kvm_lines, *error;
+	} cases[] = {
+		{ "run-kvm-fails", "  echo 'KVM internal error. Suberror: 1' "
+		  ">&2\n  echo 'emulation failure' >&2\n",
+		  "KVM internal error. Suberror: 1" },
+		{ "run-kvm-silent", "  echo 'qemu-system-x86_64: warning: "
+		  "host lacks a feature' >&2\n",
+		  "no console output in 1 s under KVM" },
+	};
+	struct vm_boot	 b = *base;
+	struct vm_result r;
+	struct strbuf	 ev;
+	char		*p, *text, *name, *cause = NULL;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		text = xasprintf("#!/bin/sh\ncase \"$*\" in *accel=kvm*)\n"
+		    "%s  exec sleep 30;;\nesac\n"
+		    "exec \"$(dirname \"$0\")/fake-qemu\" \"$@\"\n",
+		    cases[i].kvm_lines);
+		p = put(dir, cases[i].name, text);
+		free(text);
+		chmod(p, 0755);
+		b.qemu = p;
+		b.timeout = 20;
+		b.no_kvm = false;
+		b.assume_kvm = true;
+		b.kvm_silence = 1;
+		b.progress = progress;
+		strbuf_init(&ev);
+		b.arg = &ev;
+		rc = vm_run(&b, &r, &cause);
+		check(cases[i].name, rc == 0 && !r.kvm && r.finished &&
+		    !r.timed_out && r.seconds < 10 && r.kvm_error != NULL &&
+		    strcmp(r.kvm_error, cases[i].error) == 0 &&
+		    r.steps[0].state == VM_STEP_PASS,
+		    r.kvm_error != NULL ? r.kvm_error : cause);
+		name = xasprintf("%s-progress", cases[i].name);
+		check(name, ev.s != NULL &&
+		    strcmp(ev.s, "boot,kvm-failed,boot,step a,done") == 0,
+		    ev.s);
+		free(name);
+		strbuf_free(&ev);
+		vm_result_free(&r);
+		free(p);
+		free(cause);
+		cause = NULL;
+	}
+}
+
 /* vm_run against fake QEMUs: the command line it gets, the disk made,
  * the console parsed and logged, progress; a hung guest times out; a
  * missing QEMU is named. */
@@ -619,57 +680,7 @@ test_run_fake(const char *dir)
 	    !r.finished && r.steps[0].nlog == 1, cause);
 	vm_result_free(&r);
 
-	/* /dev/kvm opens but KVM cannot run the guest (nested under
-	 * Firecracker: QEMU's own lines, then it pauses the guest): stopped
-	 * at once and booted again under TCG, saying why. */
-	p = put(dir, "kvm-qemu", "#!/bin/sh\n"
-	    "case \"$*\" in *accel=kvm*)\n"
-	    "  echo 'KVM internal error. Suberror: 1' >&2\n"
-	    "  echo 'emulation failure' >&2\n  exec sleep 30;;\nesac\n"
-	    "exec \"$(dirname \"$0\")/fake-qemu\" \"$@\"\n");
-	chmod(p, 0755);
-	b.qemu = p;
-	b.timeout = 20;
-	b.no_kvm = false;
-	b.assume_kvm = true;
-	b.progress = progress;
-	strbuf_free(&ev);
-	strbuf_init(&ev);
-	b.arg = &ev;
-	rc = vm_run(&b, &r, &cause);
-	check("run-kvm-fails", rc == 0 && !r.kvm && r.finished &&
-	    !r.timed_out && r.seconds < 10 && r.kvm_error != NULL &&
-	    strcmp(r.kvm_error, "KVM internal error. Suberror: 1") == 0 &&
-	    r.steps[0].state == VM_STEP_PASS, cause);
-	check("run-kvm-fails-progress", ev.s != NULL &&
-	    strcmp(ev.s, "boot,kvm-failed,boot,step a,done") == 0, ev.s);
-	vm_result_free(&r);
-	free(p);
-
-	/* KVM that spins without a word (seen nested under Firecracker):
-	 * given up after the silence allowed, TCG again. */
-	p = put(dir, "kvm-silent-qemu", "#!/bin/sh\n"
-	    "case \"$*\" in *accel=kvm*)\n"
-	    "  echo 'qemu-system-x86_64: warning: host doesn'\\''t support "
-	    "requested feature' >&2\n  exec sleep 30;;\nesac\n"
-	    "exec \"$(dirname \"$0\")/fake-qemu\" \"$@\"\n");
-	chmod(p, 0755);
-	b.qemu = p;
-	b.kvm_silence = 1;
-	strbuf_free(&ev);
-	strbuf_init(&ev);
-	rc = vm_run(&b, &r, &cause);
-	check("run-kvm-silent", rc == 0 && !r.kvm && r.finished &&
-	    !r.timed_out && r.seconds < 10 && r.kvm_error != NULL &&
-	    strcmp(r.kvm_error, "no console output in 1 s under KVM") == 0,
-	    r.kvm_error != NULL ? r.kvm_error : cause);
-	check("run-kvm-silent-progress", ev.s != NULL &&
-	    strcmp(ev.s, "boot,kvm-failed,boot,step a,done") == 0, ev.s);
-	vm_result_free(&r);
-	free(p);
-	b.kvm_silence = 0;
-	b.assume_kvm = false;
-	b.no_kvm = true;
+	test_kvm_fallback(&b, dir);
 	b.progress = NULL;
 
 	b.qemu = "qemu-system-kctui-nonesuch";
