@@ -48,6 +48,7 @@ struct verify_state {
 	size_t		*order;		/* trims in subsystem order */
 	struct build	 b;
 	char		*bootdir;
+	char		*kvm_memo;	/* work/kvm-failed (vm.c) */
 	char		*initrd;
 	char		*probe_config;	/* the config file of a probe */
 	double		 probe_t0;	/* when the current probe began */
@@ -561,6 +562,7 @@ verify_probe(struct verify_state *st, const char *config, size_t ntrimmed,
 	vb.timeout = v->timeout;
 	/* One KVM failure is enough: later probes boot under TCG. */
 	vb.no_kvm = v->no_kvm || v->kvm_error != NULL;
+	vb.kvm_memo = st->kvm_memo;
 	vb.cancel = v->cancel;
 	vb.progress = verify_boot_progress;
 	vb.arg = st;
@@ -896,6 +898,7 @@ verify_setup(struct verify_state *st, char **cause)
 	if (path_mkdir_p(v->work, 0755, cause) != 0)
 		return -1;
 	st->bootdir = xasprintf("%s/boot", v->work);
+	st->kvm_memo = xasprintf("%s/kvm-failed", v->work);
 	if (path_mkdir_p(st->bootdir, 0755, cause) != 0)
 		return -1;
 	st->initrd = xasprintf("%s/initrd.cpio", st->bootdir);
@@ -980,6 +983,7 @@ out:
 	free((char *)st.b.dir);
 	build_free(&st.b);
 	free(st.bootdir);
+	free(st.kvm_memo);
 	free(st.initrd);
 	free(st.probe_config);
 	free(st.base_config);

@@ -205,6 +205,8 @@ struct vm_boot {
 					   /dev/kvm */
 	double		 kvm_silence;	/* seconds a guest under KVM may print
 					   nothing before TCG is tried; 0: 60 */
+	const char	*kvm_memo;	/* where a KVM failure is remembered
+					   for this boot of the host, or NULL */
 	volatile sig_atomic_t *cancel;
 	/* "boot", then "step NAME" as each starts, "done". */
 	void		(*progress)(void *arg, const char *event);

@@ -67,6 +67,69 @@ vm_kvm_usable(void)
 	return true;
 }
 
+/* This boot of the host: /proc/sys/kernel/random/boot_id, or NULL. */
+static char *
+vm_boot_id(void)
+{
+	char	*id;
+	size_t	 len;
+
+	if ((id = file_read_regular("/proc/sys/kernel/random/boot_id",
+	    &len)) == NULL)
+		return NULL;
+	while (len > 0 && isspace((unsigned char)id[len - 1]))
+		id[--len] = '\0';
+	if (len == 0 || strchr(id, '\n') != NULL) {
+		free(id);
+		return NULL;
+	}
+	return id;
+}
+
+/*
+ * A KVM failure remembered in path ("BOOT_ID\nWHY\n") for this boot of
+ * the host: why, or NULL when there is none (or it is an earlier boot's:
+ * the host may have changed). Each run of kctui verify would otherwise
+ * spend its first boot finding it out again.
+ */
+static char *
+vm_kvm_memo_read(const char *path)
+{
+	char	*text, *id, *nl, *why = NULL;
+	size_t	 len;
+
+	if (path == NULL || (id = vm_boot_id()) == NULL)
+		return NULL;
+	if ((text = file_read_regular(path, &len)) != NULL &&
+	    strlen(text) == len && (nl = strchr(text, '\n')) != NULL &&
+	    (size_t)(nl - text) == strlen(id) &&
+	    strncmp(text, id, strlen(id)) == 0 && nl[1] != '\0') {
+		why = xstrdup(nl + 1);
+		if ((nl = strchr(why, '\n')) != NULL)
+			*nl = '\0';
+	}
+	free(text);
+	free(id);
+	return why;
+}
+
+/* Remember a KVM failure for this boot of the host (best effort: a
+ * memo that cannot be written only costs the next run its detour). */
+static void
+vm_kvm_memo_write(const char *path, const char *why)
+{
+	char	*id, *text, *cause = NULL;
+
+	if (path == NULL || (id = vm_boot_id()) == NULL)
+		return;
+	text = xasprintf("%s\n%s\n", id, why);
+	if (file_write_atomic(path, text, strlen(text), 0644, 0,
+	    &cause) != 0)
+		free(cause);
+	free(text);
+	free(id);
+}
+
 /* ------------------------------------------------------------ results */
 
 /* Append a line to a list of strings. */
@@ -624,6 +687,8 @@ vm_run(const struct vm_boot *b, struct vm_result *res, char **cause)
 		return -1;
 	}
 	kvm = !b->no_kvm && (b->assume_kvm || vm_kvm_usable());
+	if (kvm && (res->kvm_error = vm_kvm_memo_read(b->kvm_memo)) != NULL)
+		kvm = false;
 	for (;;) {
 		for (i = 0; rc == 0 && i < b->spec->ndisks; i++)
 			rc = vm_disk(b, &b->spec->disks[i], cause);
@@ -646,6 +711,7 @@ vm_run(const struct vm_boot *b, struct vm_result *res, char **cause)
 		vm_result_free(res);
 		vm_result_init(res, b->workload);
 		res->kvm_error = c.kvm_error;
+		vm_kvm_memo_write(b->kvm_memo, c.kvm_error);
 		kvm = false;
 		if (b->progress != NULL)
 			b->progress(b->arg, "kvm-failed");

@@ -536,7 +536,8 @@ progress(void *arg, const char *event)
  * /dev/kvm opens but KVM cannot run the guest (both seen nested under
  * Firecracker): QEMU says so and pauses the guest, or spins without a
  * word. Either way the boot is stopped (at once, or after the silence
- * allowed) and run again under TCG, saying why.
+ * allowed) and run again under TCG, saying why; with a memo, later runs
+ * in this boot of the host go to TCG at once.
  */
 static void
 test_kvm_fallback(const struct vm_boot *base, const char *dir)
@@ -555,6 +556,7 @@ test_kvm_fallback(const struct vm_boot *base, const char *dir)
 	struct vm_result r;
 	struct strbuf	 ev;
 	char		*p, *text, *name, *cause = NULL;
+	char		*memo = xasprintf("%s/kvm-memo", dir);
 	size_t		 i;
 	int		 rc;
 
@@ -571,6 +573,7 @@ test_kvm_fallback(const struct vm_boot *base, const char *dir)
 		b.no_kvm = false;
 		b.assume_kvm = true;
 		b.kvm_silence = 1;
+		b.kvm_memo = i == 0 ? memo : NULL;
 		b.progress = progress;
 		strbuf_init(&ev);
 		b.arg = &ev;
@@ -587,10 +590,25 @@ test_kvm_fallback(const struct vm_boot *base, const char *dir)
 		free(name);
 		strbuf_free(&ev);
 		vm_result_free(&r);
+		if (i == 0) {
+			/* Remembered for this boot of the host: the next
+			 * run goes straight to TCG and says why. */
+			strbuf_init(&ev);
+			rc = vm_run(&b, &r, &cause);
+			check("run-kvm-remembered", rc == 0 && !r.kvm &&
+			    r.finished && r.kvm_error != NULL &&
+			    strcmp(r.kvm_error, cases[0].error) == 0 &&
+			    ev.s != NULL && strcmp(ev.s,
+			    "boot,step a,done") == 0, ev.s);
+			strbuf_free(&ev);
+			vm_result_free(&r);
+			b.kvm_memo = NULL;
+		}
 		free(p);
 		free(cause);
 		cause = NULL;
 	}
+	free(memo);
 }
 
 /* vm_run against fake QEMUs: the command line it gets, the disk made,
