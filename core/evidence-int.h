@@ -81,11 +81,11 @@ struct ev_range {
 	uint64_t	 abs;		/* start + base, once the base is known */
 	const char	*mods;		/* interned: "ext4", or "a b" when the
 					   object links into several modules */
-	uint64_t	 line;		/* for messages */
 };
 struct ev_anchor {
 	const char	*sect;
 	const char	*sym;		/* interned */
+	size_t		 symlen;	/* kallsyms compares every name */
 	uint64_t	 off;
 	uint64_t	 addr;
 	bool		 found;
@@ -97,7 +97,6 @@ struct ev_ksym {
 struct ev_ranges {
 	struct ev_range	*v;		/* the ranges that hold something */
 	size_t		 n, cap;
-	size_t		 lines;		/* range lines read, empty ones too */
 	struct ev_anchor *a;
 	size_t		 na, cap_a;
 	struct ev_ksym	*pend;		/* image functions seen in kallsyms */
@@ -190,6 +189,39 @@ struct ev_warn {
 	void		 (*fn)(void *, const char *);
 	void		*arg;
 };
+
+/* Whether c is a space or a tab (the blanks of every bundle file). */
+static inline int
+ev_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Parse the hex digits at [p, e) into *v; the end of the run (p when
+ * there is none). A run of more than 16 digits is no 64-bit address:
+ * *v is 0 and the caller, which sees the length, decides.
+ */
+static inline const char *
+ev_hex64(const char *p, const char *e, uint64_t *v)
+{
+	const char	*s = p;
+	int		 d;
+
+	*v = 0;
+	for (; p < e; p++) {
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')
+			d = (*p | 0x20) - 'a' + 10;
+		else
+			break;
+		*v = (*v << 4) | (uint64_t)d;
+	}
+	if (p - s > 16)
+		*v = 0;
+	return p;
+}
 
 /* Intern [s, s+n) for the lifetime of the evidence. */
 static inline const char *

@@ -25,13 +25,6 @@ ev_symchar(unsigned char c)
 	    (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$';
 }
 
-/* Whether c is a space or a tab. */
-static inline int
-ev_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
 /* Whether [s, s+n) is all decimal digits (and not empty). */
 static int
 ev_digits(const char *s, size_t n)
@@ -758,14 +751,6 @@ drivers_line(struct ev_ctx *c, const char *s, size_t n)
 
 /* ------------------------------------------------------------ symbols */
 
-/* Whether c is a hex digit. */
-static inline int
-ev_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-	    (c >= 'A' && c <= 'F');
-}
-
 /*
  * kallsyms: "address type name [module]"; suffixes stripped. The file has
  * a line per kernel symbol (111,209 in the cloud-vm bundle), so it is read
@@ -783,7 +768,7 @@ kallsyms_line(struct ev_ctx *c, const char *s, size_t n)
 	struct strmap_entry	*ent;
 	const char	*p = s, *e = s + n, *name, *mod = NULL, *key, *a;
 	size_t		 namen, mn = 0, kn;
-	uint64_t	 addr = 0;
+	uint64_t	 addr;
 	char		 type;
 	bool		 added, image;
 
@@ -791,15 +776,11 @@ kallsyms_line(struct ev_ctx *c, const char *s, size_t n)
 		p++;
 	if (p == e)
 		return 0;
-	for (a = p; p < e && ev_hex(*p); p++) {
-		if (p - a < 16)
-			addr = (addr << 4) | (uint64_t)(*p <= '9' ? *p - '0' :
-			    (*p | 0x20) - 'a' + 10);
-	}
+	/* (more than 16 digits: no address of this machine; addr is 0) */
+	a = p;
+	p = ev_hex64(p, e, &addr);
 	if (p == a || p == e || !ev_blank(*p))
 		return -1;		/* no address, or only one */
-	if (p - a > 16)
-		addr = 0;		/* not an address of this machine */
 	while (p < e && ev_blank(*p))
 		p++;
 	if (p == e || p + 1 == e || !ev_blank(p[1]))

@@ -36,37 +36,6 @@
 /* The home of a name whose copies are in different places. */
 const char ev_home_conflict[] = "(conflict)";
 
-/* Whether c is a space or a tab. */
-static inline int
-rng_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* Parse up to 16 hex digits at [p, e); the end, or NULL if none or more. */
-static const char *
-rng_hex(const char *p, const char *e, uint64_t *v)
-{
-	const char	*s = p;
-	int		 d;
-
-	*v = 0;
-	for (; p < e; p++) {
-		if (*p >= '0' && *p <= '9')
-			d = *p - '0';
-		else if (*p >= 'a' && *p <= 'f')
-			d = *p - 'a' + 10;
-		else if (*p >= 'A' && *p <= 'F')
-			d = *p - 'A' + 10;
-		else
-			break;
-		if (p - s == 16)
-			return NULL;
-		*v = (*v << 4) | (uint64_t)d;
-	}
-	return p == s ? NULL : p;
-}
-
 /*
  * One line: "SECT START-END = SYMBOL" (an anchor) or "SECT START-END
  * MODULE..." (a range). A second anchor for a section is malformed (the
@@ -86,34 +55,39 @@ ev_ranges_line(struct ev_ctx *c, const char *s, size_t n)
 	uint64_t		 start, end;
 	size_t			 sn, i;
 
-	while (p < e && rng_blank(*p))
+	while (p < e && ev_blank(*p))
 		p++;
 	if (p == e)
 		return 0;
-	for (sect = p; p < e && !rng_blank(*p); p++)
+	for (sect = p; p < e && !ev_blank(*p); p++)
 		;
 	sn = (size_t)(p - sect);
 	if (sect[0] != '.' || sn < 2 || p == e)
 		return -1;
-	while (p < e && rng_blank(*p))
+	while (p < e && ev_blank(*p))
 		p++;
-	if ((p = rng_hex(p, e, &start)) == NULL || p == e || *p != '-' ||
-	    (p = rng_hex(p + 1, e, &end)) == NULL || p == e ||
-	    !rng_blank(*p))
+	/* START-END: 1 to 16 hex digits each */
+	w = p;
+	if ((p = ev_hex64(p, e, &start)) == w || p - w > 16 || p == e ||
+	    *p != '-')
 		return -1;
-	while (p < e && rng_blank(*p))
+	w = ++p;
+	if ((p = ev_hex64(p, e, &end)) == w || p - w > 16 || p == e ||
+	    !ev_blank(*p))
+		return -1;
+	while (p < e && ev_blank(*p))
 		p++;
-	while (e > p && rng_blank(e[-1]))
+	while (e > p && ev_blank(e[-1]))
 		e--;
 	if (p == e)
 		return -1;
 	sect = ev_intern(c->ev, sect, sn);
-	if (*p == '=' && (p + 1 == e || rng_blank(p[1]))) {
+	if (*p == '=' && (p + 1 == e || ev_blank(p[1]))) {
 		for (i = 0; i < r->na && r->a[i].sect != sect; i++)
 			;
-		for (p++; p < e && rng_blank(*p); p++)
+		for (p++; p < e && ev_blank(*p); p++)
 			;
-		for (w = p; w < e && !rng_blank(*w); w++)
+		for (w = p; w < e && !ev_blank(*w); w++)
 			;
 		if (p == e || w != e || i < r->na || start != end)
 			return -1;
@@ -124,6 +98,7 @@ ev_ranges_line(struct ev_ctx *c, const char *s, size_t n)
 		memset(&r->a[r->na], 0, sizeof r->a[r->na]);
 		r->a[r->na].sect = sect;
 		r->a[r->na].sym = ev_intern(c->ev, p, (size_t)(e - p));
+		r->a[r->na].symlen = (size_t)(e - p);
 		r->a[r->na].off = start;
 		r->na++;
 		return 1;
@@ -142,15 +117,13 @@ ev_ranges_line(struct ev_ctx *c, const char *s, size_t n)
 		r->v[r->n].end = end;
 		r->v[r->n].abs = 0;
 		r->v[r->n].mods = ev_intern(c->ev, p, (size_t)(e - p));
-		r->v[r->n].line = c->lineno;
 		r->n++;
 	}
-	r->lines++;
 	/* Each name of the line is a built-in module of this kernel. */
 	for (; p < e; p = w) {
-		while (p < e && rng_blank(*p))
+		while (p < e && ev_blank(*p))
 			p++;
-		for (w = p; w < e && !rng_blank(*w); w++)
+		for (w = p; w < e && !ev_blank(*w); w++)
 			;
 		if (w > p)
 			strmap_set(&c->ev->builtin, ev_intern(c->ev, p,
@@ -168,7 +141,7 @@ ev_ranges_anchor(struct evidence *ev, const char *name, size_t n,
 	size_t			 i;
 
 	for (i = 0; i < r->na; i++) {
-		if (!r->a[i].found && strlen(r->a[i].sym) == n &&
+		if (!r->a[i].found && r->a[i].symlen == n &&
 		    memcmp(r->a[i].sym, name, n) == 0) {
 			r->a[i].addr = addr;
 			r->a[i].found = true;

@@ -353,18 +353,12 @@ static void
 session_build_ranges(struct evidence *ev)
 {
 	char	*release;
-	size_t	 len;
 
 	if (access("modules.builtin.ranges", R_OK) != 0 ||
-	    (release = file_read_regular("include/config/kernel.release",
-	    &len)) == NULL)
+	    (release = file_read_line("include/config/kernel.release")) ==
+	    NULL)
 		return;
-	while (len > 0 && (release[len - 1] == '\n' ||
-	    release[len - 1] == ' '))
-		release[--len] = '\0';
-	if (len > 0 && strlen(release) == len)
-		evidence_set_build_ranges(ev, release,
-		    "modules.builtin.ranges");
+	evidence_set_build_ranges(ev, release, "modules.builtin.ranges");
 	free(release);
 }
 

@@ -67,24 +67,8 @@ vm_kvm_usable(void)
 	return true;
 }
 
-/* This boot of the host: /proc/sys/kernel/random/boot_id, or NULL. */
-static char *
-vm_boot_id(void)
-{
-	char	*id;
-	size_t	 len;
-
-	if ((id = file_read_regular("/proc/sys/kernel/random/boot_id",
-	    &len)) == NULL)
-		return NULL;
-	while (len > 0 && isspace((unsigned char)id[len - 1]))
-		id[--len] = '\0';
-	if (len == 0 || strchr(id, '\n') != NULL) {
-		free(id);
-		return NULL;
-	}
-	return id;
-}
+/* This boot of the host, which a KVM memo is for. */
+#define VM_BOOT_ID	"/proc/sys/kernel/random/boot_id"
 
 /*
  * A KVM failure remembered in path ("BOOT_ID\nWHY\n") for this boot of
@@ -98,7 +82,7 @@ vm_kvm_memo_read(const char *path)
 	char	*text, *id, *nl, *why = NULL;
 	size_t	 len;
 
-	if (path == NULL || (id = vm_boot_id()) == NULL)
+	if (path == NULL || (id = file_read_line(VM_BOOT_ID)) == NULL)
 		return NULL;
 	if ((text = file_read_regular(path, &len)) != NULL &&
 	    strlen(text) == len && (nl = strchr(text, '\n')) != NULL &&
@@ -120,7 +104,7 @@ vm_kvm_memo_write(const char *path, const char *why)
 {
 	char	*id, *text, *cause = NULL;
 
-	if (path == NULL || (id = vm_boot_id()) == NULL)
+	if (path == NULL || (id = file_read_line(VM_BOOT_ID)) == NULL)
 		return;
 	text = xasprintf("%s\n%s\n", id, why);
 	if (file_write_atomic(path, text, strlen(text), 0644, 0,
@@ -527,6 +511,21 @@ struct vm_run_ctx {
  */
 #define VM_KVM_SILENCE	60.0
 
+/* Whether a console line is QEMU's own "qemu-system-ARCH: TEXT"; then
+ * *text and *n are TEXT. */
+static bool
+vm_qemu_message(const char *line, size_t len, const char **text, size_t *n)
+{
+	const char	*sp;
+
+	if (len <= 12 || strncmp(line, "qemu-system-", 12) != 0 ||
+	    (sp = memchr(line, ' ', len)) == NULL)
+		return false;
+	*text = sp + 1;
+	*n = len - (size_t)(sp + 1 - line);
+	return true;
+}
+
 /*
  * Whether a line of QEMU's says KVM failed. /dev/kvm can open and still
  * not run a guest: under nested virtualisation (a Firecracker VM here)
@@ -541,15 +540,10 @@ vm_kvm_error(const char *line, size_t len)
 		"KVM: entry failed", "failed to initialize kvm",
 		"Could not access KVM kernel module"
 	};
-	const char	*sp;
 	size_t		 i, n;
 
 	/* "qemu-system-x86_64: failed to initialize kvm: ..." */
-	if (len > 12 && strncmp(line, "qemu-system-", 12) == 0 &&
-	    (sp = memchr(line, ' ', len)) != NULL) {
-		len -= (size_t)(sp + 1 - line);
-		line = sp + 1;
-	}
+	(void)vm_qemu_message(line, len, &line, &len);
 	for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
 		n = strlen(prefixes[i]);
 		if (len >= n && strncmp(line, prefixes[i], n) == 0)
@@ -566,6 +560,8 @@ vm_console_line(void *arg, const char *line, size_t len)
 	struct vm_run_ctx *c = arg;
 	long		 cur = c->res->cur;
 	bool		 finished = c->res->finished;
+	const char	*text;
+	size_t		 n;
 	char		*ev;
 
 	atomic_write(&c->log, line, len);
@@ -574,7 +570,7 @@ vm_console_line(void *arg, const char *line, size_t len)
 		c->kvm_error = xstrndup(line, len);
 		c->kvm_failed = 1;
 	}
-	if (len < 12 || strncmp(line, "qemu-system-", 12) != 0)
+	if (!vm_qemu_message(line, len, &text, &n))
 		c->guest_spoke = true;
 	vm_result_line(c->res, line, len);
 	if (c->b->progress == NULL)

@@ -143,6 +143,25 @@ file_read_regular(const char *path, size_t *len)
 	return file_read(path, len, true);
 }
 
+/* The one line of a regular file (see fileio.h). */
+char *
+file_read_line(const char *path)
+{
+	char	*text;
+	size_t	 len;
+
+	if ((text = file_read_regular(path, &len)) == NULL)
+		return NULL;
+	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' ' ||
+	    text[len - 1] == '\t' || text[len - 1] == '\r'))
+		text[--len] = '\0';
+	if (len == 0 || strlen(text) != len || strchr(text, '\n') != NULL) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 /*
  * Start replacing path. The temporary's name carries the process and
  * thread and a retry count, and is opened O_EXCL: two writers (threads,

@@ -26,6 +26,10 @@ char	*file_read_all(const char *path, size_t *len);
 /* The same for a regular file only (EISDIR, EINVAL otherwise): a sourced
  * /dev/zero must not be read for ever. */
 char	*file_read_regular(const char *path, size_t *len);
+/* The one line of a regular file (include/config/kernel.release,
+ * /proc/sys/kernel/random/boot_id), trailing blanks and newline gone;
+ * NULL when it cannot be read, is empty or has more than one line. */
+char	*file_read_line(const char *path);
 
 /* Flags of atomic_open. */
 #define ATOMIC_KEEP_OLD	0x1	/* keep the replaced file as PATH.old */
