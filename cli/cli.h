@@ -8,6 +8,7 @@
 #define KC_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 struct session;
@@ -42,6 +43,10 @@ void	 cli_warn_prefixed(void *, const char *text);
  * --format text|tsv; -1 with the reason printed if bad. */
 int	 cli_policy(struct session *, const char *arg);
 int	 cli_format(const char *arg, bool *tsv);
+/* Two of a command's files (labels[i]: "--report") naming one file: -1
+ * with the reason printed; NULL names are not given. */
+int	 cli_distinct_files(const char *cmd, const char *const *labels,
+	     const char *const *names, size_t n);
 
 /* cmd-conf.c: the configuration modes, and a name that is no command */
 int	cmd_olddefconfig(struct session *, int argc, char **argv);

@@ -62,6 +62,8 @@ conf_allconfig(struct session *s, struct kconfig *k, const char *mode)
 		return 0;
 	if (strcmp(name, "") != 0 && strcmp(name, "1") != 0) {
 		if (kconfig_read_simple(k, name, &cause) != 0) {
+			if (strchr(cause, ':') != NULL)
+				fprintf(stderr, "kctui: %s\n", cause);
 			fprintf(stderr, "*** Can't read seed configuration "
 			    "\"%s\"!\n", name);
 			free(cause);
@@ -98,16 +100,16 @@ struct conf_run {
 static int
 conf_read_old(struct conf_run *r)
 {
-	const char	*name = r->s->config_path;
 	char		*cause = NULL;
 
 	/* conf treats an unreadable config as missing and would start
-	 * from defaults; say so instead of silently replacing it. */
-	if (access(name, F_OK) == 0 && access(name, R_OK) != 0) {
-		fprintf(stderr, "kctui: %s: %s\n", name, strerror(errno));
+	 * from defaults; kconfig_read says so instead (a directory, a FIFO,
+	 * no permission) rather than silently replacing it. */
+	if (kconfig_read(r->k, NULL, &cause) < 0) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		free(cause);
 		return 1;
 	}
-	kconfig_read(r->k, NULL, &cause);
 	free(cause);
 	return 0;
 }
@@ -169,7 +171,8 @@ conf_read_generated(struct conf_run *r)
 static int
 conf_read_defconfig(struct conf_run *r)
 {
-	char *cause = NULL;
+	char	*cause = NULL;
+	int	 rc;
 
 	if (r->arg == NULL) {
 		r->defconfig = conf_default_defconfig(r->s);
@@ -185,9 +188,12 @@ conf_read_defconfig(struct conf_run *r)
 			    "'%s'\n", strrchr(r->defconfig, '/') + 1);
 		r->arg = r->defconfig;
 	}
-	if (kconfig_read(r->k, r->arg, &cause) != 0) {
-		fprintf(stderr, "***\n*** Can't find default "
-		    "configuration \"%s\"!\n***\n", r->arg);
+	if ((rc = kconfig_read(r->k, r->arg, &cause)) != 0) {
+		if (rc < 0)
+			fprintf(stderr, "kctui: %s\n", cause);
+		else
+			fprintf(stderr, "***\n*** Can't find default "
+			    "configuration \"%s\"!\n***\n", r->arg);
 		free(cause);
 		return 1;
 	}
@@ -268,7 +274,7 @@ conf_run(struct session *s, int argc, char **argv,
 	struct conf_run		 r;
 	struct kconfig_stats	 st;
 	char			*cause = NULL;
-	int			 status = 1, rc;
+	int			 status = 1, rc, lock = -1;
 
 	if (session_check_kconfig(s, &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
@@ -284,7 +290,12 @@ conf_run(struct session *s, int argc, char **argv,
 		fprintf(stderr, "%s\n", cause);
 		goto out;
 	}
+	/* From reading the config to writing it, one run at a time: a
+	 * second olddefconfig then reads the first one's result, finds no
+	 * change and leaves .old holding the original. */
+	lock = path_lock(s->config_path);
 	if ((rc = input(&r)) < 0) {
+		path_unlock(lock);
 		kconfig_free(r.k);
 		return 1;
 	}
@@ -297,6 +308,7 @@ conf_run(struct session *s, int argc, char **argv,
 		goto out;
 	status = 0;
 out:
+	path_unlock(lock);
 	if (s->verbose) {
 		kconfig_get_stats(r.k, &st);
 		fprintf(stderr, "kctui: %d symbols, %d files; $(shell): %d run, "

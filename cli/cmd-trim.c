@@ -47,7 +47,12 @@ cmd_load_decisions(const char *path)
 	char			*cause = NULL;
 
 	d = decisions_load(path, &cause);
-	if (d == NULL || cause != NULL) {
+	if (d == NULL) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		free(cause);
+		return NULL;
+	}
+	if (cause != NULL) {
 		fprintf(stderr, "%s\n", cause);
 		fprintf(stderr, "kctui: fix or remove the bad lines of %s\n",
 		    path);
@@ -389,6 +394,10 @@ cmd_export(struct session *s, int argc, char **argv)
 		{ "decisions", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 }
 	};
+	static const char *const labels[] = {
+		"--config", "-o", "--report", "--decisions"
+	};
+	const char		*names[4];
 	struct trim_run		 r;
 	struct trim_export	 e;
 	char			*cause = NULL, *out = NULL, *report = NULL;
@@ -443,6 +452,12 @@ cmd_export(struct session *s, int argc, char **argv)
 		    "it)\n");
 		goto out;
 	}
+	names[0] = s->config_path;
+	names[1] = out;
+	names[2] = report;
+	names[3] = s->decisions;
+	if (cli_distinct_files("export", labels, names, 4) != 0)
+		goto out;
 	if (trim_run_open(s, &r) != 0)
 		goto out;
 	if ((acc = cmd_accepted(r.t, accept, naccept, &nacc)) == NULL)
@@ -547,6 +562,11 @@ cmd_decide(struct session *s, int argc, char **argv)
 	strbuf_init(&reason);
 	for (i = optind + 2; i < argc; i++)
 		strbuf_addf(&reason, "%s%s", reason.len ? " " : "", argv[i]);
+	if (!decisions_reason_ok(reason.s)) {
+		fprintf(stderr, "kctui: decide: a reason is one line of text "
+		    "(no newline, tab or other control character)\n");
+		goto out;
+	}
 	/* decide's own --decisions, else the session's (one given before
 	 * the mode, or the default), as suggest and export read it. */
 	path = dopt != NULL ? session_path(s, dopt) : xstrdup(s->decisions);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/session.h"
+#include "../lib/fileio.h"
 #include "../lib/util.h"
 #include "cli.h"
 
@@ -200,6 +201,32 @@ cli_format(const char *arg, bool *tsv)
 	else if (strcmp(arg, "text") != 0) {
 		fprintf(stderr, "kctui: --format text|tsv\n");
 		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Refuse, before anything is read or written, two of a command's files
+ * that are one file (after symlinks and "./"): an export whose report
+ * names its input config would replace the user's config with markdown.
+ * names[i] may be NULL (not given). -1 with the reason printed.
+ */
+int
+cli_distinct_files(const char *cmd, const char *const *labels,
+    const char *const *names, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			if (names[i] == NULL || names[j] == NULL ||
+			    !path_same_file(names[i], names[j]))
+				continue;
+			fprintf(stderr, "kctui: %s: %s (%s) and %s (%s) are "
+			    "the same file; nothing written\n", cmd,
+			    labels[i], names[i], labels[j], names[j]);
+			return -1;
+		}
 	}
 	return 0;
 }

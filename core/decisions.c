@@ -7,10 +7,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
+#include "../lib/fileio.h"
 #include "../lib/util.h"
 #include "decisions.h"
 #include "report.h"
@@ -21,6 +25,7 @@ struct dline {
 	char		*sym;
 	enum decision	 d;
 	char		*reason;
+	bool		 dirty;		/* set since load: saved over the file */
 };
 
 struct decisions {
@@ -122,38 +127,50 @@ decisions_load(const char *path, char **cause)
 	struct decisions	*ds;
 	struct dline		*l, *old;
 	struct strbuf		 warn;
-	FILE			*f;
-	char			*line = NULL, *sym, *reason, *copy, *p;
+	char			*text, *line, *next, *sym, *reason, *copy, *p;
 	const char		*err;
-	size_t			 cap = 0;
-	ssize_t			 len;
+	size_t			 len, llen;
 	enum decision		 d;
 	int			 lineno = 0;
 
-	if ((f = fopen(path, "r")) == NULL) {
+	/* A regular file only: a FIFO or a device would block or never
+	 * end. */
+	if ((text = file_read_regular(path, &len)) == NULL) {
 		if (errno == ENOENT)
 			return decisions_new();
 		if (cause != NULL)
-			*cause = xasprintf("%s: %s", path, strerror(errno));
+			*cause = xasprintf("%s: %s", path, errno == EINVAL ?
+			    "not a regular file" : strerror(errno));
 		return NULL;
 	}
 	ds = decisions_new();
 	strbuf_init(&warn);
-	while ((len = getline(&line, &cap, f)) >= 0) {
+	for (line = text; line < text + len; line = next) {
 		lineno++;
-		while (len > 0 && (line[len - 1] == '\n' ||
-		    line[len - 1] == '\r'))
-			line[--len] = '\0';
+		if ((next = memchr(line, '\n', (size_t)(text + len - line))) ==
+		    NULL)
+			next = text + len;
+		llen = (size_t)(next - line);
+		if (next < text + len)
+			*next++ = '\0';
+		while (llen > 0 && line[llen - 1] == '\r')
+			line[--llen] = '\0';
 		for (p = line; isspace((unsigned char)*p); p++)
 			;
+		if (strlen(line) != llen) {
+			strbuf_addf(&warn, "%s%s:%d: a NUL byte in the line",
+			    warn.len ? "\n" : "", path, lineno);
+			continue;
+		}
 		if (*p == '\0' || *p == '#') {
 			decisions_add(ds)->raw = xstrdup(line);
 			continue;
 		}
 		copy = xstrdup(line);
 		if ((err = decisions_parse(copy, &sym, &d, &reason)) != NULL) {
-			strbuf_addf(&warn, "%s%s:%d: %s: %s", warn.len ? "\n" :
-			    "", path, lineno, err, line);
+			strbuf_addf(&warn, "%s%s:%d: %s: %.80s%s", warn.len ?
+			    "\n" : "", path, lineno, err, line,
+			    llen > 80 ? "..." : "");
 			/* Kept as a comment-like line so that save loses
 			 * nothing the user wrote. */
 			decisions_add(ds)->raw = xstrdup(line);
@@ -176,18 +193,7 @@ decisions_load(const char *path, char **cause)
 		l->reason = reason != NULL ? xstrdup(reason) : NULL;
 		free(copy);
 	}
-	free(line);
-	if (ferror(f)) {
-		if (cause != NULL) {
-			free(*cause);
-			*cause = xasprintf("%s: %s", path, strerror(errno));
-		}
-		fclose(f);
-		strbuf_free(&warn);
-		decisions_free(ds);
-		return NULL;
-	}
-	fclose(f);
+	free(text);
 	if (warn.len != 0 && cause != NULL)
 		*cause = strbuf_detach(&warn);
 	else
@@ -225,7 +231,8 @@ void
 decisions_set(struct decisions *ds, const char *sym, enum decision d,
     const char *reason)
 {
-	struct dline *l;
+	struct dline	*l;
+	char		*p;
 
 	if (strncmp(sym, "CONFIG_", 7) == 0)
 		sym += 7;
@@ -236,20 +243,35 @@ decisions_set(struct decisions *ds, const char *sym, enum decision d,
 		l->sym = xstrdup(sym);
 	}
 	l->d = d;
+	l->dirty = true;
 	free(l->reason);
 	l->reason = reason != NULL && *reason != '\0' ? xstrdup(reason) : NULL;
+	/* A reason is the rest of one line: a control character (a newline
+	 * above all) would plant a second, unchecked entry. Callers refuse
+	 * them; this is the last guard. */
+	for (p = l->reason; p != NULL && *p != '\0'; p++)
+		if (iscntrl((unsigned char)*p))
+			*p = ' ';
 }
 
-/* Write the set to path through report_write_file() (atomically),
- * comment lines in place; an empty set gets a header saying the format.
- * 0, or -1 with *cause. */
-int
-decisions_save(const struct decisions *ds, const char *path, char **cause)
+/* Whether a reason can be recorded as it is (no control characters). */
+bool
+decisions_reason_ok(const char *reason)
+{
+	for (; reason != NULL && *reason != '\0'; reason++)
+		if (iscntrl((unsigned char)*reason))
+			return false;
+	return true;
+}
+
+/* The file's text for a set: comment lines in place; an empty set gets a
+ * header saying the format. */
+static char *
+decisions_format(const struct decisions *ds, size_t *len)
 {
 	struct strbuf		 sb;
 	const struct dline	*l;
 	size_t			 i;
-	int			 rc;
 
 	strbuf_init(&sb);
 	if (ds->n == 0)
@@ -269,9 +291,59 @@ decisions_save(const struct decisions *ds, const char *path, char **cause)
 			strbuf_addf(&sb, "  # %s", l->reason);
 		strbuf_addc(&sb, '\n');
 	}
-	rc = report_write_file(path, sb.s != NULL ? sb.s : "", sb.len,
-	    cause);
-	strbuf_free(&sb);
+	*len = sb.len;
+	return sb.s != NULL ? strbuf_detach(&sb) : xstrdup("");
+}
+
+/*
+ * Save the decisions made in ds since it was loaded. Another writer (a
+ * second `kctui decide`, the browser and the command line at once) may
+ * have changed the file meanwhile: under a lock on the file's directory,
+ * the file is read again, only ds's own changes are applied to it, and
+ * the result replaces it atomically. So no decision is lost, whoever
+ * writes. Nothing changed, or nothing to record in a file that does not
+ * exist, writes nothing. 0, or -1 with *cause.
+ */
+int
+decisions_save(struct decisions *ds, const char *path, char **cause)
+{
+	struct decisions	*cur;
+	struct dline		*l;
+	struct stat		 st;
+	char			*text, *warn = NULL;
+	size_t			 i, len, ndirty = 0;
+	int			 lock, rc = -1;
+
+	for (i = 0; i < ds->n; i++)
+		ndirty += ds->lines[i].sym != NULL && ds->lines[i].dirty;
+	if (ndirty == 0)
+		return 0;
+	lock = path_lock(path);
+	if ((cur = decisions_load(path, &warn)) == NULL) {
+		*cause = warn;
+		goto out;
+	}
+	free(warn);
+	for (i = 0; i < ds->n; i++) {
+		l = &ds->lines[i];
+		if (l->sym != NULL && l->dirty)
+			decisions_set(cur, l->sym, l->d, l->reason);
+	}
+	if (decisions_count(cur) == 0 && stat(path, &st) != 0 &&
+	    errno == ENOENT) {
+		rc = 0;		/* decided, then forgotten: no file */
+		goto clean;
+	}
+	text = decisions_format(cur, &len);
+	rc = report_write_file(path, text, len, cause);
+	free(text);
+clean:
+	if (rc == 0)
+		for (i = 0; i < ds->n; i++)
+			ds->lines[i].dirty = false;
+	decisions_free(cur);
+out:
+	path_unlock(lock);
 	return rc;
 }
 

@@ -8,6 +8,7 @@
 #ifndef KC_DECISIONS_H
 #define KC_DECISIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum decision { DECISION_NONE, DECISION_KEEP, DECISION_TRIM };
@@ -33,9 +34,13 @@ const char	*decisions_reason(const struct decisions *, const char *sym);
 /* Record (or with DECISION_NONE, forget) a decision; reason may be NULL. */
 void		 decisions_set(struct decisions *, const char *sym,
 		     enum decision, const char *reason);
-/* Write the set (comments of the loaded file kept, in place), atomically. */
-int		 decisions_save(const struct decisions *, const char *path,
+/* Save the decisions set since the load (comments of the file kept, in
+ * place), atomically, merged under a lock with what other writers saved
+ * meanwhile; nothing is written when nothing was decided. */
+int		 decisions_save(struct decisions *, const char *path,
 		     char **cause);
+/* Whether a reason may be recorded (one line: no control characters). */
+bool		 decisions_reason_ok(const char *reason);
 void		 decisions_free(struct decisions *);
 
 /* Every decision, in file order (for reports). */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../kconfig-parser/kconfig.h"
+#include "../lib/fileio.h"
 #include "export.h"
 #include "report.h"
 #include "trim.h"
@@ -24,6 +25,46 @@ trim_changes_removed(const struct trim_change *ch, size_t n)
 	for (i = 0; i < n; i++)
 		r += ch[i].before != KC_NO && ch[i].after == KC_NO;
 	return r;
+}
+
+/*
+ * Write the configuration and the report together: both are rendered and
+ * written to temporaries, and neither replaces its file unless both could
+ * be written (a full disk while writing the report must not leave a new
+ * config behind an old report). The config keeps its .old, as conf's
+ * writes do.
+ */
+static int
+export_write(struct trim_export *e, struct kconfig *result,
+    const struct report_input *ri, char **cause)
+{
+	struct file_out	 outs[2];
+	char		*config, *report = NULL;
+	size_t		 rlen = 0, n = 1;
+	int		 rc = -1;
+
+	config = kconfig_write_string(result);
+	memset(outs, 0, sizeof outs);
+	outs[0].path = e->out;
+	outs[0].buf = config;
+	outs[0].len = strlen(config);
+	outs[0].mode = 0666;
+	outs[0].flags = ATOMIC_KEEP_OLD | ATOMIC_MKDIRS;
+	if (e->report != NULL) {
+		if ((report = report_render(e->report, ri, &rlen,
+		    cause)) == NULL)
+			goto out;
+		outs[1].path = e->report;
+		outs[1].buf = report;
+		outs[1].len = rlen;
+		outs[1].mode = 0666;
+		n = 2;
+	}
+	rc = file_write_atomic_set(outs, n, cause);
+out:
+	free(report);
+	free(config);
+	return rc;
 }
 
 /*
@@ -59,8 +100,6 @@ trim_export(struct trim_export *e, char **cause)
 	}
 	if (e->result == NULL)
 		trim_apply(e->t, e->k, e->accepted, e->naccepted, &e->warning);
-	if (kconfig_write(result, e->out, cause) != 0)
-		goto out;
 	ri.beyond = bsyms;
 	ri.beyond_why = bwhys;
 	ri.nbeyond = nb;
@@ -78,9 +117,7 @@ trim_export(struct trim_export *e, char **cause)
 	ri.ym_before = e->ym_before;
 	ri.ym_after = e->ym_after = report_count_ym(result);
 	ri.decisions_file = e->decisions_file;
-	if (e->report != NULL && report_write(e->report, &ri, cause) != 0)
-		goto out;
-	rc = 0;
+	rc = export_write(e, result, &ri, cause);
 out:
 	for (i = 0; i < nb; i++)
 		free(bwhys[i]);

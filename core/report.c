@@ -539,21 +539,32 @@ report_is_yaml(const char *path)
 	    (n > 4 && strcmp(path + n - 4, ".yml") == 0);
 }
 
-int
-report_write(const char *path, const struct report_input *in, char **cause)
+/* The report's text for path (YAML when it ends in .yaml or .yml). */
+char *
+report_render(const char *path, const struct report_input *in, size_t *len,
+    char **cause)
 {
 	struct report_model	 m;
 	char			*text;
-	size_t			 len = 0;
-	int			 rc;
 
+	*len = 0;
 	report_model_build(&m, in);
-	if (report_is_yaml(path)) {
-		text = report_yaml(&m, &len, cause);
-	} else
-		text = report_markdown(&m, &len);
+	if (report_is_yaml(path))
+		text = report_yaml(&m, len, cause);
+	else
+		text = report_markdown(&m, len);
 	report_model_free(&m);
-	if (text == NULL)
+	return text;
+}
+
+int
+report_write(const char *path, const struct report_input *in, char **cause)
+{
+	char	*text;
+	size_t	 len;
+	int	 rc;
+
+	if ((text = report_render(path, in, &len, cause)) == NULL)
 		return -1;
 	rc = report_write_file(path, text, len, cause);
 	free(text);

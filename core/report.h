@@ -40,6 +40,10 @@ struct report_input {
 /* Write the report to path (atomically); YAML when it ends in .yaml or .yml. */
 int	report_write(const char *path, const struct report_input *,
 	    char **cause);
+/* The report's text for path, as report_write would write it (malloc'd,
+ * its length in *len); NULL with *cause on failure. */
+char	*report_render(const char *path, const struct report_input *,
+	    size_t *len, char **cause);
 /* Write data to path through a temporary file and a rename. */
 int	report_write_file(const char *path, const char *data, size_t len,
 	    char **cause);

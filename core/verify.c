@@ -203,7 +203,8 @@ verify_find_trims(struct verify_state *st, char **cause)
 	size_t		 j;
 
 	if (kconfig_read(v->k, v->trimmed, &why) != 0) {
-		*cause = xasprintf("%s: %s", v->trimmed,
+		*cause = why != NULL && strstr(why, v->trimmed) != NULL ?
+		    xstrdup(why) : xasprintf("%s: %s", v->trimmed,
 		    why != NULL ? why : "cannot read");
 		free(why);
 		return -1;

@@ -293,22 +293,49 @@ config_load(struct kconfig *k, const char *name, char *buf)
 	return r.warnings;
 }
 
+/*
+ * Why name, which exists, cannot be a configuration: a directory, a FIFO,
+ * a device (whose read could block for ever or never end) or a file that
+ * cannot be read. NULL when it is a readable regular file or does not
+ * exist (conf then starts from defaults, and so do we).
+ */
+static char *
+config_unusable(const char *name)
+{
+	struct stat	 st;
+
+	if (stat(name, &st) != 0)
+		return errno == ENOENT || errno == ENOTDIR ? NULL :
+		    xasprintf("%s: %s", name, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return xasprintf("%s: is a directory, not a configuration "
+		    "file", name);
+	if (!S_ISREG(st.st_mode))
+		return xasprintf("%s: not a regular file (%s), not read as a "
+		    "configuration", name, S_ISFIFO(st.st_mode) ? "a FIFO" :
+		    S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" :
+		    S_ISSOCK(st.st_mode) ? "a socket" : "special");
+	if (access(name, R_OK) != 0)
+		return xasprintf("%s: %s", name, strerror(errno));
+	return NULL;
+}
+
 /* Read a file whole, a relative name also below $srctree as conf looks
- * for it; NULL if neither can be read. (A NUL byte in it ends the text,
- * as it ends conf's lines.) */
+ * for it; NULL if neither can be read. Only regular files are read. (A
+ * NUL byte in it ends the text, as it ends conf's lines.) */
 static char *
 config_slurp(struct kconfig *k, const char *name)
 {
 	const char	*srctree;
 	char		*path, *buf;
 
-	buf = file_read_all(name, NULL);
+	buf = file_read_regular(name, NULL);
 	/* Only a name that does not open is looked for below srctree: a
 	 * directory of that name here opens, and fails to read. */
-	if (buf == NULL && errno != EISDIR && name[0] != '/' &&
+	if (buf == NULL && errno == ENOENT && name[0] != '/' &&
 	    (srctree = pp_getenv(k->pp, "srctree")) != NULL) {
 		path = xasprintf("%s/%s", srctree, name);
-		buf = file_read_all(path, NULL);
+		buf = file_read_regular(path, NULL);
 		free(path);
 	}
 	return buf;
@@ -323,14 +350,20 @@ config_default_name(struct kconfig *k)
 	return name != NULL ? name : ".config";
 }
 
-/* conf_read_simple(): 0 loaded, 1 nothing to load. */
+/* conf_read_simple(): 0 loaded, 1 nothing to load, -1 with *cause when
+ * the file exists but is no configuration (kctui's rule, not conf's:
+ * conf would block on a FIFO or start from defaults). */
 static int
-config_read_simple(struct kconfig *k, const char *name, int *warnings)
+config_read_simple(struct kconfig *k, const char *name, int *warnings,
+    char **cause)
 {
 	const char	*list;
 	char		*buf, *copy, *tok, *save;
 
 	*warnings = 0;
+	if ((*cause = config_unusable(name != NULL ? name :
+	    config_default_name(k))) != NULL)
+		return -1;
 	if (name != NULL) {
 		if ((buf = config_slurp(k, name)) == NULL)
 			return 1;
@@ -370,12 +403,14 @@ config_read_simple(struct kconfig *k, const char *name, int *warnings)
 int
 kconfig_read_simple(struct kconfig *k, const char *name, char **cause)
 {
-	int warnings;
+	char	*why = NULL;
+	int	 warnings, rc;
 
-	if (config_read_simple(k, name, &warnings) != 0) {
-		*cause = xasprintf("can't read configuration \"%s\"",
-		    name != NULL ? name : config_default_name(k));
-		return 1;
+	if ((rc = config_read_simple(k, name, &warnings, &why)) != 0) {
+		*cause = why != NULL ? why : xasprintf("can't read "
+		    "configuration \"%s\"", name != NULL ? name :
+		    config_default_name(k));
+		return rc;
 	}
 	return 0;
 }
@@ -445,13 +480,12 @@ config_after_read(struct kconfig *k, int warnings)
 int
 kconfig_read(struct kconfig *k, const char *name, char **cause)
 {
-	int warnings;
+	int warnings, rc;
 
-	(void)cause;
 	k->changed = false;
-	if (config_read_simple(k, name, &warnings) != 0) {
+	if ((rc = config_read_simple(k, name, &warnings, cause)) != 0) {
 		sym_calc_value(k, k->modules_sym);
-		return 1;
+		return rc;
 	}
 	config_after_read(k, warnings);
 	return 0;
@@ -668,24 +702,21 @@ kconfig_write_string(struct kconfig *k)
 	return strbuf_detach(&sb);
 }
 
-/* Whether path holds exactly data. */
+/* Whether path is a regular file holding exactly data. Anything else (a
+ * device, a FIFO, /proc/self/fd/1) is written, never read back: reading
+ * an output may block on it for ever or consume what it holds. */
 static bool
 config_same(const char *path, const char *data, size_t len)
 {
-	FILE	*f = fopen(path, "r");
-	char	 buf[65536];
-	size_t	 off = 0, n;
-	bool	 same = true;
+	char	*old;
+	size_t	 n;
+	bool	 same;
 
-	if (f == NULL)
+	if ((old = file_read_regular(path, &n)) == NULL)
 		return false;
-	while (same && (n = fread(buf, 1, sizeof buf, f)) > 0) {
-		if (off + n > len || memcmp(buf, data + off, n) != 0)
-			same = false;
-		off += n;
-	}
-	fclose(f);
-	return same && off == len;
+	same = n == len && memcmp(old, data, len) == 0;
+	free(old);
+	return same;
 }
 
 /* Write data to path through a temporary file in the same directory and

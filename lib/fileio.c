@@ -3,11 +3,15 @@
  * fileio.c - write-all, mkdir -p, whole-file reads and atomic replacement
  * (see fileio.h).
  */
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include <dirent.h>
+
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,7 +99,10 @@ file_read(const char *path, size_t *len, bool regular)
 	ssize_t		 r;
 	int		 fd, err = 0;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	/* O_NONBLOCK: opening a FIFO with no writer must not hang before
+	 * fstat can refuse it. */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC |
+	    (regular ? O_NONBLOCK : 0))) < 0)
 		return NULL;
 	if (fstat(fd, &st) != 0)
 		err = errno;
@@ -162,16 +169,161 @@ file_read_line(const char *path)
 	return text;
 }
 
+/* Create path (which must not exist) holding buf, fsync'd: for the
+ * copies that are never seen half-written because nobody looks at their
+ * name until they are renamed. */
+static int
+file_write_plain(const char *path, const void *buf, size_t len)
+{
+	int	 fd, err = 0;
+
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0666)) < 0)
+		return -1;
+	if (fd_write_all(fd, buf, len) != 0 || fsync(fd) != 0)
+		err = errno;
+	if (close(fd) != 0 && err == 0)
+		err = errno;
+	errno = err;
+	return err == 0 ? 0 : -1;
+}
+
 /*
- * Start replacing path. The temporary's name carries the process and
- * thread and a retry count, and is opened O_EXCL: two writers (threads,
- * processes) never share one, and a stale one from a crash is skipped.
+ * Where a write to path really goes: a symlink is followed to its final
+ * target (as conf, cp and shells do: a config kept as a link to another
+ * tree stays a link), so that target is what is replaced. The result is
+ * malloc'd; *st is the target's (st_mode 0 when it does not exist yet).
+ * -1 with *cause for a loop or a link that cannot be read.
+ */
+static int
+atomic_resolve(const char *path, char **out, struct stat *st, char **cause)
+{
+	char	*cur, *target, *next;
+	const char *slash;
+	ssize_t	 n;
+	size_t	 cap;
+	int	 hops;
+
+	/* What exists is found the kernel's way (which also follows /proc's
+	 * magic links such as /proc/self/fd/1 to a pipe); only a name that
+	 * does not exist yet, or a dangling link, is followed by hand. */
+	if (stat(path, st) == 0) {
+		if (!S_ISREG(st->st_mode) ||
+		    (*out = realpath(path, NULL)) == NULL)
+			*out = xstrdup(path);
+		return 0;
+	}
+	cur = xstrdup(path);
+	for (hops = 0; hops < 40; hops++) {
+		if (lstat(cur, st) != 0) {
+			memset(st, 0, sizeof *st);
+			*out = cur;
+			return 0;
+		}
+		if (!S_ISLNK(st->st_mode)) {
+			*out = cur;
+			return 0;
+		}
+		/* readlink does not say the length first: grow until the
+		 * whole target fits. */
+		for (cap = 256;; cap *= 2) {
+			target = xmalloc(cap);
+			n = readlink(cur, target, cap);
+			if (n < 0 || (size_t)n < cap)
+				break;
+			free(target);
+		}
+		if (n < 0) {
+			*cause = xasprintf("%s: %s", cur, strerror(errno));
+			free(target);
+			free(cur);
+			return -1;
+		}
+		target[n] = '\0';
+		slash = strrchr(cur, '/');
+		if (target[0] == '/' || slash == NULL)
+			next = xstrdup(target);
+		else
+			next = xasprintf("%.*s/%s", (int)(slash - cur), cur,
+			    target);
+		free(target);
+		free(cur);
+		cur = next;
+	}
+	*cause = xasprintf("%s: %s", path, strerror(ELOOP));
+	free(cur);
+	return -1;
+}
+
+/*
+ * Remove the temporaries of path that a killed writer left behind
+ * (PATH.tmp.PID.TID.N, PATH.old.tmp.PID.TID.N) whose process is gone;
+ * those of live processes are theirs. Best effort: a directory that
+ * cannot be listed is left as it is.
+ */
+static void
+atomic_sweep(const char *path)
+{
+	const char	*slash = strrchr(path, '/'), *base, *rest;
+	char		*dir, *victim;
+	DIR		*d;
+	struct dirent	*de;
+	size_t		 blen;
+	long		 pid;
+	char		*end;
+
+	dir = slash == NULL ? xstrdup(".") : slash == path ? xstrdup("/") :
+	    xstrndup(path, (size_t)(slash - path));
+	base = slash == NULL ? path : slash + 1;
+	blen = strlen(base);
+	if ((d = opendir(dir)) == NULL) {
+		free(dir);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, base, blen) != 0)
+			continue;
+		rest = de->d_name + blen;
+		if (strncmp(rest, ".old", 4) == 0)
+			rest += 4;
+		if (strncmp(rest, ".tmp.", 5) != 0)
+			continue;
+		errno = 0;
+		pid = strtol(rest + 5, &end, 10);
+		if (errno != 0 || end == rest + 5 || *end != '.' || pid <= 0)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		victim = xasprintf("%s/%s", dir, de->d_name);
+		(void)unlink(victim);
+		free(victim);
+	}
+	closedir(d);
+	free(dir);
+}
+
+/* A temporary name beside path, unique to this process and thread. */
+static char *
+atomic_tmpname(const char *path, const char *infix, int try)
+{
+	return xasprintf("%s%s.tmp.%ld.%ld.%d", path, infix, (long)getpid(),
+	    (long)syscall(SYS_gettid), try);
+}
+
+/*
+ * Start replacing path. A symlink is followed and its target replaced; a
+ * character device, FIFO or socket is written in place (-o /dev/stdout),
+ * never renamed away; a directory is refused. Otherwise the temporary's
+ * name carries the process and thread and a retry count, and is opened
+ * O_EXCL: two writers (threads, processes) never share one, and those of
+ * dead writers are swept away first.
  */
 int
 atomic_open(struct atomic_file *af, const char *path, mode_t mode, int flags,
     char **cause)
 {
 	struct stat	st;
+	char		*real;
 	int		try;
 
 	memset(af, 0, sizeof *af);
@@ -181,22 +333,29 @@ atomic_open(struct atomic_file *af, const char *path, mode_t mode, int flags,
 		*cause = xstrdup("empty file name");
 		return -1;
 	}
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		*cause = xasprintf("%s: Is a directory", path);
-		return -1;
-	}
 	if ((flags & ATOMIC_MKDIRS) &&
 	    path_mkdir_parent(path, 0777, cause) != 0)
 		return -1;
-	af->path = xstrdup(path);
-	if (flags & ATOMIC_IN_PLACE) {
+	if (atomic_resolve(path, &real, &st, cause) != 0)
+		return -1;
+	if (S_ISDIR(st.st_mode)) {
+		*cause = xasprintf("%s: Is a directory", path);
+		free(real);
+		return -1;
+	}
+	af->path = real;
+	af->shown = xstrdup(path);
+	if (st.st_mode != 0 && !S_ISREG(st.st_mode))
+		af->flags = (flags | ATOMIC_IN_PLACE) & ~ATOMIC_KEEP_OLD;
+	if (af->flags & ATOMIC_IN_PLACE) {
 		af->tmp = af->path;
-		af->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		af->fd = open(real, O_WRONLY | O_CREAT | O_CLOEXEC |
+		    (S_ISREG(st.st_mode) || st.st_mode == 0 ? O_TRUNC : 0),
 		    mode);
 	} else {
+		atomic_sweep(real);
 		for (try = 0; try < 100; try++) {
-			af->tmp = xasprintf("%s.tmp.%ld.%ld.%d", path,
-			    (long)getpid(), (long)syscall(SYS_gettid), try);
+			af->tmp = atomic_tmpname(real, "", try);
 			af->fd = open(af->tmp, O_WRONLY | O_CREAT | O_EXCL |
 			    O_CLOEXEC, mode);
 			if (af->fd >= 0 || errno != EEXIST)
@@ -206,12 +365,14 @@ atomic_open(struct atomic_file *af, const char *path, mode_t mode, int flags,
 		}
 	}
 	if (af->fd < 0) {
-		*cause = xasprintf("%s: %s", af->tmp != NULL ? af->tmp : path,
-		    strerror(errno));
+		/* The name the user gave, not our temporary's. */
+		*cause = xasprintf("%s: %s", path, strerror(errno));
 		if (af->tmp != af->path)
 			free(af->tmp);
 		free(af->path);
-		af->tmp = af->path = NULL;
+		free(af->shown);
+		memset(af, 0, sizeof *af);
+		af->fd = -1;
 		return -1;
 	}
 	return 0;
@@ -232,7 +393,8 @@ atomic_release(struct atomic_file *af)
 	if (af->tmp != af->path)
 		free(af->tmp);
 	free(af->path);
-	af->tmp = af->path = NULL;
+	free(af->shown);
+	af->tmp = af->path = af->shown = NULL;
 	af->fd = -1;
 }
 
@@ -249,40 +411,106 @@ atomic_abort(struct atomic_file *af)
 	atomic_release(af);
 }
 
-/* Make the new content durable, then move it over PATH. */
+/*
+ * Make the new content durable (fsync, close) without putting it in
+ * place yet: a caller replacing several files flushes them all, then
+ * renames them all. -1 with *cause (naming the target) and the
+ * temporary removed on failure.
+ */
 int
-atomic_commit(struct atomic_file *af, char **cause)
+atomic_flush(struct atomic_file *af, char **cause)
 {
-	char	*old;
 	int	 err = af->error;
 
+	if (af->fd < 0)
+		return 0;
 	/* fsync is EINVAL on special files (a config on /dev/stdout). */
-	if (err == 0 && fsync(af->fd) != 0 && errno != EINVAL)
+	if (err == 0 && fsync(af->fd) != 0 && errno != EINVAL &&
+	    errno != EROFS)
 		err = errno;
 	if (close(af->fd) != 0 && err == 0)
 		err = errno;
 	af->fd = -1;
 	if (err != 0) {
-		*cause = xasprintf("%s: %s", af->tmp, strerror(err));
+		*cause = xasprintf("%s: %s", af->shown, strerror(err));
 		atomic_abort(af);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Keep path's current content as path.old without a moment in which path
+ * does not exist: a hard link to a temporary name, renamed over .old
+ * (rename(path, path.old) would leave no path to a writer killed before
+ * its second rename). A file system without hard links gets a copy.
+ */
+static void
+atomic_keep_old(const char *path)
+{
+	char	*old = xasprintf("%s.old", path), *tmp, *data;
+	size_t	 len;
+	int	 try;
+
+	for (try = 0; try < 100; try++) {
+		tmp = atomic_tmpname(path, ".old", try);
+		if (link(path, tmp) == 0)
+			break;
+		if (errno != EEXIST) {
+			free(tmp);
+			tmp = NULL;
+			break;
+		}
+		free(tmp);
+		tmp = NULL;
+	}
+	if (tmp == NULL && errno != ENOENT &&
+	    (data = file_read_regular(path, &len)) != NULL) {
+		tmp = atomic_tmpname(path, ".old", 100);
+		if (file_write_plain(tmp, data, len) != 0) {
+			(void)unlink(tmp);
+			free(tmp);
+			tmp = NULL;
+		}
+		free(data);
+	}
+	/* rename leaves both names when they are links to one file (a .old
+	 * left by a writer killed between its renames): our name goes
+	 * either way. */
+	if (tmp != NULL) {
+		(void)rename(tmp, old);
+		(void)unlink(tmp);
+	}
+	free(tmp);
+	free(old);
+}
+
+/* Move a flushed temporary over PATH (keeping PATH.old when asked). */
+int
+atomic_rename(struct atomic_file *af, char **cause)
+{
 	if (af->tmp == af->path) {
 		atomic_release(af);
 		return 0;
 	}
-	if (af->flags & ATOMIC_KEEP_OLD) {
-		old = xasprintf("%s.old", af->path);
-		(void)rename(af->path, old);	/* there may be none yet */
-		free(old);
-	}
+	if (af->flags & ATOMIC_KEEP_OLD)
+		atomic_keep_old(af->path);
 	if (rename(af->tmp, af->path) != 0) {
-		*cause = xasprintf("%s: %s", af->path, strerror(errno));
+		*cause = xasprintf("%s: %s", af->shown, strerror(errno));
 		atomic_abort(af);
 		return -1;
 	}
 	atomic_release(af);
 	return 0;
+}
+
+/* Make the new content durable, then move it over PATH. */
+int
+atomic_commit(struct atomic_file *af, char **cause)
+{
+	if (atomic_flush(af, cause) != 0)
+		return -1;
+	return atomic_rename(af, cause);
 }
 
 /* Replace path's content with buf, atomically. */
@@ -296,4 +524,129 @@ file_write_atomic(const char *path, const void *buf, size_t len, mode_t mode,
 		return -1;
 	atomic_write(&af, buf, len);
 	return atomic_commit(&af, cause);
+}
+
+/*
+ * Replace several files together (a config and its report): every one is
+ * written and flushed before any is renamed, so a full disk or a
+ * read-only directory leaves all of them as they were. Only a failure of
+ * rename itself (rare: the same directories were just written) can leave
+ * the first ones replaced; the message then says which.
+ */
+int
+file_write_atomic_set(const struct file_out *outs, size_t n, char **cause)
+{
+	struct atomic_file	*af = xcalloc(n, sizeof *af);
+	size_t			 i, opened = 0, done = 0;
+	int			 rc = -1;
+	char			*why;
+
+	for (i = 0; i < n; i++) {
+		if (atomic_open(&af[i], outs[i].path, outs[i].mode,
+		    outs[i].flags, cause) != 0)
+			goto out;
+		opened++;
+		atomic_write(&af[i], outs[i].buf, outs[i].len);
+	}
+	for (i = 0; i < n; i++)
+		if (atomic_flush(&af[i], cause) != 0)
+			goto out;
+	for (i = 0; i < n; i++, done++) {
+		if (atomic_rename(&af[i], cause) != 0) {
+			if (done > 0) {
+				why = xasprintf("%s (%s was already written)",
+				    *cause, outs[0].path);
+				free(*cause);
+				*cause = why;
+			}
+			done++;
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	for (i = done; i < opened; i++)
+		atomic_abort(&af[i]);
+	free(af);
+	return rc;
+}
+
+/* A name's canonical form without requiring the file to exist: its
+ * directory resolved (realpath), then its last component. */
+static char *
+path_canonical(const char *path)
+{
+	const char	*slash = strrchr(path, '/');
+	char		*dir, *real, *out;
+
+	if ((real = realpath(path, NULL)) != NULL)
+		return real;
+	dir = slash == NULL ? xstrdup(".") : slash == path ? xstrdup("/") :
+	    xstrndup(path, (size_t)(slash - path));
+	real = realpath(dir, NULL);
+	out = real == NULL ? xstrdup(path) : xasprintf("%s/%s",
+	    strcmp(real, "/") == 0 ? "" : real, slash == NULL ? path :
+	    slash + 1);
+	free(real);
+	free(dir);
+	return out;
+}
+
+/* Whether a and b name the same file: the same inode when both exist
+ * (links, hard links, ./x and x), else the same canonical name. */
+bool
+path_same_file(const char *a, const char *b)
+{
+	struct stat	 sa, sb;
+	char		*ca, *cb;
+	bool		 same;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	ca = path_canonical(a);
+	cb = path_canonical(b);
+	same = strcmp(ca, cb) == 0;
+	free(ca);
+	free(cb);
+	return same;
+}
+
+/*
+ * Serialise read-modify-write cycles on path between processes (two
+ * `kctui decide`, the browser and the command line, two olddefconfig):
+ * an exclusive flock on path's directory, which exists whether or not
+ * path does and is not replaced by the rename that replaces path (a lock
+ * on the file itself would be left behind on the old inode). Returns
+ * the descriptor for path_unlock, or -1 when the directory cannot be
+ * locked (a file system without flock): then the caller goes on
+ * unlocked, as before. Not reentrant: a process holds one at a time.
+ */
+int
+path_lock(const char *path)
+{
+	const char	*slash = strrchr(path, '/');
+	char		*dir;
+	int		 fd;
+
+	dir = slash == NULL ? xstrdup(".") : slash == path ? xstrdup("/") :
+	    xstrndup(path, (size_t)(slash - path));
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (fd < 0)
+		return -1;
+	while (flock(fd, LOCK_EX) != 0) {
+		if (errno != EINTR) {
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/* Release path_lock's lock (-1: none was taken). */
+void
+path_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
 }

@@ -10,6 +10,7 @@
 
 #include <sys/types.h>
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Write all of buf to fd, retrying short writes and EINTR; -1 on error
@@ -42,10 +43,13 @@ char	*file_read_line(const char *path);
  * so the rename is atomic) opened O_EXCL with the caller's mode (umask
  * applies, as with fopen), then fsync'd and renamed over PATH by
  * atomic_commit. Until then PATH is untouched; atomic_abort removes the
- * temporary.
+ * temporary. A symlink's target is what is replaced; a character
+ * device, FIFO or socket is written in place (ATOMIC_IN_PLACE implied,
+ * no .old). PATH exists at every instant: .old is made by a hard link.
  */
 struct atomic_file {
-	char	*path;
+	char	*path;		/* the file replaced (a symlink resolved) */
+	char	*shown;		/* the name the caller gave, for messages */
 	char	*tmp;		/* == path with ATOMIC_IN_PLACE */
 	int	 fd;
 	int	 flags;
@@ -60,10 +64,36 @@ void	 atomic_write(struct atomic_file *, const void *, size_t);
 /* fsync, close and rename into place (keeping PATH.old when asked); -1
  * with *cause, the temporary removed and PATH untouched, on failure. */
 int	 atomic_commit(struct atomic_file *, char **cause);
+/* atomic_commit in two halves, for several files replaced together:
+ * flush every one (fsync, close: where a full disk shows), then rename
+ * every one. Each -1 with *cause and the temporary removed. */
+int	 atomic_flush(struct atomic_file *, char **cause);
+int	 atomic_rename(struct atomic_file *, char **cause);
 /* Give up: close and remove the temporary. */
 void	 atomic_abort(struct atomic_file *);
 /* All of it at once: path's new content is buf. */
 int	 file_write_atomic(const char *path, const void *buf, size_t len,
 	     mode_t mode, int flags, char **cause);
+
+
+/* One file of file_write_atomic_set(). */
+struct file_out {
+	const char	*path;
+	const void	*buf;
+	size_t		 len;
+	mode_t		 mode;
+	int		 flags;		/* ATOMIC_* */
+};
+/* Replace all of outs or none: each written and flushed before any is
+ * renamed. -1 with *cause (naming the file) on failure. */
+int	 file_write_atomic_set(const struct file_out *, size_t n,
+	     char **cause);
+/* Whether two names are the same file (same inode, or the same canonical
+ * name for files that do not exist yet). */
+bool	 path_same_file(const char *a, const char *b);
+/* An exclusive lock for a read-modify-write of path (on its directory);
+ * the descriptor for path_unlock, or -1 when none could be taken. */
+int	 path_lock(const char *path);
+void	 path_unlock(int fd);
 
 #endif
