@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,9 +207,11 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 			break;
 		case 'T':
 			o->timeout = strtod(optarg, &end);
-			if (*end != '\0' || o->timeout <= 0) {
+			/* nan and inf parse; neither is a time limit. */
+			if (*end != '\0' || !isfinite(o->timeout) ||
+			    o->timeout <= 0 || o->timeout > 7 * 86400) {
 				fprintf(stderr, "kctui: --timeout %s: not a "
-				    "number of seconds\n", optarg);
+				    "number of seconds (more than 0, at most 604800)\n", optarg);
 				return -1;
 			}
 			break;

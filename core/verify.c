@@ -18,10 +18,12 @@
  * Probes that compute to the same configuration share a verdict.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "../kconfig-parser/kconfig.h"
@@ -871,12 +873,54 @@ verify_compare(struct verify *v, const struct vm_result *r)
 	}
 }
 
+/*
+ * The bundle's machine fits this host, before anything is built: its
+ * memory leaves the host 1 GiB (QEMU itself, the build's make), and its
+ * disks fit the free space of the work directory (the images are sparse,
+ * but mkfs and the guest's writes fill them). A bundle is somebody
+ * else's file: "memory 1048576" or "disk big 8388607T" must not get as
+ * far as QEMU after a half-hour build.
+ */
+static int
+verify_host_fits(const struct verify *v, char **cause)
+{
+	struct statvfs	 fs;
+	uint64_t	 disks = 0, host_mib, avail;
+	long		 pages, psize;
+	size_t		 i;
+
+	pages = sysconf(_SC_PHYS_PAGES);
+	psize = sysconf(_SC_PAGESIZE);
+	if (pages > 0 && psize > 0) {
+		host_mib = (uint64_t)pages * (uint64_t)psize >> 20;
+		if ((uint64_t)v->spec->memory + 1024 > host_mib) {
+			*cause = xasprintf("%s: 'memory %d' (MiB) does not fit "
+			    "this host's %" PRIu64 " MiB with 1 GiB to spare; "
+			    "lower it in the vm file", v->spec->path,
+			    v->spec->memory, host_mib);
+			return -1;
+		}
+	}
+	for (i = 0; i < v->spec->ndisks; i++)
+		disks += v->spec->disks[i].size;
+	if (statvfs(v->work, &fs) == 0) {
+		avail = (uint64_t)fs.f_bavail * fs.f_frsize;
+		if (disks > avail) {
+			*cause = xasprintf("%s: its disks need %" PRIu64 " MiB "
+			    "and %s has %" PRIu64 " MiB free", v->spec->path,
+			    disks >> 20, v->work, avail >> 20);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Set up the state: directories, the build, the trims. */
 static int
 verify_setup(struct verify_state *st, char **cause)
 {
 	struct verify	*v = st->v;
-	char		*dir, *qemu;
+	char		*dir, *qemu, *why = NULL;
 
 	if (v->workload == NULL || v->workload->nsteps == 0) {
 		*cause = xasprintf("%s: the bundle has no workload (a "
@@ -886,10 +930,10 @@ verify_setup(struct verify_state *st, char **cause)
 	}
 	qemu = v->qemu != NULL ? xstrdup(v->qemu) :
 	    xasprintf("qemu-system-%s", v->spec->arch);
-	if (!proc_have(qemu)) {
-		*cause = xasprintf("%s: not found (apt-get install "
-		    "qemu-system-x86, or give --qemu PATH): nothing to boot "
-		    "the kernel with", qemu);
+	if (proc_find(qemu, &why) != 0) {
+		*cause = xasprintf("%s (apt-get install qemu-system-x86, or "
+		    "give --qemu PATH): nothing to boot the kernel with", why);
+		free(why);
 		free(qemu);
 		return -1;
 	}
@@ -897,6 +941,8 @@ verify_setup(struct verify_state *st, char **cause)
 	if (build_check_tree(v->tree, v->arch, cause) != 0)
 		return -1;
 	if (path_mkdir_p(v->work, 0755, cause) != 0)
+		return -1;
+	if (verify_host_fits(v, cause) != 0)
 		return -1;
 	st->bootdir = xasprintf("%s/boot", v->work);
 	st->kvm_memo = xasprintf("%s/kvm-failed", v->work);

@@ -18,6 +18,7 @@
 #include "../lib/fileio.h"
 #include "../lib/util.h"
 #include "verify.h"
+#include "vm-allow.h"
 
 /* The words of one line of a vm file, and where the rest of the line
  * starts after the directive (for cmdline). */
@@ -29,9 +30,11 @@ struct spec_line {
 	const char	*rest;
 };
 
-/* Lines where the single-valued directives were first seen. */
+/* Lines where the single-valued directives were first seen, and the
+ * allow-list's memory of ids. */
 struct spec_seen {
 	int		 arch, machine, cpu, smp, memory, cmdline;
+	struct vm_allow	 allow;
 };
 
 /* Split a NUL-terminated line into words on blanks (malloc'd copies). */
@@ -133,6 +136,22 @@ spec_opts_ok(const struct spec_line *l, const char *opts, char **cause)
 	return 0;
 }
 
+/* The option string on the allow-list (vm-allow.c), else an error. */
+static int
+spec_allowed(const struct spec_line *l, struct spec_seen *seen,
+    enum vm_allow_directive dir, const char *opts, char **cause)
+{
+	char	*msg;
+	int	 rc;
+
+	if ((msg = vm_allow_check(&seen->allow, dir, opts, l->lineno)) ==
+	    NULL)
+		return 0;
+	rc = spec_error(l, cause, "%s", msg);
+	free(msg);
+	return rc;
+}
+
 /* A positive decimal number no larger than max. */
 static int
 spec_number(const struct spec_line *l, const char *s, long max, long *out,
@@ -206,7 +225,8 @@ spec_add_arg(struct vm_spec *spec, const char *opt, const char *value)
 
 /* disk NAME SIZE FSTYPE DEVICE. */
 static int
-spec_disk(struct vm_spec *spec, const struct spec_line *l, char **cause)
+spec_disk(struct vm_spec *spec, struct spec_seen *seen,
+    const struct spec_line *l, char **cause)
 {
 	struct vm_disk	*d;
 	uint64_t	 size = 0;
@@ -228,7 +248,8 @@ spec_disk(struct vm_spec *spec, const struct spec_line *l, char **cause)
 	    strcmp(l->words[3], "none") != 0)
 		return spec_error(l, cause, "unknown file system '%s' for disk "
 		    "'%s' (ext4 or none)", l->words[3], l->words[1]);
-	if (spec_opts_ok(l, l->words[4], cause) != 0)
+	if (spec_opts_ok(l, l->words[4], cause) != 0 ||
+	    spec_allowed(l, seen, VM_ALLOW_DISK, l->words[4], cause) != 0)
 		return -1;
 	spec->disks = xrealloc(spec->disks, (spec->ndisks + 1) *
 	    sizeof *spec->disks);
@@ -257,8 +278,20 @@ static int
 spec_directive(struct vm_spec *spec, struct spec_seen *seen,
     const struct spec_line *l, char **cause)
 {
-	const char	*d = l->words[0];
-	long		 v = 0;
+	/* The directives that pass one option string to QEMU. */
+	static const struct {
+		const char			*name, *opt;
+		enum vm_allow_directive		 dir;
+	} pass[] = {
+		{ "device", "-device", VM_ALLOW_DEVICE },
+		{ "netdev", "-netdev", VM_ALLOW_NETDEV },
+		{ "object", "-object", VM_ALLOW_OBJECT },
+		{ "audiodev", "-audiodev", VM_ALLOW_AUDIODEV },
+	};
+	const char		*d = l->words[0];
+	const unsigned char	*p;
+	long			 v = 0;
+	size_t			 i;
 
 	if (strcmp(d, "arch") == 0) {
 		if (spec_word(l, &seen->arch, &spec->arch, cause) != 0)
@@ -274,10 +307,12 @@ spec_directive(struct vm_spec *spec, struct spec_seen *seen,
 		if (strstr(spec->machine, "accel=") != NULL)
 			return spec_error(l, cause, "'machine' must not set "
 			    "accel= (kctui chooses kvm or tcg)");
-		return 0;
+		return spec_allowed(l, seen, VM_ALLOW_MACHINE, spec->machine,
+		    cause);
 	}
 	if (strcmp(d, "cpu") == 0)
-		return spec_word(l, &seen->cpu, &spec->cpu, cause);
+		return spec_word(l, &seen->cpu, &spec->cpu, cause) != 0 ? -1 :
+		    spec_allowed(l, seen, VM_ALLOW_CPU, spec->cpu, cause);
 	if (strcmp(d, "smp") == 0 || strcmp(d, "memory") == 0) {
 		if (spec_nargs(l, 1, "a number", cause) != 0 ||
 		    spec_once(l, *d == 's' ? &seen->smp : &seen->memory,
@@ -294,20 +329,26 @@ spec_directive(struct vm_spec *spec, struct spec_seen *seen,
 			    "command line");
 		if (spec_once(l, &seen->cmdline, cause) != 0)
 			return -1;
+		for (p = (const unsigned char *)l->rest; *p != '\0'; p++)
+			if (*p < 0x20 || *p == 0x7f)
+				return spec_error(l, cause, "'cmdline' contains "
+				    "a control character");
 		spec->cmdline = xstrdup(l->rest);
 		return 0;
 	}
-	if (strcmp(d, "device") == 0 || strcmp(d, "netdev") == 0 ||
-	    strcmp(d, "object") == 0) {
+	for (i = 0; i < sizeof pass / sizeof pass[0]; i++) {
+		if (strcmp(d, pass[i].name) != 0)
+			continue;
 		if (spec_nargs(l, 1, "one option string", cause) != 0 ||
-		    spec_opts_ok(l, l->words[1], cause) != 0)
+		    spec_opts_ok(l, l->words[1], cause) != 0 ||
+		    spec_allowed(l, seen, pass[i].dir, l->words[1],
+		    cause) != 0)
 			return -1;
-		spec_add_arg(spec, *d == 'd' ? "-device" : *d == 'n' ?
-		    "-netdev" : "-object", l->words[1]);
+		spec_add_arg(spec, pass[i].opt, l->words[1]);
 		return 0;
 	}
 	if (strcmp(d, "disk") == 0)
-		return spec_disk(spec, l, cause);
+		return spec_disk(spec, seen, l, cause);
 	return spec_error(l, cause, "unknown directive '%s'", d);
 }
 
@@ -351,13 +392,25 @@ spec_check(const struct vm_spec *spec, const struct spec_seen *seen,
 	return 0;
 }
 
+/* The line number of offset off in text. */
+static int
+spec_line_of(const char *text, size_t off)
+{
+	size_t	i;
+	int	n = 1;
+
+	for (i = 0; i < off; i++)
+		n += text[i] == '\n';
+	return n;
+}
+
 /* Read a bundle's vm file; -1 with *cause "PATH:LINE: ..." (see verify.h). */
 int
 vm_spec_load(struct vm_spec *spec, const char *path, char **cause)
 {
 	struct spec_seen seen;
 	struct spec_line l;
-	char		*text, *line, *next;
+	char		*text, *line, *next, *msg;
 	size_t		 len;
 	int		 rc = 0;
 
@@ -366,7 +419,15 @@ vm_spec_load(struct vm_spec *spec, const char *path, char **cause)
 	spec->path = xstrdup(path);
 	spec->smp = 1;
 	if ((text = file_read_regular(path, &len)) == NULL) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
+		*cause = xasprintf("%s: %s", path, errno == EINVAL ?
+		    "not a regular file" : strerror(errno));
+		vm_spec_free(spec);
+		return -1;
+	}
+	if (strlen(text) != len) {
+		*cause = xasprintf("%s:%d: not a text file (a NUL byte)", path,
+		    spec_line_of(text, strlen(text)));
+		free(text);
 		vm_spec_free(spec);
 		return -1;
 	}
@@ -383,6 +444,12 @@ vm_spec_load(struct vm_spec *spec, const char *path, char **cause)
 		spec_line_free(&l);
 	}
 	free(text);
+	if (rc == 0 && (msg = vm_allow_finish(&seen.allow, &l.lineno)) !=
+	    NULL) {
+		rc = spec_error(&l, cause, "%s", msg);
+		free(msg);
+	}
+	vm_allow_free(&seen.allow);
 	if (rc == 0)
 		rc = spec_check(spec, &seen, cause);
 	if (rc != 0)
@@ -523,12 +590,14 @@ workload_load(struct workload *w, const char *path, char **cause)
 	memset(w, 0, sizeof *w);
 	w->path = xstrdup(path);
 	if ((w->text = file_read_regular(path, &len)) == NULL) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
+		*cause = xasprintf("%s: %s", path, errno == EINVAL ?
+		    "not a regular file" : strerror(errno));
 		workload_free(w);
 		return -1;
 	}
 	if (strlen(w->text) != len) {
-		*cause = xasprintf("%s: not a text file (NUL byte)", path);
+		*cause = xasprintf("%s:%d: not a text file (a NUL byte)", path,
+		    spec_line_of(w->text, strlen(w->text)));
 		workload_free(w);
 		return -1;
 	}

@@ -22,16 +22,44 @@
 /* Grace between SIGTERM and SIGKILL (s): QEMU and make exit on TERM. */
 #define PROC_KILL_GRACE	5.0
 
-/* Whether program (no slash: in PATH) can be executed. */
-bool
-proc_have(const char *program)
+/* Why path cannot be run: NULL when it is an executable regular file
+ * (a directory passes access(X_OK), and /etc/passwd is "there" but not a
+ * program). */
+static const char *
+proc_unrunnable(const char *path)
 {
-	const char	*path, *p, *end;
-	char		*cand;
-	bool		 ok;
+	struct stat st;
 
-	if (strchr(program, '/') != NULL)
-		return access(program, X_OK) == 0;
+	if (stat(path, &st) != 0)
+		return errno == ENOENT || errno == ENOTDIR ? "not found" :
+		    strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return "is a directory, not a program";
+	if (!S_ISREG(st.st_mode))
+		return "not a regular file";
+	if (access(path, X_OK) != 0)
+		return "not executable";
+	return NULL;
+}
+
+/*
+ * Whether program can be run: a name with a '/' as it is, else the first
+ * runnable file of that name on $PATH. With cause (may be NULL), why not
+ * ("NAME: not found", "PATH: not executable", ...).
+ */
+int
+proc_find(const char *program, char **cause)
+{
+	const char	*path, *p, *end, *why;
+	char		*cand;
+
+	if (strchr(program, '/') != NULL) {
+		if ((why = proc_unrunnable(program)) == NULL)
+			return 0;
+		if (cause != NULL)
+			*cause = xasprintf("%s: %s", program, why);
+		return -1;
+	}
 	if ((path = getenv("PATH")) == NULL)
 		path = "/usr/bin:/bin";
 	for (p = path; ; p = end + 1) {
@@ -40,13 +68,23 @@ proc_have(const char *program)
 			end = p + strlen(p);
 		cand = xasprintf("%.*s/%s", (int)(end - p),
 		    end == p ? "." : p, program);
-		ok = access(cand, X_OK) == 0;
+		why = proc_unrunnable(cand);
 		free(cand);
-		if (ok)
-			return true;
+		if (why == NULL)
+			return 0;
 		if (*end == '\0')
-			return false;
+			break;
 	}
+	if (cause != NULL)
+		*cause = xasprintf("%s: not found", program);
+	return -1;
+}
+
+/* Whether program can be run (proc_find without the reason). */
+bool
+proc_have(const char *program)
+{
+	return proc_find(program, NULL) == 0;
 }
 
 /* Hand the complete lines in sb to the callback, keeping a partial one;

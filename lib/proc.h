@@ -49,4 +49,6 @@ int	 proc_run(const struct proc_opts *, struct proc_result *,
 	     char **cause);
 /* Whether program (no slash: in PATH) can be executed. */
 bool	 proc_have(const char *program);
+/* The same, with why not in *cause (may be NULL): 0 or -1. */
+int	 proc_find(const char *program, char **cause);
 #endif

@@ -121,8 +121,60 @@ test_spec_errors(const char *dir)
 		    "file system 'xfs' for disk 'work' (ext4 or none)" },
 		{ "disk-name", "disk a,b 1G ext4 virtio-blk-pci\n", ":4: bad "
 		    "disk name 'a,b' (letters, digits, '_', '.', '-')" },
-		{ "disk-twice", "disk a 1G ext4 x\ndisk a 1G ext4 x\n", ":5: "
-		    "disk 'a' given twice" },
+		{ "disk-twice", "disk a 1G ext4 virtio-blk-pci\ndisk a 1G ext4 "
+		    "virtio-blk-pci\n", ":5: disk 'a' given twice" },
+		/* The allow-list: what a hostile bundle tried. */
+		{ "allow-tap", "netdev tap,id=n0,script=/tmp/x\n", ":4: netdev "
+		    "'tap' is not allowed: user-mode networking only (netdev "
+		    "user,id=NAME), nothing that reaches the host's network "
+		    "or sockets" },
+		{ "allow-guestfwd", "netdev user,id=n0,guestfwd=tcp:10.0.2.9:1"
+		    "-cmd:sh\n", ":4: netdev 'user': 'guestfwd' is not allowed "
+		    "(can run a host command)" },
+		{ "allow-smb", "netdev user,id=n0,smb=/\n", ":4: netdev "
+		    "'user': 'smb' is not allowed (QEMU would run a host smbd "
+		    "on a host directory)" },
+		{ "allow-mem-path", "object memory-backend-file,id=m,mem-path="
+		    "/etc/passwd,share=on\n", ":4: object 'memory-backend-file'"
+		    " is not allowed (rng-random, rng-builtin, "
+		    "cryptodev-backend-builtin)" },
+		{ "allow-rng-file", "object rng-random,id=r,filename=/etc/"
+		    "shadow\n", ":4: object 'rng-random': filename must be "
+		    "/dev/urandom or /dev/random, not '/etc/shadow'" },
+		{ "allow-drive", "device e1000,drive=work\n", ":4: device "
+		    "'e1000': 'drive' is not allowed (disks are given with "
+		    "'disk' lines, which make their drives)" },
+		{ "allow-disk-as-device", "device virtio-blk-pci\n", ":4: device "
+		    "'virtio-blk-pci' is a disk: give it with 'disk NAME SIZE "
+		    "FSTYPE virtio-blk-pci'" },
+		{ "allow-vfio", "device vfio-pci,host=01:00.0\n", ":4: device "
+		    "'vfio-pci' is not one kctui allows (guest hardware only: "
+		    "docs/evidence.md lists them)" },
+		{ "allow-chardev", "device usb-kbd,chardev=c0\n", ":4: device "
+		    "'usb-kbd': 'chardev' is not allowed (a chardev is a host "
+		    "file, socket or terminal)" },
+		{ "allow-romfile", "device e1000,romfile=/etc/passwd\n", ":4: "
+		    "device 'e1000': 'romfile' is not allowed (a ROM file is "
+		    "read from the host)" },
+		{ "allow-bad-value", "device e1000,mac=52:54:00:12:34:56,id=a/b"
+		    "\n", ":4: device 'e1000': bad value 'a/b' for 'id' "
+		    "(letters, digits, '_', '.', ':', '+', '-')" },
+		{ "allow-escaped-comma", "device e1000,id=a,,b\n", ":4: ',,' "
+		    "(QEMU's escaped comma) is not allowed in 'e1000,id=a,,b'" },
+		{ "allow-netdev-ref", "device e1000,netdev=nope\n", ":4: "
+		    "netdev=nope names no netdev line's id" },
+		{ "allow-audiodev", "audiodev pa,id=a0\n", ":4: audiodev 'pa' "
+		    "is not allowed: 'none' only (the guest plays to nowhere; "
+		    "no host sound or file)" },
+		{ "allow-disk-serial", "disk w 1G ext4 virtio-blk-pci,serial="
+		    "x\n", ":4: device 'virtio-blk-pci': 'serial' is not "
+		    "allowed (kctui sets a disk's serial to its NAME)" },
+		{ "allow-disk-device", "disk w 1G ext4 e1000\n", ":4: 'e1000' "
+		    "is not a disk device kctui allows (virtio-blk-pci, "
+		    "scsi-hd, ide-hd, nvme, nvme-ns, usb-storage, ...: "
+		    "docs/evidence.md)" },
+		{ "allow-cmdline-control", "cmdline console=ttyS0 \x1b[2J\n",
+		    ":4: 'cmdline' contains a control character" },
 		{ "accel", "machine pc\n", ":4: 'machine' given twice (first "
 		    "at line 2)" },
 		{ "no-console", "cmdline quiet\n", ":4: 'cmdline' has no "
@@ -137,7 +189,8 @@ test_spec_errors(const char *dir)
 	for (i = 0; i < sizeof cases / sizeof *cases; i++) {
 		text = xasprintf("%s%s%s", base, cases[i].text,
 		    strcmp(cases[i].name, "no-cmdline") == 0 ||
-		    strcmp(cases[i].name, "no-console") == 0 ? "" :
+		    strcmp(cases[i].name, "no-console") == 0 ||
+		    strcmp(cases[i].name, "allow-cmdline-control") == 0 ? "" :
 		    "cmdline console=ttyS0\n");
 		p = put(dir, "vm", text);
 		want = xasprintf("%s%s", p, cases[i].msg);
@@ -150,6 +203,41 @@ test_spec_errors(const char *dir)
 		free(text);
 		free(p);
 	}
+	p = put(dir, "vm", "arch x86_64\nmachine q35,kernel=/x,append=y\n");
+	cause = NULL;
+	want = xasprintf("%s:2: machine 'q35': 'kernel' is not allowed (kctui "
+	    "gives the kernel itself)", p);
+	checkf("allow-machine-kernel", vm_spec_load(&s, p, &cause) == -1 &&
+	    cause != NULL && strcmp(cause, want) == 0, "got '%s'", S(cause));
+	free(cause);
+	free(want);
+	free(p);
+	p = xasprintf("%s/vm", dir);
+	{
+		FILE *f = fopen(p, "w");
+
+		fwrite("arch x86_64\nmachine q35\nmem\0ory 64\n", 1, 35, f);
+		fclose(f);
+	}
+	cause = NULL;
+	want = xasprintf("%s:3: not a text file (a NUL byte)", p);
+	checkf("spec-nul", vm_spec_load(&s, p, &cause) == -1 && cause !=
+	    NULL && strcmp(cause, want) == 0, "got '%s'", S(cause));
+	free(cause);
+	free(want);
+	unlink(p);
+	if (mkfifo(p, 0600) == 0) {
+		cause = NULL;
+		want = xasprintf("%s: not a regular file", p);
+		checkf("spec-fifo", vm_spec_load(&s, p, &cause) == -1 &&
+		    cause != NULL && strcmp(cause, want) == 0, "got '%s'",
+		    S(cause));
+		free(cause);
+		free(want);
+		unlink(p);
+	} else
+		check("spec-fifo", 0, "mkfifo failed");
+	free(p);
 	p = put(dir, "vm", "arch x86_64\nmachine q35,accel=kvm\n");
 	cause = NULL;
 	want = xasprintf("%s:2: 'machine' must not set accel= (kctui chooses "
