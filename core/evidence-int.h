@@ -101,6 +101,7 @@ struct ev_ranges {
 	size_t		 na, cap_a;
 	struct ev_ksym	*pend;		/* image functions seen in kallsyms */
 	size_t		 npend, cap_pend;
+	const char	*missing;	/* an anchor kallsyms lacks, or NULL */
 };
 
 struct evidence {

@@ -195,8 +195,11 @@ rng_find(const struct ev_range *v, size_t n, uint64_t addr)
 /*
  * kallsyms ended: place each section by its anchor, then each noted
  * function in the range that holds its address or in none. Sections
- * whose anchor kallsyms did not list are left out (their ranges cannot be
- * placed); with no placed section nothing is known and nothing recorded.
+ * with no anchor line are left out (their ranges cannot be placed); an
+ * anchor kallsyms does not list means the two files do not belong
+ * together, and nothing is placed (r->missing names it, for a warning):
+ * the functions stay "image". With no placed section nothing is known
+ * and nothing recorded.
  */
 void
 ev_ranges_resolve(struct evidence *ev)
@@ -213,8 +216,16 @@ ev_ranges_resolve(struct evidence *ev)
 	for (i = 0; i < r->n; i++) {
 		for (j = 0; j < r->na && r->a[j].sect != r->v[i].sect; j++)
 			;
-		if (j == r->na || !r->a[j].found)
+		if (j == r->na)
 			continue;
+		if (!r->a[j].found) {
+			/* The ranges are not this kallsyms' kernel's (or
+			 * it was cut): placing by the other sections would
+			 * call every .text function "core". */
+			if (r->missing == NULL)
+				r->missing = r->a[j].sym;
+			continue;
+		}
 		placed = true;
 		v[n] = r->v[i];
 		/* base + start, modulo 2^64 as the kernel's own arithmetic */
@@ -230,6 +241,8 @@ ev_ranges_resolve(struct evidence *ev)
 		v[j++] = v[i];
 	}
 	n = j;
+	if (r->missing != NULL)
+		placed = false;
 	for (i = 0; placed && i < r->npend; i++) {
 		hit = rng_find(v, n, r->pend[i].addr);
 		home = hit != NULL ? hit->mods : "";

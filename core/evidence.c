@@ -220,22 +220,28 @@ ev_warnf(const struct ev_warn *w, const char *fmt, ...)
 	free(s);
 }
 
-/* Open name, name.xz or name.gz in dfd: the fd and how it is encoded
- * (by its magic, whatever its name); -1 if none exists, -2 if one could
- * not be opened (warned). */
+/*
+ * Open name.xz, name.gz or name in dfd, in that order: the fd and how it
+ * is encoded (by its magic, whatever its name); -1 if none exists, -2 if
+ * one could not be opened (warned). When several exist the compressed one
+ * is read and a warning names the others: recorders write compressed
+ * files, and a plain one beside it is most likely a fragment someone
+ * unpacked (docs/evidence.md). O_NONBLOCK: a FIFO must be refused, not
+ * waited on.
+ */
 static int
 ev_open(int dfd, const char *dir, const char *name, enum zstream_type *type,
     char **path, const struct ev_warn *w)
 {
-	static const char *const exts[] = { "", ".xz", ".gz" };
+	static const char *const exts[] = { ".xz", ".gz", "" };
 	struct stat	 st;
-	size_t		 i;
+	size_t		 i, j;
 	char		*file;
 	int		 fd;
 
 	for (i = 0; i < sizeof exts / sizeof exts[0]; i++) {
 		file = xasprintf("%s%s", name, exts[i]);
-		fd = openat(dfd, file, O_RDONLY | O_CLOEXEC);
+		fd = openat(dfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		*path = xasprintf("%s/%s", dir, file);
 		free(file);
 		if (fd < 0 && errno == ENOENT) {
@@ -251,13 +257,22 @@ ev_open(int dfd, const char *dir, const char *name, enum zstream_type *type,
 			return -2;
 		}
 		*type = zstream_detect(fd);
-		if (i > 0 && *type != (i == 1 ? ZSTREAM_XZ : ZSTREAM_GZ)) {
+		if (*exts[i] != '\0' && *type != (i == 0 ? ZSTREAM_XZ :
+		    ZSTREAM_GZ)) {
 			ev_warnf(w, "%s: %s, skipped", *path, st.st_size == 0 ?
-			    "empty file" : i == 1 ? "not xz data" :
+			    "empty file" : i == 0 ? "not xz data" :
 			    "not gzip data");
 			close(fd);
 			free(*path);
 			return -2;
+		}
+		for (j = i + 1; j < sizeof exts / sizeof exts[0]; j++) {
+			file = xasprintf("%s%s", name, exts[j]);
+			if (fstatat(dfd, file, &st, 0) == 0)
+				ev_warnf(w, "%s/%s: ignored: %s is read (of "
+				    "one file's copies the compressed one "
+				    "wins)", dir, file, *path);
+			free(file);
 		}
 		return fd;
 	}
@@ -380,10 +395,13 @@ ev_read_stream(struct ev_ctx *c, struct zstream *src, const char *path,
 		memmove(buf, buf + used, have - used);
 		have -= used;
 		if (have == EV_BUFSIZE) {
-			/* a line longer than the buffer: one bad line */
-			c->lineno++;
-			ev_bad(c, buf, have);
-			c->skipping = 1;
+			/* a line longer than the buffer: one bad line, however
+			 * many buffers it fills */
+			if (!c->skipping) {
+				c->lineno++;
+				ev_bad(c, buf, have);
+				c->skipping = 1;
+			}
 			have = 0;
 		}
 	}
@@ -397,8 +415,9 @@ ev_read_stream(struct ev_ctx *c, struct zstream *src, const char *path,
 		c->finish = NULL;
 	}
 	if (c->good == 0 && c->malformed > 0 && c->events == 0) {
-		ev_warnf(w, "%s: unknown format, skipped (%d lines not "
-		    "understood, first: %s)", path, c->malformed, c->quote);
+		ev_warnf(w, "%s: unknown format, skipped (%d line%s not "
+		    "understood, first: %s)", path, c->malformed,
+		    c->malformed == 1 ? "" : "s", c->quote);
 	} else if (c->malformed > 0) {
 		ev_warnf(w, "%s: %d malformed line%s, first at line %llu: %s",
 		    path, c->malformed, c->malformed == 1 ? "" : "s",
@@ -484,6 +503,13 @@ evidence_load(struct evidence *ev, const char *dir,
 		free(path);
 	}
 	close(dfd);
+	if (ev->rng.missing != NULL) {
+		ev_warnf(&w, "%s: modules.builtin.ranges anchors a section at "
+		    "%s, which kallsyms does not list: the two files are not "
+		    "of one kernel, no function placed by the ranges", dir,
+		    ev->rng.missing);
+		bundle->warnings++;
+	}
 	/* The ranges were this bundle's kernel's: kallsyms has used them. */
 	ev_ranges_clear(&ev->rng);
 
@@ -496,6 +522,31 @@ evidence_load(struct evidence *ev, const char *dir,
 }
 
 /* ------------------------------------------------------------ API */
+
+/* What the bundles' traces lost (see evidence.h). */
+char *
+evidence_trace_warnings(const struct evidence *ev)
+{
+	struct strbuf		 sb;
+	const struct ev_bundle	*b;
+	int			 i;
+
+	strbuf_init(&sb);
+	for (i = 0; i < ev->nbundles; i++) {
+		b = ev->bundles[i];
+		if (b->trace_overrun == 0)
+			continue;
+		strbuf_addf(&sb, "%s: the trace lost %llu events (ring buffer "
+		    "overrun): a function it does not show may have run, so "
+		    "no option is proven unused by it\n", b->path,
+		    (unsigned long long)b->trace_overrun);
+	}
+	if (sb.len == 0) {
+		strbuf_free(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
 
 /* A new, empty evidence. */
 struct evidence *

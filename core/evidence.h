@@ -75,6 +75,11 @@ void		 evidence_set_cache_dir(struct evidence *, const char *dir);
 void		 evidence_set_build_ranges(struct evidence *,
 		     const char *release, const char *path);
 
+/* One line per bundle whose trace lost events (trace-stats overrun, or
+ * [LOST N EVENTS]): a trace with holes cannot prove an option unused.
+ * malloc'd; NULL when none did. */
+char		*evidence_trace_warnings(const struct evidence *);
+
 int		 evidence_nbundles(const struct evidence *);
 const struct ev_bundle *evidence_bundle(const struct evidence *, int);
 

@@ -12,8 +12,10 @@
 
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/fileio.h"
+#include "evidence.h"
 #include "export.h"
 #include "report.h"
+#include "trim-int.h"
 #include "trim.h"
 
 /* Removed (y/m -> n) symbols among changes. */
@@ -79,7 +81,7 @@ trim_export(struct trim_export *e, char **cause)
 	struct trim_change	*ch = NULL;
 	struct kconfig		*result = e->result != NULL ? e->result : e->k;
 	struct kc_symbol	**bsyms = NULL;
-	char			**bwhys = NULL;
+	char			**bwhys = NULL, *warnings = NULL;
 	size_t			 nch = 0, nb = 0, i;
 	int			 rc = -1;
 
@@ -117,6 +119,8 @@ trim_export(struct trim_export *e, char **cause)
 	ri.ym_before = e->ym_before;
 	ri.ym_after = e->ym_after = report_count_ym(result);
 	ri.decisions_file = e->decisions_file;
+	ri.warnings = warnings = e->t->in->ev != NULL ?
+	    evidence_trace_warnings(e->t->in->ev) : NULL;
 	rc = export_write(e, result, &ri, cause);
 out:
 	for (i = 0; i < nb; i++)
@@ -124,5 +128,6 @@ out:
 	free(bwhys);
 	free(bsyms);
 	free(ch);
+	free(warnings);
 	return rc;
 }

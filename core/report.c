@@ -190,6 +190,30 @@ report_markdown_verify(struct strbuf *sb, struct report_model *m)
 	}
 }
 
+/* Call fn for each line of warnings (NULL: none). */
+static void
+report_each_warning(const char *warnings, void (*fn)(void *, const char *,
+    size_t), void *arg)
+{
+	const char	*p, *nl;
+
+	for (p = warnings; p != NULL && *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p);
+		if (nl > p)
+			fn(arg, p, (size_t)(nl - p));
+		if (*nl == '\0')
+			break;
+	}
+}
+
+/* A warning in the markdown report's header list. */
+static void
+report_md_warning(void *arg, const char *s, size_t n)
+{
+	strbuf_addf(arg, "- **warning**: %.*s\n", (int)n, s);
+}
+
 /* Markdown. */
 static char *
 report_markdown(struct report_model *m, size_t *len)
@@ -213,6 +237,7 @@ report_markdown(struct report_model *m, size_t *len)
 	strbuf_addf(&sb, "- policy: %s\n", in->policy);
 	for (b = 0; b < in->nbundles; b++)
 		strbuf_addf(&sb, "- evidence: `%s`\n", in->bundles[b]);
+	report_each_warning(in->warnings, report_md_warning, &sb);
 	strbuf_addf(&sb, "- removed: %zu options (%zu accepted, %zu dragged "
 	    "along); %zu other changes\n", m->nremoved + m->ndragged,
 	    m->nremoved, m->ndragged, m->nother);
@@ -403,6 +428,23 @@ report_yaml_verify(yaml_emitter_t *e, struct report_model *m)
 	return ok && yseq(e, false) && ymap(e, false);
 }
 
+/* The YAML emitter and its state, for report_yaml_warning. */
+struct report_yw {
+	yaml_emitter_t	*e;
+	int		 ok;
+};
+
+/* A warning as one string of the YAML report's warnings list. */
+static void
+report_yaml_warning(void *arg, const char *s, size_t n)
+{
+	struct report_yw	*yw = arg;
+	char			*line = xstrndup(s, n);
+
+	yw->ok = yw->ok && ys(yw->e, line);
+	free(line);
+}
+
 /* The YAML document; 0 on an emitter error. */
 static int
 report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
@@ -412,6 +454,7 @@ report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
 	struct trim_cand		*cand;
 	struct trim_subsys		*sub;
 	yaml_event_t			 ev;
+	struct report_yw		 yw;
 	size_t				 s, j, i;
 	char				*name;
 	int				 b, ok = 1;
@@ -430,6 +473,12 @@ report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
 	for (b = 0; b < in->nbundles; b++)
 		ok = ok && ys(e, in->bundles[b]);
 	ok = ok && yseq(e, false);
+	if (in->warnings != NULL) {
+		yw.e = e;
+		yw.ok = ok && ys(e, "warnings") && yseq(e, true);
+		report_each_warning(in->warnings, report_yaml_warning, &yw);
+		ok = yw.ok && yseq(e, false);
+	}
 	ok = ok && ykn(e, "accepted", m->nremoved);
 	ok = ok && ykn(e, "dragged", m->ndragged);
 	ok = ok && ys(e, "removed") && yseq(e, true);

@@ -28,6 +28,9 @@ struct report_input {
 	int				 nbundles;
 	size_t				 ym_before, ym_after;
 	const char			*decisions_file;
+	/* Warnings about the evidence, one a line (evidence_trace_warnings:
+	 * a trace that lost events), or NULL. */
+	const char			*warnings;
 	/* What a trim on the loaded modules alone would also remove
 	 * (trim_beyond_modules()), with why each stays; has_beyond false
 	 * when not computed (not every candidate accepted). */

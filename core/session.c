@@ -373,7 +373,7 @@ session_load_evidence(struct session *s, struct session_evidence *ce,
 {
 	struct session_index_job job;
 	pthread_t		 th_kb, th_si;
-	char			*cause = NULL;
+	char			*cause = NULL, *lost, *line, *save = NULL;
 	long			 cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	bool			 kb_thread, si_thread;
 	int			 i, rc = 0;
@@ -435,6 +435,12 @@ session_load_evidence(struct session *s, struct session_evidence *ce,
 		return -1;
 	}
 	session_check_versions(s, ce->ev, out);
+	if ((lost = evidence_trace_warnings(ce->ev)) != NULL) {
+		for (line = strtok_r(lost, "\n", &save); line != NULL;
+		    line = strtok_r(NULL, "\n", &save))
+			strbuf_addf(out, "kctui: warning: %s\n", line);
+		free(lost);
+	}
 	ce->a = attrib_build(ce->ev, ce->kb, ce->si, ".");
 	return 0;
 }
