@@ -195,10 +195,11 @@ rng_find(const struct ev_range *v, size_t n, uint64_t addr)
 /*
  * kallsyms ended: place each section by its anchor, then each noted
  * function in the range that holds its address or in none. Sections
- * with no anchor line are left out (their ranges cannot be placed); an
- * anchor kallsyms does not list means the two files do not belong
- * together, and nothing is placed (r->missing names it, for a warning):
- * the functions stay "image". With no placed section nothing is known
+ * with no anchor line, or whose anchor kallsyms does not list, are left
+ * out (their ranges cannot be placed); but a text section's anchor
+ * missing means the two files do not belong together, and nothing is
+ * placed (r->missing names it, for a warning): the functions stay
+ * "image". With no placed section nothing is known
  * and nothing recorded.
  */
 void
@@ -219,10 +220,13 @@ ev_ranges_resolve(struct evidence *ev)
 		if (j == r->na)
 			continue;
 		if (!r->a[j].found) {
-			/* The ranges are not this kallsyms' kernel's (or
-			 * it was cut): placing by the other sections would
-			 * call every .text function "core". */
-			if (r->missing == NULL)
+			/* A data section's anchor may be missing (kallsyms
+			 * without KALLSYMS_ALL lists no data); a text
+			 * section's means the ranges are not this kallsyms'
+			 * kernel's: placing by the other sections would
+			 * call every function of it "core". */
+			if (r->missing == NULL &&
+			    strstr(r->a[j].sect, "text") != NULL)
 				r->missing = r->a[j].sym;
 			continue;
 		}

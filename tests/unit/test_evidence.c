@@ -955,6 +955,26 @@ test_ranges(void)
 	check_str("ranges/no-anchor", home_str(ev, "ext4_read"), "image ");
 	evidence_free(ev);
 
+	/* The .text anchor missing while another section's is found: the
+	 * files are not of one kernel; placing by .init.text alone called
+	 * every .text function "core". Now nothing is placed, and a
+	 * warning says why. */
+	ev = evidence_new();
+	load_ranges(ev, "wrongkernel",
+	    ".text 00000000-00000000 = _stext_of_another_kernel\n"
+	    ".text 00000000-00001000 ext4\n"
+	    ".init.text 00000000-00000000 = _sinittext\n"
+	    ".init.text 00000000-00000100 ext4\n",
+	    "ffffffff81000000 T _text\n"
+	    "ffffffff82000000 T _sinittext\n"
+	    "ffffffff81000010 T ext4_read\n");
+	check_str("ranges/text-anchor-missing", home_str(ev, "ext4_read"),
+	    "image ");
+	check_num("ranges/text-anchor-missing-warned", strstr(warnings,
+	    "anchors a section at _stext_of_another_kernel, which kallsyms "
+	    "does not list") != NULL, 1);
+	evidence_free(ev);
+
 	/* What Kbuild's generator writes that is odd but not malformed
 	 * (seen in a real 6.12 file): a section with no anchor, a range
 	 * whose end is before its start, an empty one. They place nothing;

@@ -1,0 +1,292 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tests/real/reliability.sh - no user file lost or replaced by surprise,
+# and a bundle is untrusted input: each reproducer of the reliability issue
+# on the real Linux 6.1 tree with Debian's cloud config and the cloud-vm
+# bundle (tree.sh). Outputs that are devices, FIFOs and symlinks; two
+# names for one file; a directory or FIFO as the config; a report that
+# cannot be written (RLIMIT_FSIZE); a kill between the renames (strace
+# fault injection); two writers at once (olddefconfig, decide); reasons
+# with newlines; hostile vm files and verify options; evidence that lost
+# events or has two copies of one file; misleading messages.
+#
+#   KCTUI=/path/to/kctui tests/real/reliability.sh
+set -u
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
+# shellcheck source=tree.sh
+. "$here/tree.sh"
+kctui_test_setup reliability
+flavor=${KCTUI_FLAVOR:-normal}
+
+kctui_tree_or_fail "real/reliability$sfx" "$work/tree.log"
+export KCTUI_CACHE_DIR=${KCTUI_CACHE_DIR:-$work/cache}
+
+# kt ARGS...: kctui in the tree; stdout $work/out, stderr $work/err.
+kt() { "$KCTUI" -C "$TREE" "$@" > "$work/out" 2> "$work/err"; }
+# R NAME: the result name
+R() { printf 'real/reliability-%s%s' "$1" "$sfx"; }
+# expect_error NAME PATTERN ARGS...: kctui fails (exit 1) saying PATTERN
+expect_error() {
+	local n=$1 pat=$2 rc; shift 2
+	timeout 60 "$KCTUI" -C "$TREE" "$@" > "$work/out" 2> "$work/err"
+	rc=$?
+	if [ $rc -ne 1 ]; then
+		fail "$(R "$n")" "exit $rc, not 1"
+		indent < "$work/err"
+	elif grep -q -- "$pat" "$work/err"; then
+		pass "$(R "$n")" "($(head -1 "$work/err" | cut -c1-150))"
+	else
+		fail "$(R "$n")" "no '$pat' in:"
+		indent < "$work/err"
+	fi
+}
+# check NAME TEXT CONDITION...: PASS when the command succeeds
+check() {
+	local n=$1 text=$2; shift 2
+	if "$@"; then pass "$(R "$n")" "$text"; else fail "$(R "$n")" "$text"; fi
+}
+# Every directory holds no temporary of ours.
+no_temps() { ! ls -a "$@" 2>/dev/null | grep -q '\.tmp\.'; }
+
+cp "$DEBIAN_CLOUD" "$work/in.config"
+cp "$work/in.config" "$work/orig.config"
+in=$work/in.config
+
+# ------------------------------------------------------------- outputs
+# A character device is written in place, and never read back.
+kt --config "$in" -e "$BUNDLE" export -o /dev/null
+check export-dev-null "(/dev/null still a device)" \
+	test $? -eq 0 -a -c /dev/null
+if timeout 60 "$KCTUI" -C "$TREE" --config "$in" -e "$BUNDLE" -s export \
+    -o /dev/stdout 2>"$work/err" | grep -q '^CONFIG_64BIT=y'; then
+	pass "$(R export-dev-stdout)" "(the config on stdout)"
+else
+	fail "$(R export-dev-stdout)"; indent < "$work/err"
+fi
+# A symlink to /proc/self/fd/1 (a pipe): written, not read (it hung).
+ln -s /proc/self/fd/1 "$work/to-stdout"
+n=$(timeout 60 "$KCTUI" -C "$TREE" --config "$in" -e "$BUNDLE" -s export \
+    -o "$work/to-stdout" 2>"$work/err" | grep -c '^CONFIG_')
+check export-link-to-pipe "($n CONFIG_ lines through the link)" test "$n" -gt 1000
+check export-link-kept "(still a link)" test -L "$work/to-stdout"
+# A symlink to a file: the target is replaced, the link stays.
+echo old > "$work/target"
+ln -s target "$work/link"
+kt --config "$in" -e "$BUNDLE" export -o "$work/link"
+check export-link-target "(link kept, target replaced, target.old kept)" \
+	test -L "$work/link" -a "$(readlink "$work/link")" = target -a \
+	"$(cat "$work/target.old")" = old
+check export-link-content "" grep -q '^CONFIG_64BIT=y' "$work/target"
+# A FIFO output: written in place for a reader.
+mkfifo "$work/out.fifo"
+(timeout 60 cat "$work/out.fifo" > "$work/from-fifo") &
+reader=$!
+timeout 60 "$KCTUI" -C "$TREE" --config "$in" -e "$BUNDLE" -s export \
+    -o "$work/out.fifo" 2>"$work/err"
+rc=$?
+wait $reader
+check export-fifo "(exit $rc; the reader got the config; still a FIFO)" \
+	test $rc -eq 0 -a -p "$work/out.fifo" -a "$(grep -c '^CONFIG_' "$work/from-fifo")" -gt 1000
+# savedefconfig to a character device leaves the node a node.
+kt --config "$in" savedefconfig /dev/null
+check savedefconfig-dev-null "" test -c /dev/null
+check outputs-no-temps "" no_temps "$work"
+
+# ------------------------------------------------- the same file twice
+expect_error same-report-input 'are the same file' --config "$in" \
+	-e "$BUNDLE" export -o "$work/o.config" --report "$in"
+check same-report-input-untouched "" cmp -s "$in" "$work/orig.config"
+check same-report-input-no-old "" test ! -e "$in.old"
+expect_error same-o-report 'are the same file' --config "$in" \
+	-e "$BUNDLE" export -o "$work/x" --report "$work/./x"
+check same-o-report-nothing "" test ! -e "$work/x"
+ln -s in.config "$work/in-link"
+expect_error same-o-input-link 'are the same file' --config "$in" \
+	-e "$BUNDLE" export -o "$work/in-link"
+expect_error same-o-decisions 'are the same file' --config "$in" \
+	-e "$BUNDLE" export -o "$work/dec" --decisions "$work/dec"
+
+# ------------------------------------------------ inputs not regular
+mkdir "$work/dir.config"
+expect_error config-directory 'is a directory' --config "$work/dir.config" \
+	-e "$BUNDLE" export -o "$work/o.config"
+mkfifo "$work/fifo.config"
+expect_error config-fifo 'not a regular file (a FIFO)' \
+	--config "$work/fifo.config" -e "$BUNDLE" export -o "$work/o.config"
+expect_error olddefconfig-fifo 'not a regular file (a FIFO)' \
+	--config "$work/fifo.config" olddefconfig
+expect_error decisions-fifo 'fifo.config: not a regular file' \
+	--config "$in" decide CONFIG_EXT4_FS keep --decisions "$work/fifo.config"
+expect_error decisions-directory 'dir.config: Is a directory' \
+	--config "$in" -e "$BUNDLE" suggest --decisions "$work/dir.config"
+if grep -q 'bad lines' "$work/err"; then
+	fail "$(R decisions-directory-message)" "says 'bad lines'"
+else
+	pass "$(R decisions-directory-message)"
+fi
+bundle_with() {	# NAME: a copy of the bundle in $work/NAME
+	rm -rf "$work/$1"
+	cp -r "$BUNDLE" "$work/$1"
+}
+bundle_with fifo-bundle
+rm -f "$work/fifo-bundle/modules"
+mkfifo "$work/fifo-bundle/modules"
+if timeout 60 "$KCTUI" -C "$TREE" --config "$in" -e "$work/fifo-bundle" \
+    evidence > /dev/null 2> "$work/err" &&
+    grep -q 'modules: not a regular file, skipped' "$work/err"; then
+	pass "$(R bundle-fifo)" "(skipped, warned)"
+else
+	fail "$(R bundle-fifo)"; indent < "$work/err"
+fi
+
+# ------------------------------------- config and report, both or none
+# The report cannot be written (a file-size limit below its size, above
+# the config's): neither file is replaced, no temporary left.
+echo "previous" > "$work/pair.config"
+echo "previous" > "$work/pair.md"
+(
+	trap '' XFSZ
+	ulimit -f 110	# KiB: the config is ~100 KiB, the report ~300
+	exec "$KCTUI" -C "$TREE" --config "$in" -e "$BUNDLE" export \
+		-o "$work/pair.config" --report "$work/pair.md"
+) > "$work/out" 2> "$work/err"
+rc=$?
+check report-fails-nothing-replaced "(exit $rc: $(head -1 "$work/err" | cut -c1-100))" \
+	test $rc -eq 1 -a "$(cat "$work/pair.config")" = previous -a \
+	"$(cat "$work/pair.md")" = previous
+check report-fails-names-target "" grep -q "pair.md: File too large" "$work/err"
+check report-fails-no-temps "" no_temps "$work"
+
+# ------------------------------------------------ killed between renames
+if command -v strace > /dev/null; then
+	for when in 1 2; do
+		cp "$work/orig.config" "$work/k.config"
+		rm -f "$work/k.config.old"
+		strace -f -o /dev/null -e trace=rename,renameat,renameat2 \
+			-e inject=rename,renameat,renameat2:signal=SIGKILL:when=$when \
+			"$KCTUI" -C "$TREE" --config "$work/k.config" -s olddefconfig \
+			> /dev/null 2>&1
+		check "kill-rename-$when" "(the config in place and whole)" \
+			cmp -s "$work/k.config" "$work/orig.config"
+	done
+	# The next write removes the dead writer's temporaries.
+	echo '# CONFIG_EXT4_FS is not set' >> "$work/k.config"
+	kt --config "$work/k.config" -s olddefconfig
+	check kill-temps-swept "" no_temps "$work"
+else
+	fail "$(R kill-rename)" "strace is not installed (make deps installs it)"
+fi
+
+# ----------------------------------------------------------- races
+bad=0
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	cp "$work/orig.config" "$work/r.config"
+	rm -f "$work/r.config.old"
+	"$KCTUI" -C "$TREE" --config "$work/r.config" -s olddefconfig &
+	"$KCTUI" -C "$TREE" --config "$work/r.config" -s olddefconfig &
+	wait
+	cmp -s "$work/r.config.old" "$work/orig.config" || bad=$((bad + 1))
+done
+check olddefconfig-race "(.old lost the original $bad of 10 times)" test $bad -eq 0
+ndec=40
+[ "$flavor" = normal ] || ndec=16
+grep -oE '^CONFIG_[A-Z0-9_]+=[ym]' "$in" | cut -d= -f1 | head -$((2 * ndec)) > "$work/syms"
+rm -f "$work/race.dec"
+for half in 1 2; do
+	if [ $half = 1 ]; then head -$ndec "$work/syms"; else tail -$ndec "$work/syms"; fi |
+	while read -r s; do
+		"$KCTUI" -C "$TREE" --config "$in" -s decide "$s" keep \
+			--decisions "$work/race.dec" || echo "decide $s failed" >&2
+	done &
+done
+wait
+n=$(grep -c '^CONFIG_' "$work/race.dec")
+check decide-race "($n of $((2 * ndec)) decisions kept)" test "$n" -eq $((2 * ndec))
+expect_error decide-newline 'one line of text' --config "$in" decide \
+	CONFIG_VIRTIO_NET keep $'needed\nCONFIG_EXT4_FS trim' --decisions "$work/nl.dec"
+check decide-newline-nothing "" test ! -e "$work/nl.dec"
+# Decided, then forgotten: no file appears.
+kt --config "$in" decide CONFIG_EXT4_FS keep --decisions "$work/f.dec" &&
+	rm "$work/f.dec" && kt --config "$in" decide CONFIG_EXT4_FS forget \
+	--decisions "$work/f.dec"
+check decide-forget-no-file "" test ! -e "$work/f.dec"
+
+# ------------------------------------------------------ untrusted vm
+vm_case() {	# NAME PATTERN LINE: the bundle's vm with LINE added
+	local n=$1 pat=$2 line=$3
+	bundle_with "vm-$n"
+	printf '%s\n' "$line" >> "$work/vm-$n/vm"
+	expect_error "vm-$n" "$pat" --config "$in" verify -e "$work/vm-$n" \
+		--work-dir "$work/verify-$n"
+	check "vm-$n-no-build" "" test ! -e "$work/verify-$n/build"
+}
+vm_case tap "netdev 'tap' is not allowed" 'netdev tap,id=t0,script=/tmp/x'
+vm_case guestfwd "'guestfwd' is not allowed" 'netdev user,id=u1,guestfwd=tcp:10.0.2.9:1-cmd:sh'
+vm_case mem-path "object 'memory-backend-file' is not allowed" \
+	'object memory-backend-file,id=m0,mem-path=/etc/passwd,share=on'
+vm_case drive "'drive' is not allowed" 'device virtio-scsi-pci,drive=work'
+vm_case romfile "'romfile' is not allowed" 'device e1000,netdev=net0,romfile=/etc/passwd'
+bundle_with vm-control
+sed -i 's/^cmdline .*/cmdline console=ttyS0 \x1b[2J panic=-1/' "$work/vm-control/vm"
+expect_error vm-control 'contains a control character' --config "$in" verify \
+	-e "$work/vm-control" --work-dir "$work/verify-control"
+bundle_with vm-machine-kernel
+sed -i 's/^machine q35$/machine q35,kernel=\/x,append=y/' "$work/vm-machine-kernel/vm"
+expect_error vm-machine-kernel "'kernel' is not allowed" --config "$in" verify \
+	-e "$work/vm-machine-kernel" --work-dir "$work/verify-mk"
+bundle_with vm-memory
+sed -i 's/^memory 4096$/memory 1048576/' "$work/vm-memory/vm"
+expect_error vm-memory 'does not fit this host' --config "$in" verify \
+	-e "$work/vm-memory" --work-dir "$work/verify-mem"
+check vm-memory-no-build "" test ! -e "$work/verify-mem/build"
+bundle_with vm-disk
+sed -i 's/^disk work 512M/disk work 8388607T/' "$work/vm-disk/vm"
+expect_error vm-disk 'its disks need' --config "$in" verify \
+	-e "$work/vm-disk" --work-dir "$work/verify-disk"
+bundle_with vm-nul
+printf 'smp\0 2\n' >> "$work/vm-nul/vm"
+expect_error vm-nul 'vm:20: not a text file (a NUL byte)' --config "$in" verify \
+	-e "$work/vm-nul" --work-dir "$work/verify-nul"
+bundle_with vm-fifo
+rm "$work/vm-fifo/vm"; mkfifo "$work/vm-fifo/vm"
+expect_error vm-fifo 'vm: not a regular file' --config "$in" verify \
+	-e "$work/vm-fifo" --work-dir "$work/verify-fifo"
+expect_error qemu-directory '/tmp: is a directory, not a program' --config "$in" \
+	verify -e "$BUNDLE" --qemu /tmp --work-dir "$work/verify-q"
+expect_error qemu-not-executable '/etc/passwd: not executable' --config "$in" \
+	verify -e "$BUNDLE" --qemu /etc/passwd --work-dir "$work/verify-q"
+for t in nan inf -1 0; do
+	expect_error "timeout-$t" "timeout $t: not a number of seconds" \
+		--config "$in" verify -e "$BUNDLE" --timeout "$t"
+done
+
+# ------------------------------------------------------ honest evidence
+bundle_with overrun
+sed -i '0,/^overrun: 0$/s//overrun: 1234/' "$work/overrun/trace-stats"
+for cmd in evidence suggest; do
+	kt --config "$in" -e "$work/overrun" $cmd
+	check "overrun-warned-$cmd" "" grep -q 'the trace lost 1234 events' "$work/err"
+done
+kt --config "$in" -e "$work/overrun" export -o "$work/ov.config" --report "$work/ov.md"
+check overrun-warned-export "" grep -q 'the trace lost 1234 events' "$work/err"
+check overrun-in-report "" grep -q '^- \*\*warning\*\*: .*the trace lost 1234 events' "$work/ov.md"
+kt --config "$in" -e "$BUNDLE" evidence
+check no-overrun-no-warning "" test "$(grep -c 'trace lost' "$work/err")" -eq 0
+bundle_with twocopies
+xz -dc "$BUNDLE/trace.xz" | head -1000 > "$work/twocopies/trace"
+kt --config "$in" -e "$work/twocopies" evidence --stats
+check two-copies-warned "" grep -q 'twocopies/trace: ignored: .*trace.xz is read' "$work/err"
+kt --config "$in" -e "$BUNDLE" evidence --format tsv
+cp "$work/out" "$work/one.tsv"
+kt --config "$in" -e "$work/twocopies" evidence --format tsv
+check two-copies-reads-complete "(the same attribution as the bundle alone)" \
+	cmp -s "$work/one.tsv" "$work/out"
+bundle_with longline
+head -c 10000000 /dev/zero | tr '\0' x > "$work/longline/modules"
+echo >> "$work/longline/modules"
+kt --config "$in" -e "$work/longline" evidence
+check long-line-one "" grep -q 'modules: unknown format, skipped (1 line not understood' "$work/err"
+exit 0
