@@ -888,6 +888,8 @@ verify_host_fits(const struct verify *v, char **cause)
 	uint64_t	 disks = 0, host_mib, avail;
 	long		 pages, psize;
 	size_t		 i;
+	char		*dir, *slash;
+	int		 rc;
 
 	pages = sysconf(_SC_PHYS_PAGES);
 	psize = sysconf(_SC_PAGESIZE);
@@ -903,7 +905,19 @@ verify_host_fits(const struct verify *v, char **cause)
 	}
 	for (i = 0; i < v->spec->ndisks; i++)
 		disks += v->spec->disks[i].size;
-	if (statvfs(v->work, &fs) == 0) {
+	/* The work directory may not exist yet: its nearest ancestor that
+	 * does is on the same file system, or the mkdir will say why. */
+	dir = xstrdup(v->work);
+	while ((rc = statvfs(dir, &fs)) != 0 &&
+	    (slash = strrchr(dir, '/')) != NULL) {
+		if (slash == dir) {
+			rc = statvfs("/", &fs);
+			break;
+		}
+		*slash = '\0';
+	}
+	free(dir);
+	if (rc == 0) {
 		avail = (uint64_t)fs.f_bavail * fs.f_frsize;
 		if (disks > avail) {
 			*cause = xasprintf("%s: its disks need %" PRIu64 " MiB "
@@ -938,11 +952,11 @@ verify_setup(struct verify_state *st, char **cause)
 		return -1;
 	}
 	free(qemu);
+	if (verify_host_fits(v, cause) != 0)
+		return -1;
 	if (build_check_tree(v->tree, v->arch, cause) != 0)
 		return -1;
 	if (path_mkdir_p(v->work, 0755, cause) != 0)
-		return -1;
-	if (verify_host_fits(v, cause) != 0)
 		return -1;
 	st->bootdir = xasprintf("%s/boot", v->work);
 	st->kvm_memo = xasprintf("%s/kvm-failed", v->work);
