@@ -447,9 +447,8 @@ cmd_export(struct session *s, int argc, char **argv)
 		goto out;
 	}
 	if (out == NULL) {
-		fprintf(stderr, "kctui: export needs -o FILE (the input "
-		    "configuration is never overwritten unless -o names "
-		    "it)\n");
+		fprintf(stderr, "kctui: export needs -o FILE (not the input "
+		    "configuration: export never overwrites it)\n");
 		goto out;
 	}
 	names[0] = s->config_path;

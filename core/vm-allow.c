@@ -120,7 +120,7 @@ static const struct allow_driver drivers[] = {
 	{ "virtio-net-pci", IN_DEVICE, { keys_nic, keys_virtio } },
 	{ "e1000", IN_DEVICE, { keys_nic } },
 	{ "e1000e", IN_DEVICE, { keys_nic } },
-	{ "igb", IN_DEVICE, { keys_nic } },
+	{ "igb", IN_DEVICE, { keys_nic } },		/* QEMU 8.0 on */
 	{ "rtl8139", IN_DEVICE, { keys_nic } },
 	{ "vmxnet3", IN_DEVICE, { keys_nic } },
 	{ "ne2k_pci", IN_DEVICE, { keys_nic } },
@@ -128,7 +128,6 @@ static const struct allow_driver drivers[] = {
 	{ "i82559er", IN_DEVICE, { keys_nic } },
 	{ "usb-net", IN_DEVICE, { keys_nic, keys_usbdev } },
 	/* storage controllers */
-	{ "ahci", IN_DEVICE, { keys_hba } },
 	{ "ich9-ahci", IN_DEVICE, { keys_hba } },
 	{ "virtio-scsi-pci", IN_DEVICE, { keys_hba, keys_virtio } },
 	{ "lsi53c895a", IN_DEVICE, { keys_hba } },
@@ -637,4 +636,15 @@ vm_allow_free(struct vm_allow *a)
 	free(a->ids);
 	free(a->refs);
 	memset(a, 0, sizeof *a);
+}
+
+/* The i-th device of the allow-list (docs and their test), or NULL past
+ * the end; *disk says whether it is given with 'disk'. */
+const char *
+vm_allow_device_at(size_t i, bool *disk)
+{
+	if (i >= sizeof drivers / sizeof drivers[0] - 1)
+		return NULL;
+	*disk = (drivers[i].where & IN_DISK) != 0;
+	return drivers[i].name;
 }

@@ -6,6 +6,7 @@
 #ifndef KC_VM_ALLOW_H
 #define KC_VM_ALLOW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum vm_allow_directive {
@@ -44,5 +45,8 @@ char	*vm_allow_check(struct vm_allow *, enum vm_allow_directive,
  * kind; else a message, and the referring line in *lineno. */
 char	*vm_allow_finish(struct vm_allow *, int *lineno);
 void	 vm_allow_free(struct vm_allow *);
+/* The i-th device of the allow-list, or NULL past the end; *disk: given
+ * with 'disk' (else with 'device'). */
+const char *vm_allow_device_at(size_t i, bool *disk);
 
 #endif

@@ -20,6 +20,7 @@
 #include "unit.h"
 
 #include "../../core/verify.h"
+#include "../../core/vm-allow.h"
 #include "../../lib/clock.h"
 #include "../../lib/fileio.h"
 
@@ -247,6 +248,32 @@ test_spec_errors(const char *dir)
 	free(cause);
 	free(want);
 	free(p);
+}
+
+/* Every device of the allow-list is in docs/evidence.md, as `NAME`
+ * (the doc is the list users read; the table is what kctui checks). */
+static void
+test_allow_doc(void)
+{
+	char		*doc, *needle;
+	const char	*name;
+	bool		 disk;
+	size_t		 i, missing = 0;
+	char		 first[64] = "";
+
+	if ((doc = file_read_all("docs/evidence.md", NULL)) == NULL) {
+		check("allow-doc", 0, "docs/evidence.md not readable");
+		return;
+	}
+	for (i = 0; (name = vm_allow_device_at(i, &disk)) != NULL; i++) {
+		needle = xasprintf("`%s`", name);
+		if (strstr(doc, needle) == NULL && missing++ == 0)
+			snprintf(first, sizeof first, "%s", name);
+		free(needle);
+	}
+	checkf("allow-doc", i > 50 && missing == 0, "%zu devices, %zu not "
+	    "in docs/evidence.md (first: %s)", i, missing, first);
+	free(doc);
 }
 
 /* Steps in order, helpers found; no steps, a duplicate, a bad name. */
@@ -896,6 +923,7 @@ main(void)
 		return 1;
 	test_spec_ok(dir);
 	test_spec_errors(dir);
+	test_allow_doc();
 	test_workload(dir);
 	test_fixture();
 	test_console();
