@@ -574,6 +574,14 @@ verify_probe(struct verify_state *st, const char *config, size_t ntrimmed,
 		return -1;
 	if (v->result.kvm_error != NULL && v->kvm_error == NULL)
 		v->kvm_error = xstrdup(v->result.kvm_error);
+	if (v->result.host_error != NULL) {
+		/* No trim can make QEMU refuse to start: stop, rather than
+		 * bisect full builds for what the host broke. */
+		*cause = xasprintf("QEMU could not run this machine: %s%s",
+		    v->result.host_error, v->kvm_error != NULL ? " (under "
+		    "TCG, after KVM failed)" : "");
+		return -1;
+	}
 	if (v->cancel != NULL && *v->cancel) {
 		*cause = xstrdup("cancelled");
 		return -1;
@@ -1157,20 +1165,22 @@ verify_report(const struct verify *v)
 		kept += v->trims[i].kept;
 	strbuf_init(&sb);
 	strbuf_addf(&sb, "# kctui verify\n\n");
+	/* One verdict line, whatever happened to KVM (a dangling else once
+	 * printed both verdicts, or neither). */
 	if (v->passed)
 		strbuf_addf(&sb, "**Verified**: this config was built, booted "
 		    "under QEMU (%s) on the bundle's machine, and every "
 		    "workload step passed.\n", v->result.kvm ? "KVM" : "TCG");
-	if (v->kvm_error != NULL)
-		strbuf_addf(&sb, "\n/dev/kvm is there but QEMU could not run "
-		    "the guest with it (`%s`): every boot after that ran "
-		    "under TCG.\n", v->kvm_error);
 	else
 		strbuf_addf(&sb, "**Not verified**: the last probe failed "
 		    "at %s%s%s. Do not trust this config.\n",
 		    v->failure != NULL ? v->failure : "a step",
 		    v->build_error != NULL ? ": " : "",
 		    v->build_error != NULL ? v->build_error : "");
+	if (v->kvm_error != NULL)
+		strbuf_addf(&sb, "\n/dev/kvm is there but QEMU could not run "
+		    "the guest with it (`%s`): every boot after that ran "
+		    "under TCG.\n", v->kvm_error);
 	strbuf_addf(&sb, "\n- untrimmed config: %s\n- trimmed config: %s\n"
 	    "- bundle: %s\n- workload: %s (%zu steps)\n"
 	    "- trims: %zu, put back: %zu, staying: %zu\n"

@@ -177,6 +177,10 @@ struct vm_result {
 	bool		 kvm;
 	char		*kvm_error;	/* QEMU's line when KVM failed and the
 					   boot was run again under TCG */
+	char		*host_error;	/* QEMU failed before the guest said
+					   anything (under TCG too): what it
+					   said; the host's failure, not the
+					   kernel's */
 	struct vm_step	*steps;		/* the workload's, in its order */
 	size_t		 nsteps;
 	char	       **modules;	/* loaded at the end */

@@ -375,6 +375,7 @@ vm_result_free(struct vm_result *res)
 	free(res->drivers);
 	free(res->console);
 	free(res->kvm_error);
+	free(res->host_error);
 	if (res->tail != NULL)
 		vm_list_free(res->tail, VM_TAIL_LINES);
 	memset(res, 0, sizeof *res);
@@ -500,7 +501,13 @@ struct vm_run_ctx {
 	volatile sig_atomic_t kvm_failed;	/* stops QEMU */
 	char		*kvm_error;
 	bool		 guest_spoke;	/* a console line not QEMU's own */
+	struct strbuf	 qemu_said;	/* QEMU's own lines, the first few */
+	int		 nqemu_said;
+	struct proc_result r;		/* how QEMU ended */
 };
+
+/* QEMU's own lines kept for a host failure's message. */
+#define VM_QEMU_SAID	4
 
 /*
  * Seconds a guest under KVM may stay silent before KVM is taken to be
@@ -572,6 +579,9 @@ vm_console_line(void *arg, const char *line, size_t len)
 	}
 	if (!vm_qemu_message(line, len, &text, &n))
 		c->guest_spoke = true;
+	else if (!c->guest_spoke && c->nqemu_said++ < VM_QEMU_SAID)
+		strbuf_addf(&c->qemu_said, "%s%.*s", c->qemu_said.len ? "; " :
+		    "", (int)n, text);
 	vm_result_line(c->res, line, len);
 	if (c->b->progress == NULL)
 		return;
@@ -618,7 +628,7 @@ vm_run_qemu(struct vm_run_ctx *c, char *const *argv, char **cause)
 {
 	const struct vm_boot *b = c->b;
 	struct proc_opts o;
-	struct proc_result r;
+	struct proc_result *r = &c->r;
 	char		*path = xasprintf("%s/console.log", b->dir);
 	int		 rc;
 
@@ -636,7 +646,7 @@ vm_run_qemu(struct vm_run_ctx *c, char *const *argv, char **cause)
 	o.tick = vm_tick;
 	if (b->progress != NULL)
 		b->progress(b->arg, "boot");
-	rc = proc_run(&o, &r, cause);
+	rc = proc_run(&o, r, cause);
 	vm_result_end(c->res);
 	if (rc != 0) {
 		atomic_abort(&c->log);
@@ -648,23 +658,49 @@ vm_run_qemu(struct vm_run_ctx *c, char *const *argv, char **cause)
 		return -1;
 	}
 	c->res->console = path;
-	c->res->timed_out = r.timed_out;
-	c->res->seconds = r.seconds;
-	if (r.cancelled) {
+	c->res->timed_out = r->timed_out;
+	c->res->seconds = r->seconds;
+	if (r->cancelled) {
 		*cause = xstrdup("cancelled");
 		return -1;
 	}
 	return 0;
 }
 
+/*
+ * Whether QEMU itself failed: it exited with an error or a signal (an
+ * assertion, an option it refused, a device or bus it does not know)
+ * before the guest printed a line. A guest that panics exits 0 under
+ * -no-reboot, and a guest that hangs times out: those are the kernel's.
+ * Then the reason, for the message (malloc'd); else NULL.
+ */
+static char *
+vm_host_failure(const struct vm_run_ctx *c)
+{
+	if (c->guest_spoke || c->r.timed_out || c->r.cancelled ||
+	    c->r.stopped || c->r.exit_code == 0)
+		return NULL;
+	if (c->qemu_said.len != 0)
+		return xstrdup(c->qemu_said.s);
+	if (c->r.signal != 0)
+		return xasprintf("QEMU was killed by signal %d before the "
+		    "guest printed anything", c->r.signal);
+	return xasprintf("QEMU exited with status %d before the guest "
+	    "printed anything", c->r.exit_code);
+}
+
 /* Boot and run the workload; 0 with *res filled whatever the steps did,
- * -1 with *cause when QEMU or a disk could not be set up (see verify.h). */
+ * -1 with *cause when QEMU or a disk could not be set up (see verify.h).
+ * QEMU failing before the guest printed anything is the host's failure
+ * (res->host_error), tried again under TCG first when it ran under KVM:
+ * whatever QEMU says (three KVM failures were seen here with three
+ * texts), KVM is the likeliest cause. */
 int
 vm_run(const struct vm_boot *b, struct vm_result *res, char **cause)
 {
 	struct vm_run_ctx c;
 	struct vm_argv	 a;
-	char		*qemu;
+	char		*qemu, *host;
 	size_t		 i;
 	int		 rc = 0;
 	bool		 kvm;
@@ -696,8 +732,21 @@ vm_run(const struct vm_boot *b, struct vm_result *res, char **cause)
 		memset(&c, 0, sizeof c);
 		c.b = b;
 		c.res = res;
+		strbuf_init(&c.qemu_said);
 		rc = vm_run_qemu(&c, a.v, cause);
 		vm_argv_free(&a);
+		host = rc == 0 ? vm_host_failure(&c) : NULL;
+		strbuf_free(&c.qemu_said);
+		if (host != NULL && !kvm) {
+			res->host_error = host;
+			free(c.kvm_error);
+			break;
+		}
+		if (host != NULL && c.kvm_error == NULL) {
+			c.kvm_error = host;
+			c.kvm_failed = 1;
+		} else
+			free(host);
 		if (rc != 0 || !c.kvm_failed) {
 			free(c.kvm_error);
 			break;

@@ -248,6 +248,25 @@ kv --config "$work/user.config" verify -e "$work/hang" --work-dir "$WORK" \
 	--timeout 25 --no-fill-back --decisions "$work/decisions2"
 expect "real/verify-hang$sfx" "timed out"
 
+# QEMU itself fails before the guest prints anything (texts seen on real
+# hosts): the host's failure. One probe, no fill-back, exit 1, the config
+# and the decisions untouched.
+for q in msr:"qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69" \
+    device:"qemu-system-x86_64: -device foo: 'foo' is not a valid device model name" \
+    bus:"qemu-system-x86_64: -device usb-storage,bus=xhci.0: Bus 'xhci.0' not found"; do
+	printf '#!/bin/sh\necho "%s" >&2\nexit 1\n' "${q#*:}" > "$work/qemu-${q%%:*}"
+	chmod +x "$work/qemu-${q%%:*}"
+	kv --config "$work/user.config" verify -e "$BUNDLE" --work-dir "$WORK" \
+		--qemu "$work/qemu-${q%%:*}" --format tsv --decisions "$work/decisions2"
+	expect "real/verify-host-fails-${q%%:*}$sfx" "QEMU could not run this machine: ${q#*: }"
+	n=$(grep -c '^probe	' "$work/out")
+	if [ "$n" -eq 1 ]; then
+		pass "real/verify-host-fails-${q%%:*}-one-probe$sfx"
+	else
+		fail "real/verify-host-fails-${q%%:*}-one-probe$sfx" "$n probes"
+	fi
+done
+
 # A build that fails: an initramfs source that does not exist (a string
 # option, not a trim: no fill-back can repair it).
 sed 's|^CONFIG_INITRAMFS_SOURCE=.*|CONFIG_INITRAMFS_SOURCE="/nonexistent/kctui-initramfs"|' \

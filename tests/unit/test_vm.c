@@ -250,6 +250,59 @@ test_spec_errors(const char *dir)
 	free(p);
 }
 
+/* The report's verdict: exactly one of "Verified" and "Not verified",
+ * for each outcome with and without a KVM failure (a dangling else once
+ * printed both for every verified run, and neither for a failed one
+ * after KVM failed). */
+static void
+test_report_verdict(void)
+{
+	static const struct {
+		const char	*name;
+		bool		 passed;
+		const char	*kvm;
+	} cases[] = {
+		{ "verdict-pass", true, NULL },
+		{ "verdict-pass-kvm", true, "KVM internal error. Suberror: 1" },
+		{ "verdict-fail", false, NULL },
+		{ "verdict-fail-kvm", false, "KVM internal error. Suberror: 1" },
+	};
+	struct workload	 w;
+	struct verify	 v;
+	char		*text, *steps[] = { "net" };
+	size_t		 i;
+	bool		 ver, notver, kvm;
+
+	memset(&w, 0, sizeof w);
+	w.path = "workload";
+	w.steps = steps;
+	w.nsteps = 1;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		memset(&v, 0, sizeof v);
+		v.base = "base.config";
+		v.trimmed = "trimmed.config";
+		v.bundle = "bundle";
+		v.workload = &w;
+		v.result.cur = -1;
+		v.passed = cases[i].passed;
+		v.kvm_error = cases[i].kvm != NULL ? xstrdup(cases[i].kvm) :
+		    NULL;
+		v.failure = cases[i].passed ? NULL : xstrdup("net");
+		text = verify_report(&v);
+		ver = strstr(text, "**Verified**") != NULL;
+		notver = strstr(text, "**Not verified**: the last probe failed "
+		    "at net.") != NULL;
+		kvm = strstr(text, "/dev/kvm is there but QEMU could not run") !=
+		    NULL;
+		checkf(cases[i].name, ver == cases[i].passed && notver ==
+		    !cases[i].passed && kvm == (cases[i].kvm != NULL),
+		    "verified %d, not verified %d, kvm %d", ver, notver, kvm);
+		free(text);
+		free(v.kvm_error);
+		free(v.failure);
+	}
+}
+
 /* Every device of the allow-list is in docs/evidence.md, as `NAME`
  * (the doc is the list users read; the table is what kctui checks). */
 static void
@@ -726,6 +779,82 @@ test_kvm_fallback(const struct vm_boot *base, const char *dir)
 	free(memo);
 }
 
+/*
+ * QEMU itself fails before the guest prints a line (the three texts seen:
+ * an assertion under a nested KVM, a device it does not know, a bus no
+ * device created): under KVM the boot is tried again under TCG; when
+ * QEMU fails under TCG too, the result says it was the host's failure,
+ * in QEMU's words, and nothing is judged. A guest that panics (QEMU
+ * exits 0 under -no-reboot) is not the host's.
+ */
+static void
+test_host_failure(const struct vm_boot *base, const char *dir)
+{
+	static const struct {
+		const char	*name, *script, *error;
+		bool		 kvm;
+	} cases[] = {
+		{ "host-msr-assert", "echo 'qemu-system-x86_64: error: failed "
+		  "to set MSR 0x10a to 0x69' >&2\necho \"qemu-system-x86_64: "
+		  "../target/i386/kvm/kvm.c:3227: kvm_buf_set_msrs: Assertion "
+		  "\\`ret == cpu->kvm_msr_buf->nmsrs' failed.\" >&2\n"
+		  "kill -ABRT $$\n", "error: failed to set MSR 0x10a to 0x69; "
+		  "../target/i386/kvm/kvm.c:3227: kvm_buf_set_msrs: Assertion "
+		  "`ret == cpu->kvm_msr_buf->nmsrs' failed.", false },
+		{ "host-unknown-device", "echo \"qemu-system-x86_64: -device "
+		  "foo-bar: 'foo-bar' is not a valid device model name\" >&2\n"
+		  "exit 1\n", "-device foo-bar: 'foo-bar' is not a valid "
+		  "device model name", false },
+		{ "host-missing-bus", "echo \"qemu-system-x86_64: -device "
+		  "usb-storage,bus=xhci.0: Bus 'xhci.0' not found\" >&2\n"
+		  "exit 1\n", "-device usb-storage,bus=xhci.0: Bus 'xhci.0' not "
+		  "found", true },
+		{ "host-silent-exit", "exit 3\n", "QEMU exited with status 3 "
+		  "before the guest printed anything", false },
+	};
+	struct vm_boot	 b = *base;
+	struct vm_result r;
+	char		*p, *text, *cause = NULL;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		text = xasprintf("#!/bin/sh\n%s", cases[i].script);
+		p = put(dir, cases[i].name, text);
+		free(text);
+		chmod(p, 0755);
+		b.qemu = p;
+		b.timeout = 20;
+		b.no_kvm = !cases[i].kvm;
+		b.assume_kvm = cases[i].kvm;
+		b.kvm_memo = NULL;
+		b.progress = NULL;
+		rc = vm_run(&b, &r, &cause);
+		checkf(cases[i].name, rc == 0 && r.host_error != NULL &&
+		    strcmp(r.host_error, cases[i].error) == 0 && !r.booted &&
+		    (cases[i].kvm ? r.kvm_error != NULL : r.kvm_error == NULL),
+		    "rc %d, host error '%s', kvm error '%s'", rc,
+		    S(r.host_error), S(r.kvm_error));
+		vm_result_free(&r);
+		free(p);
+		free(cause);
+		cause = NULL;
+	}
+	/* A guest that printed and then panicked: QEMU exits 0. */
+	p = put(dir, "guest-panic", "#!/bin/sh\necho '[    0.000000] Linux "
+	    "version 6.1'\necho 'Kernel panic - not syncing: VFS'\nexit 0\n");
+	chmod(p, 0755);
+	b.qemu = p;
+	b.no_kvm = true;
+	b.assume_kvm = false;
+	rc = vm_run(&b, &r, &cause);
+	check("host-not-guest-panic", rc == 0 && r.host_error == NULL &&
+	    !r.booted, S(r.host_error));
+	vm_result_free(&r);
+	free(p);
+	free(cause);
+}
+
 /* vm_run against fake QEMUs: the command line it gets, the disk made,
  * the console parsed and logged, progress; a hung guest times out; a
  * missing QEMU is named. */
@@ -814,6 +943,7 @@ test_run_fake(const char *dir)
 	vm_result_free(&r);
 
 	test_kvm_fallback(&b, dir);
+	test_host_failure(&b, dir);
 	b.progress = NULL;
 
 	b.qemu = "qemu-system-kctui-nonesuch";
@@ -924,6 +1054,7 @@ main(void)
 	test_spec_ok(dir);
 	test_spec_errors(dir);
 	test_allow_doc();
+	test_report_verdict();
 	test_workload(dir);
 	test_fixture();
 	test_console();
