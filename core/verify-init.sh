@@ -19,16 +19,41 @@ MODPROBE=/sbin/modprobe
 mark() { echo "@@kctui: $*"; }
 
 # ---- what the workload may use
-# disk SERIAL: the /dev node of the vm file's disk of that name
+# disk_serial /sys/block/X: the serial QEMU gave the disk. virtio-blk
+# has it in serial, NVMe in device/serial; SCSI and ATA disks (libata
+# answers SCSI's VPD page 0x80 with the ATA serial) in device/vpd_pg80
+# after a 4-byte header, padded with blanks; USB storage in the USB
+# device's serial, above the disk in sysfs.
+disk_serial() {
+	for s in "$1/serial" "$1/device/serial"; do
+		if [ -r "$s" ]; then
+			cat "$s" 2>/dev/null
+			return 0
+		fi
+	done
+	if [ -r "$1/device/vpd_pg80" ]; then
+		dd if="$1/device/vpd_pg80" bs=1 skip=4 2>/dev/null | tr -d '\000'
+		return 0
+	fi
+	d=$(readlink -f "$1/device" 2>/dev/null) || return 1
+	while [ -n "$d" ] && [ "$d" != /sys ]; do
+		if [ -r "$d/serial" ] && [ -r "$d/idVendor" ]; then
+			cat "$d/serial" 2>/dev/null
+			return 0
+		fi
+		d=${d%/*}
+	done
+	return 1
+}
+# disk SERIAL: the /dev node of the vm file's disk of that name (virtio,
+# SCSI, ATA, NVMe or USB)
 disk() {
 	for b in /sys/block/*; do
-		for s in "$b/serial" "$b/device/serial"; do
-			[ -r "$s" ] || continue
-			if [ "$(cat "$s" 2>/dev/null)" = "$1" ]; then
-				echo "/dev/${b##*/}"
-				return 0
-			fi
-		done
+		s=$(disk_serial "$b" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//')
+		if [ -n "$s" ] && [ "$s" = "$1" ]; then
+			echo "/dev/${b##*/}"
+			return 0
+		fi
 	done
 	return 1
 }

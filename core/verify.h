@@ -81,6 +81,9 @@ struct vm_disk {
 	uint64_t	 size;		/* bytes */
 	char		*fstype;	/* "ext4", ... or "none" */
 	char		*device;	/* QEMU device, e.g. virtio-blk-pci */
+	size_t		 at;		/* its place among vm_spec.args: a
+					   disk's device may sit on a bus an
+					   earlier device line creates */
 };
 
 /*

@@ -258,6 +258,7 @@ spec_disk(struct vm_spec *spec, struct spec_seen *seen,
 	d->size = size;
 	d->fstype = xstrdup(l->words[3]);
 	d->device = xstrdup(l->words[4]);
+	d->at = spec->nargs;
 	return 0;
 }
 
@@ -349,6 +350,21 @@ spec_directive(struct vm_spec *spec, struct spec_seen *seen,
 	}
 	if (strcmp(d, "disk") == 0)
 		return spec_disk(spec, seen, l, cause);
+	if (strcmp(d, "legacy") == 0) {
+		/* The ISA devices QEMU gives a PC by default, which kctui's
+		 * -nodefaults leaves out; with no host side (a null chardev),
+		 * so the guest finds them where the recorded machine had
+		 * them (pnp0/00:02 ...). */
+		if (spec_nargs(l, 1, "parallel or serial", cause) != 0)
+			return -1;
+		if (strcmp(l->words[1], "parallel") != 0 &&
+		    strcmp(l->words[1], "serial") != 0)
+			return spec_error(l, cause, "unknown legacy device '%s' "
+			    "(parallel or serial)", l->words[1]);
+		spec_add_arg(spec, *l->words[1] == 'p' ? "-parallel" :
+		    "-serial", "null");
+		return 0;
+	}
 	return spec_error(l, cause, "unknown directive '%s'", d);
 }
 

@@ -437,6 +437,25 @@ vm_disk(const struct vm_boot *b, const struct vm_disk *d, char **cause)
 	return rc;
 }
 
+/* A disk: its drive (the image made for this boot) and its device. */
+static void
+vm_args_disk(const struct vm_boot *b, const struct vm_disk *disk,
+    struct vm_argv *a)
+{
+	char	*t;
+
+	t = xasprintf("file=%s/%s.img,format=raw,if=none,id=%s", b->dir,
+	    disk->name, disk->name);
+	vm_argv_add(a, "-drive");
+	vm_argv_add(a, t);
+	free(t);
+	t = xasprintf("%s,drive=%s,serial=%s", disk->device, disk->name,
+	    disk->name);
+	vm_argv_add(a, "-device");
+	vm_argv_add(a, t);
+	free(t);
+}
+
 /* The QEMU command line of the boot. */
 static void
 vm_args(const struct vm_boot *b, const char *qemu, bool kvm,
@@ -444,7 +463,7 @@ vm_args(const struct vm_boot *b, const char *qemu, bool kvm,
 {
 	const struct vm_spec *s = b->spec;
 	char		*t;
-	size_t		 i;
+	size_t		 i, d;
 
 	vm_argv_add(a, qemu);
 	t = xasprintf("%s,accel=%s", s->machine, kvm ? "kvm" : "tcg");
@@ -477,20 +496,15 @@ vm_args(const struct vm_boot *b, const char *qemu, bool kvm,
 	vm_argv_add(a, "-append");
 	vm_argv_add(a, t);
 	free(t);
-	for (i = 0; i < s->ndisks; i++) {
-		t = xasprintf("file=%s/%s.img,format=raw,if=none,id=%s",
-		    b->dir, s->disks[i].name, s->disks[i].name);
-		vm_argv_add(a, "-drive");
-		vm_argv_add(a, t);
-		free(t);
-		t = xasprintf("%s,drive=%s,serial=%s", s->disks[i].device,
-		    s->disks[i].name, s->disks[i].name);
-		vm_argv_add(a, "-device");
-		vm_argv_add(a, t);
-		free(t);
+	/* The vm file's order: a disk's device after the devices above it
+	 * (its bus, e.g. usb-storage,bus=xhci.0 after qemu-xhci,id=xhci),
+	 * and PCI slots given as on the recorded machine. */
+	for (i = 0, d = 0; i <= s->nargs; i++) {
+		for (; d < s->ndisks && s->disks[d].at == i; d++)
+			vm_args_disk(b, &s->disks[d], a);
+		if (i < s->nargs)
+			vm_argv_add(a, s->args[i]);
 	}
-	for (i = 0; i < s->nargs; i++)
-		vm_argv_add(a, s->args[i]);
 }
 
 /* What a running boot's console callback needs. */

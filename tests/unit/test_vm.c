@@ -174,6 +174,8 @@ test_spec_errors(const char *dir)
 		    "is not a disk device kctui allows (virtio-blk-pci, "
 		    "scsi-hd, ide-hd, nvme, nvme-ns, usb-storage, ...: "
 		    "docs/evidence.md)" },
+		{ "legacy-unknown", "legacy floppy\n", ":4: unknown legacy "
+		    "device 'floppy' (parallel or serial)" },
 		{ "allow-cmdline-control", "cmdline console=ttyS0 \x1b[2J\n",
 		    ":4: 'cmdline' contains a control character" },
 		{ "accel", "machine pc\n", ":4: 'machine' given twice (first "
@@ -870,8 +872,9 @@ test_run_fake(const char *dir)
 	int		 rc;
 
 	sp = put(dir, "vm", "arch x86_64\nmachine q35\nmemory 256\n"
-	    "cmdline console=ttyS0\ndisk work 8M ext4 virtio-blk-pci\n"
-	    "device virtio-rng-pci\n");
+	    "cmdline console=ttyS0\ndevice qemu-xhci,id=xhci\n"
+	    "disk work 8M ext4 usb-storage,bus=xhci.0\n"
+	    "device virtio-rng-pci\nlegacy parallel\n");
 	wp = put(dir, "workload", "step a true\nstep b false\n");
 	q = put(dir, "fake-qemu", "#!/bin/sh\n"
 	    "printf '%s\\n' \"$@\" > \"$(dirname \"$0\")/args\"\n"
@@ -915,9 +918,10 @@ test_run_fake(const char *dir)
 	want = xasprintf("-machine\nq35,accel=tcg\n-smp\n1\n-m\n256\n"
 	    "-nodefaults\n-no-reboot\n-display\nnone\n-serial\nstdio\n"
 	    "-kernel\nbzImage\n-initrd\ninitrd.cpio\n-append\nconsole=ttyS0 "
-	    "panic=-1\n-drive\nfile=%s/work.img,format=raw,if=none,id=work\n"
-	    "-device\nvirtio-blk-pci,drive=work,serial=work\n-device\n"
-	    "virtio-rng-pci\n", b.dir);
+	    "panic=-1\n-device\nqemu-xhci,id=xhci\n"
+	    "-drive\nfile=%s/work.img,format=raw,if=none,id=work\n"
+	    "-device\nusb-storage,bus=xhci.0,drive=work,serial=work\n"
+	    "-device\nvirtio-rng-pci\n-parallel\nnull\n", b.dir);
 	checkf("run-fake-args", strcmp(sb.s, want) == 0, "got\n%s", sb.s);
 	free(want);
 	p = xasprintf("%s/work.img", b.dir);
