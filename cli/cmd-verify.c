@@ -16,9 +16,11 @@
 #include <unistd.h>
 
 #include "../core/decisions.h"
+#include "../core/kbuild.h"
 #include "../core/session.h"
 #include "../core/verify.h"
 #include "../core/verify-session.h"
+#include "../kconfig-parser/env.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/clock.h"
 #include "../lib/fileio.h"
@@ -332,7 +334,10 @@ cmd_verify(struct session *s, int argc, char **argv)
 	struct verify_inputs	 vi;
 	struct sigaction	 sa;
 	struct kconfig		*k = NULL;
+	struct kbuild		*kb = NULL;
+	const char		*srcarch;
 	char			*work = NULL, *cause = NULL, tree[PATH_MAX];
+	char			*kbcache;
 	int			 rc = 1;
 
 	memset(&o, 0, sizeof o);
@@ -360,12 +365,25 @@ cmd_verify(struct session *s, int argc, char **argv)
 		fprintf(stderr, "kctui: .: %s\n", strerror(errno));
 		goto out;
 	}
+	/* The Kbuild index, for informed fill-back (cached beside the
+	 * evidence commands' own); without it, bisection alone. */
+	kbcache = session_cache_file(s, "kbuild");
+	srcarch = env_lookup(s->envp, "SRCARCH");
+	if ((kb = kbuild_scan_cached(tree, srcarch != NULL ? srcarch : "x86",
+	    kbcache, &cause)) == NULL) {
+		fprintf(stderr, "kctui: warning: no Kbuild index (%s): what a "
+		    "failed boot names is found by bisection\n", cause);
+		free(cause);
+		cause = NULL;
+	}
+	free(kbcache);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = verify_on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
 	v.k = k;
+	v.kb = kb;
 	v.tree = tree;
 	v.base = vi.base;
 	v.trimmed = s->config_path;
@@ -399,6 +417,8 @@ out:
 	verify_inputs_free(&vi);
 	if (k != NULL)
 		kconfig_free(k);
+	if (kb != NULL)
+		kbuild_free(kb);
 	free(work);
 	free(o.try_syms);
 	return rc;

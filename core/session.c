@@ -248,7 +248,7 @@ fail:
 
 /* A per-tree cache file next to the $(shell) cache: "PREFIX-<hash>.cache"
  * for ".../shell-<hash>.cache"; NULL without one. */
-static char *
+char *
 session_cache_file(const struct session *s, const char *prefix)
 {
 	const char *p;

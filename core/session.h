@@ -76,4 +76,7 @@ int		 session_open_both(struct session *, struct kconfig **,
 		     struct session_evidence *, double *t_config,
 		     double *t_evidence, char **msgs);
 void		 session_close_evidence(struct session_evidence *);
+/* A per-tree cache file beside the $(shell) cache ("PREFIX-<hash>.cache",
+ * e.g. "kbuild"), malloc'd; NULL without a cache. */
+char		*session_cache_file(const struct session *, const char *prefix);
 #endif

@@ -33,6 +33,7 @@
 #include "../lib/strmap.h"
 #include "../lib/util.h"
 #include "zstream.h"
+#include "verify-informed.h"
 #include "verify.h"
 
 /* A probe's verdict, remembered by the hash of its configuration. */
@@ -737,10 +738,85 @@ verify_keep(struct verify *v, size_t i, const char *step)
 	verify_emit(v, &e);
 }
 
+static char *verify_bundle_file(const struct verify *, const char *);
+
+/* What informed fill-back is putting back for one named module. */
+struct verify_informed_ctx {
+	struct verify	*v;
+	const char	*why;
+	int		 kept;
+};
+
+/* A symbol that builds a named module: put back if it is a trim. */
+static void
+verify_informed_sym(void *arg, const char *sym)
+{
+	struct verify_informed_ctx	*c = arg;
+	size_t				 i;
+
+	for (i = 0; i < c->v->ntrims; i++) {
+		if (c->v->trims[i].kept || strcmp(c->v->trims[i].name,
+		    sym) != 0)
+			continue;
+		verify_keep(c->v, i, c->why);
+		c->kept++;
+	}
+}
+
 /*
- * The fill-back loop: while the trims left fail, find one culprit and
- * put it back. lo, the length of the prefix known to pass, carries over:
- * taking a culprit out of the list does not change the prefix before it.
+ * Informed fill-back: put back the trims that build what the last boot
+ * named (verify-informed.c), each recorded with the message that named
+ * it. The number put back.
+ */
+static int
+verify_informed_keep(struct verify_state *st, const char *step)
+{
+	struct verify			*v = st->v;
+	struct verify_informed_ctx	 c;
+	struct verify_named		 nm;
+	char				*console, *aliases, *why, *note;
+	size_t				 i;
+
+	memset(&nm, 0, sizeof nm);
+	if (v->result.console != NULL &&
+	    (console = file_read_all(v->result.console, NULL)) != NULL) {
+		verify_named_scan(&nm, console);
+		free(console);
+	}
+	for (i = 0; i < v->nlost; i++)
+		verify_named_lost(&nm, v->lost[i]);
+	aliases = verify_bundle_file(v, "modules.alias");
+	memset(&c, 0, sizeof c);
+	c.v = v;
+	for (i = 0; i < nm.n; i++) {
+		/* "STEP: MESSAGE", as long as a table cell can bear */
+		why = xasprintf("%s: %.160s", step != NULL ? step : "boot",
+		    nm.v[i].why);
+		why[strcspn(why, "\r")] = '\0';
+		c.why = why;
+		(void)verify_named_options(v->kb, aliases, nm.v[i].name,
+		    verify_informed_sym, &c);
+		free(why);
+	}
+	if (c.kept > 0) {
+		note = xasprintf("%d option%s put back because the boot named "
+		    "them (%zu module%s named)", c.kept, c.kept == 1 ? "" :
+		    "s", nm.n, nm.n == 1 ? "" : "s");
+		verify_note(v, note);
+		free(note);
+	}
+	v->informed += c.kept;
+	free(aliases);
+	verify_named_free(&nm);
+	return c.kept;
+}
+
+/*
+ * The fill-back loop: while the trims left fail, put back what the failed
+ * boot names (informed fill-back: one probe for all of them), and only
+ * when it names nothing, find one culprit by bisection and put it back.
+ * lo, the length of the prefix known to pass, carries over: taking
+ * culprits out of the list leaves the part of that prefix that remains.
  */
 static int
 verify_fill_back(struct verify_state *st, const char *first_step,
@@ -765,6 +841,12 @@ verify_fill_back(struct verify_state *st, const char *first_step,
 			v->passed = false;
 			break;
 		}
+		if (v->kb != NULL && verify_informed_keep(st, step) > 0) {
+			for (i = 0, c = 0; i < lo; i++)
+				c += !v->trims[live[i]].kept;
+			lo = (size_t)c;
+			goto probe;
+		}
 		c = verify_bisect(st, live, nlive, lo, &step, cause);
 		if (c < 0) {
 			r = -1;
@@ -772,6 +854,7 @@ verify_fill_back(struct verify_state *st, const char *first_step,
 		}
 		verify_keep(v, live[c], step);
 		lo = (size_t)c;
+probe:
 		/* The trims left, all of them. */
 		for (i = 0; i < v->ntrims; i++)
 			want[i] = !v->trims[i].kept;

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 struct kconfig;
+struct kbuild;
 struct kc_symbol;
 
 /* ------------------------------------------------------------ build.c */
@@ -291,6 +292,9 @@ struct verify {
 	const struct vm_spec *spec;
 	const struct workload *workload;
 	const char	*bundle;	/* its modules and drivers files */
+	/* The tree's Kbuild index (NULL: no informed fill-back): maps the
+	 * modules a failed boot names to the options that build them. */
+	const struct kbuild *kb;
 	const char	*work;		/* build dir, boots, probes (kept) */
 	int		 jobs;
 	double		 timeout;	/* per boot */
@@ -333,6 +337,8 @@ struct verify {
 	double		 first_probe, later_probe_max;	/* seconds */
 	char		*failure;	/* the last probe's first failing
 					   step */
+	int		 informed;	/* put back because a boot named them
+					   (the rest by bisection) */
 	char		*build_error;	/* its build's error, if the build
 					   failed */
 };

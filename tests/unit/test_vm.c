@@ -21,6 +21,8 @@
 
 #include "../../core/verify.h"
 #include "../../core/vm-allow.h"
+#include "../../core/verify-informed.h"
+#include "../../core/kbuild.h"
 #include "../../lib/clock.h"
 #include "../../lib/fileio.h"
 
@@ -250,6 +252,79 @@ test_spec_errors(const char *dir)
 	free(cause);
 	free(want);
 	free(p);
+}
+
+/* Symbols joined by ",". */
+static void
+join_sym(void *arg, const char *sym)
+{
+	struct strbuf *sb = arg;
+
+	strbuf_addf(sb, "%s%s", sb->len ? "," : "", sym);
+}
+
+/*
+ * Informed fill-back's reading of a failed boot: kmod's FATAL line for a
+ * module name and for a request_module alias, an unknown file system
+ * type, a lost driver; each mapped through modules.alias and the Kbuild
+ * index to the options that build it.
+ */
+static void
+test_informed(void)
+{
+	static const char console[] =
+	    "[    1.2] Run /init as init process\r\n"
+	    "@@kctui: step module begin\n"
+	    "modprobe: FATAL: Module binfmt_misc not found in directory "
+	    "/lib/modules/6.1.192\r\n"
+	    "modprobe: FATAL: Module fs-vfat not found in directory "
+	    "/lib/modules/6.1.192\n"
+	    "mount: unknown filesystem type 'vfat'\n"
+	    "modprobe: FATAL: Module binfmt_misc not found in directory x\n";
+	static const char aliases[] =
+	    "# Aliases extracted from modules themselves.\n"
+	    "alias fs-vfat vfat\n"
+	    "alias pci:v00008086d0000100Esv*sd*bc*sc*i* e1000\n";
+	struct verify_named	 nm;
+	struct kbuild		*kb = kbuild_new_empty();
+	struct strbuf		 sb;
+	const char		*t;
+	size_t			 n;
+
+	t = "obj-$(CONFIG_BINFMT_MISC) += binfmt_misc.o\n";
+	kbuild_parse_text(kb, "fs", t, strlen(t));
+	t = "obj-$(CONFIG_VFAT_FS) += vfat.o\nvfat-y := namei_vfat.o\n";
+	kbuild_parse_text(kb, "fs/fat", t, strlen(t));
+	t = "obj-$(CONFIG_E1000) += e1000.o\ne1000-objs := e1000_main.o\n";
+	kbuild_parse_text(kb, "drivers/net/ethernet/intel/e1000", t,
+	    strlen(t));
+	memset(&nm, 0, sizeof nm);
+	verify_named_scan(&nm, console);
+	verify_named_lost(&nm, "pci e1000 0000:00:02.0");
+	checkf("informed-scan", nm.n == 3 &&
+	    strcmp(nm.v[0].name, "binfmt_misc") == 0 &&
+	    strcmp(nm.v[1].name, "fs-vfat") == 0 &&
+	    strcmp(nm.v[2].name, "e1000") == 0 &&
+	    strncmp(nm.v[0].why, "modprobe: FATAL: Module binfmt_misc", 35) ==
+	    0 && strstr(nm.v[2].why, "lost its driver") != NULL,
+	    "%zu named: %s, %s", nm.n, nm.n > 0 ? nm.v[0].name : "",
+	    nm.n > 1 ? nm.v[1].name : "");
+	strbuf_init(&sb);
+	n = verify_named_options(kb, aliases, "binfmt_misc", join_sym, &sb);
+	checkf("informed-module", n == 1 && sb.s != NULL &&
+	    strcmp(sb.s, "BINFMT_MISC") == 0, "%zu objects: %s", n, S(sb.s));
+	strbuf_free(&sb);
+	strbuf_init(&sb);
+	n = verify_named_options(kb, aliases, "fs-vfat", join_sym, &sb);
+	checkf("informed-alias", n >= 1 && sb.s != NULL &&
+	    strstr(sb.s, "VFAT_FS") != NULL, "%zu objects: %s", n, S(sb.s));
+	strbuf_free(&sb);
+	strbuf_init(&sb);
+	n = verify_named_options(kb, NULL, "fs-nonexistent", join_sym, &sb);
+	check("informed-unknown", n == 0 && sb.len == 0, sb.s);
+	strbuf_free(&sb);
+	verify_named_free(&nm);
+	kbuild_free(kb);
 }
 
 /* The report's verdict: exactly one of "Verified" and "Not verified",
@@ -1059,6 +1134,7 @@ main(void)
 	test_spec_errors(dir);
 	test_allow_doc();
 	test_report_verdict();
+	test_informed();
 	test_workload(dir);
 	test_fixture();
 	test_console();

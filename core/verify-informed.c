@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * verify-informed.c - what a failed boot says it missed, before any
+ * bisection: modules the guest asked for and could not load (kmod's
+ * "modprobe: FATAL: Module X not found", for a name or one of the
+ * kernel's request_module aliases such as fs-vfat, crypto-xts(aes),
+ * net-pf-38), a file system the kernel did not know ("unknown filesystem
+ * type 'vfat'"), and drivers the bundle had bound that the guest lost;
+ * each named module mapped, through the bundle's modules.alias and the
+ * Kbuild index, to the options that build it. Putting those back costs
+ * one probe; bisecting for them costs a build per halving.
+ */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/util.h"
+#include "kbuild.h"
+#include "verify-informed.h"
+
+/* Add a copy of s[0..n) to the list unless there. */
+static void
+informed_add(struct verify_named *nm, const char *s, size_t n,
+    const char *why, size_t wn)
+{
+	size_t i;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < nm->n; i++)
+		if (strlen(nm->v[i].name) == n &&
+		    strncmp(nm->v[i].name, s, n) == 0)
+			return;
+	nm->v = xrealloc(nm->v, (nm->n + 1) * sizeof *nm->v);
+	nm->v[nm->n].name = xstrndup(s, n);
+	nm->v[nm->n].why = xstrndup(why, wn);
+	nm->n++;
+}
+
+/* The text between prefix and the first of stop after it, in line. */
+static bool
+informed_between(const char *line, size_t len, const char *prefix,
+    const char *stop, const char **s, size_t *n)
+{
+	const char	*p = memmem(line, len, prefix, strlen(prefix)), *e;
+
+	if (p == NULL)
+		return false;
+	p += strlen(prefix);
+	for (e = p; e < line + len && strchr(stop, *e) == NULL; e++)
+		;
+	*s = p;
+	*n = (size_t)(e - p);
+	return *n > 0;
+}
+
+/* Scan a console log (see verify-informed.h). */
+void
+verify_named_scan(struct verify_named *nm, const char *console)
+{
+	const char	*line, *end, *s;
+	char		*fs;
+	size_t		 len, n;
+
+	for (line = console; line != NULL && *line != '\0'; line = end) {
+		end = strchr(line, '\n');
+		len = end != NULL ? (size_t)(end - line) : strlen(line);
+		if (informed_between(line, len, "modprobe: FATAL: Module ",
+		    " \r", &s, &n))
+			informed_add(nm, s, n, line, len);
+		else if (informed_between(line, len,
+		    "unknown filesystem type '", "'\r", &s, &n)) {
+			/* The kernel asks for "fs-TYPE" (request_module). */
+			fs = xasprintf("fs-%.*s", (int)n, s);
+			informed_add(nm, fs, strlen(fs), line, len);
+			free(fs);
+		}
+		end = end != NULL ? end + 1 : NULL;
+	}
+}
+
+/* A lost driver "bus driver device" (verify's lost list): its driver. */
+void
+verify_named_lost(struct verify_named *nm, const char *lost)
+{
+	const char	*d, *e;
+	char		*why;
+
+	if ((d = strchr(lost, ' ')) == NULL)
+		return;
+	d++;
+	e = strchr(d, ' ');
+	why = xasprintf("devices: %s lost its driver", lost);
+	informed_add(nm, d, e != NULL ? (size_t)(e - d) : strlen(d), why,
+	    strlen(why));
+	free(why);
+}
+
+/* The module an alias names in a modules.alias text ("alias PATTERN
+ * MODULE" lines, patterns with fnmatch wildcards), or NULL (malloc'd). */
+static char *
+informed_alias(const char *aliases, const char *name)
+{
+	const char	*line, *end, *p, *q;
+	char		*pat, *mod = NULL;
+
+	for (line = aliases; line != NULL && *line != '\0' && mod == NULL;
+	    line = end) {
+		end = strchr(line, '\n');
+		if (strncmp(line, "alias ", 6) == 0) {
+			p = line + 6;
+			q = strchr(p, ' ');
+			if (q != NULL && (end == NULL || q < end)) {
+				pat = xstrndup(p, (size_t)(q - p));
+				if (fnmatch(pat, name, 0) == 0)
+					mod = xstrndup(q + 1, end != NULL ?
+					    (size_t)(end - q - 1) :
+					    strlen(q + 1));
+				free(pat);
+			}
+		}
+		end = end != NULL ? end + 1 : NULL;
+	}
+	return mod;
+}
+
+/* Call fn for every symbol that builds module (or the module an alias
+ * of that name resolves to). The number of objects found. */
+size_t
+verify_named_options(const struct kbuild *kb, const char *aliases,
+    const char *name, void (*fn)(void *, const char *), void *arg)
+{
+	const struct kbuild_obj *const *objs;
+	char			*mod = NULL;
+	size_t			 n, i;
+	int			 c;
+
+	if ((n = kbuild_module(kb, name, &objs)) == 0 && aliases != NULL &&
+	    (mod = informed_alias(aliases, name)) != NULL)
+		n = kbuild_module(kb, mod, &objs);
+	for (i = 0; i < n; i++)
+		for (c = 0; c < objs[i]->nconds; c++)
+			fn(arg, objs[i]->conds[c]);
+	free(mod);
+	return n;
+}
+
+/* Free the list. */
+void
+verify_named_free(struct verify_named *nm)
+{
+	size_t i;
+
+	for (i = 0; i < nm->n; i++) {
+		free(nm->v[i].name);
+		free(nm->v[i].why);
+	}
+	free(nm->v);
+	memset(nm, 0, sizeof *nm);
+}

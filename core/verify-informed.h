@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * verify-informed.h - modules a failed boot names (verify-informed.c),
+ * and the options that build them: verify puts those back before it
+ * bisects.
+ */
+#ifndef KC_VERIFY_INFORMED_H
+#define KC_VERIFY_INFORMED_H
+
+#include <stddef.h>
+
+struct kbuild;
+
+/* Module names (or request_module aliases) a boot asked for, each with
+ * the console line that named it. */
+struct verify_named {
+	struct {
+		char	*name;
+		char	*why;
+	}		*v;
+	size_t		 n;
+};
+
+/* Add what a console log names: "modprobe: FATAL: Module X not found",
+ * "unknown filesystem type 'T'" (as fs-T). */
+void	verify_named_scan(struct verify_named *, const char *console);
+/* Add the driver of a lost device ("bus driver device"). */
+void	verify_named_lost(struct verify_named *, const char *lost);
+/* fn(arg, SYMBOL) for each condition of each object of the module name
+ * (an alias resolved through modules.alias text, may be NULL); the
+ * number of objects. */
+size_t	verify_named_options(const struct kbuild *, const char *aliases,
+	    const char *name, void (*fn)(void *, const char *), void *arg);
+void	verify_named_free(struct verify_named *);
+
+#endif
