@@ -166,6 +166,18 @@ build_check_tree(const char *tree, const char *arch, char **cause)
 	return 0;
 }
 
+/* A variable of an environment, or NULL. */
+static const char *
+build_getenv(char *const *env, const char *name)
+{
+	size_t	 n = strlen(name), i;
+
+	for (i = 0; env[i] != NULL; i++)
+		if (strncmp(env[i], name, n) == 0 && env[i][n] == '=')
+			return env[i] + n + 1;
+	return NULL;
+}
+
 /* make's environment: the caller's (or ours) without the variables we
  * set or must not pass on, then ours. NULL-terminated, malloc'd strings. */
 static char **
@@ -195,6 +207,13 @@ build_env(const struct build *b)
 	}
 	for (j = 0; add[j] != NULL; j++)
 		env[n++] = xstrdup(add[j]);
+	/* ccache hands the compile to distcc (its documented prefix),
+	 * unless the user chose a prefix (icecc) already. */
+	if (b->ccache && b->distcc && build_getenv(base, "CCACHE_PREFIX") ==
+	    NULL) {
+		env = xrealloc(env, (n + 2) * sizeof *env);
+		env[n++] = xstrdup("CCACHE_PREFIX=distcc");
+	}
 	env[n] = NULL;
 	return env;
 }
@@ -732,6 +751,7 @@ build_kernel(struct build *b, char **cause)
 {
 	struct stat	 st;
 	double		 t0 = clock_now();
+	const char	*hosts;
 	char		*cc = NULL;
 	bool		 modules;
 	int		 rc = -1;
@@ -739,9 +759,17 @@ build_kernel(struct build *b, char **cause)
 	build_clear(b);
 	if (build_has_modules(b, &modules, cause) != 0)
 		return -1;
+	/* ccache when installed; distcc when the user set DISTCC_HOSTS
+	 * (through ccache's prefix when both: cached objects are never
+	 * sent); icecc through CCACHE_PREFIX=icecc, as ccache documents. */
+	hosts = build_getenv(b->envp != NULL ? b->envp : environ,
+	    "DISTCC_HOSTS");
+	b->distcc = hosts != NULL && *hosts != '\0' && proc_have("distcc");
 	b->ccache = !b->no_ccache && proc_have("ccache");
 	if (b->ccache)
 		cc = xstrdup("CC=ccache gcc");
+	else if (b->distcc)
+		cc = xstrdup("CC=distcc gcc");
 	if (build_compile(b, modules, cc, cause) != 0)
 		goto out;
 	if (modules && build_install(b, cc, cause) != 0)

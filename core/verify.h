@@ -53,6 +53,7 @@ struct build {
 					   RELEASE under it), NULL: no
 					   modules (CONFIG_MODULES off) */
 	bool		 ccache;	/* ccache was used */
+	bool		 distcc;	/* distcc was (DISTCC_HOSTS set) */
 	long		 objects;	/* objects compiled this round */
 	double		 seconds;
 	/* On a failed make: its last lines (error first), malloc'd. */

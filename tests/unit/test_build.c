@@ -156,6 +156,8 @@ static const char fake_make[] =
     "\tmkdir -p \"$M/lib/modules/6.1.0-fake\"\n"
     "\tln -s \"$O/keep\" \"$M/lib/modules/6.1.0-fake/build\";;\n"
     "*\" bzImage \"*)\n"
+    "\tfor a; do case $a in CC=*) echo \"$a\";; esac; done > \"$O/cc-seen\"\n"
+    "\techo \"prefix=${CCACHE_PREFIX:-}\" >> \"$O/cc-seen\"\n"
     "\techo '  CC      init/main.o'; echo '  CC [M]  fs/b.o'\n"
     "\techo '  GEN     include/x.h'; echo '  LD [M]  fs/b.ko'\n"
     "\tif [ -f \"$O/fail\" ]; then echo 'x.c:1:2: error: bad thing'\n"
@@ -264,6 +266,67 @@ test_fake_kernel(struct build *b, volatile sig_atomic_t *cancel)
 	free(keep);
 }
 
+/*
+ * The compiler a build is given: ccache when installed; distcc when the
+ * user set DISTCC_HOSTS, through ccache's prefix when both are there (a
+ * prefix the user set, icecc's, is kept); neither without them. Stand-ins
+ * for ccache and distcc first in PATH.
+ */
+static void
+test_fake_cc(struct build *b, const char *bin)
+{
+	static const struct {
+		const char	*name, *hosts, *prefix;
+		bool		 ccache, want_ccache, want_distcc;
+		const char	*seen;
+	} cases[] = {
+		{ "cc-plain", NULL, NULL, false, false, false,
+		  "prefix=\n" },
+		{ "cc-ccache", NULL, NULL, true, true, false,
+		  "CC=ccache gcc\nprefix=\n" },
+		{ "cc-distcc", "127.0.0.1", NULL, false, false, true,
+		  "CC=distcc gcc\nprefix=\n" },
+		{ "cc-ccache-distcc", "127.0.0.1", NULL, true, true, true,
+		  "CC=ccache gcc\nprefix=distcc\n" },
+		{ "cc-ccache-icecc", "127.0.0.1", "icecc", true, true, true,
+		  "CC=ccache gcc\nprefix=icecc\n" },
+	};
+	struct strbuf	 sb;
+	char		*seen = xasprintf("%s/cc-seen", b->dir), *cause;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if (cases[i].hosts != NULL)
+			setenv("DISTCC_HOSTS", cases[i].hosts, 1);
+		else
+			unsetenv("DISTCC_HOSTS");
+		if (cases[i].prefix != NULL)
+			setenv("CCACHE_PREFIX", cases[i].prefix, 1);
+		else
+			unsetenv("CCACHE_PREFIX");
+		b->no_ccache = !cases[i].ccache;
+		unlink(seen);
+		cause = NULL;
+		rc = build_kernel(b, &cause);
+		strbuf_init(&sb);
+		unit_read_file(seen, &sb);
+		checkf(cases[i].name, rc == 0 && b->ccache ==
+		    cases[i].want_ccache && b->distcc == cases[i].want_distcc &&
+		    sb.s != NULL && strcmp(sb.s, cases[i].seen) == 0,
+		    "rc %d (%s), ccache %d, distcc %d, make got '%s'", rc,
+		    cause != NULL ? cause : "", b->ccache, b->distcc,
+		    sb.s != NULL ? sb.s : "");
+		strbuf_free(&sb);
+		free(cause);
+	}
+	unsetenv("DISTCC_HOSTS");
+	unsetenv("CCACHE_PREFIX");
+	b->no_ccache = true;
+	(void)bin;
+	free(seen);
+}
+
 /* build_config and build_kernel over the fake make, first in PATH. */
 static void
 test_fake_make(const char *top)
@@ -276,6 +339,7 @@ test_fake_make(const char *top)
 	struct fake_seen	 seen;
 	struct build		 b;
 	volatile sig_atomic_t	 cancel = 0;
+	int			 i;
 
 	mkdirs(bin);
 	p = xasprintf("%s/make", bin);
@@ -295,6 +359,17 @@ test_fake_make(const char *top)
 	b.arg = &seen;
 	test_fake_config(&b, cfg);
 	test_fake_kernel(&b, &cancel);
+	cancel = 0;
+	p = xasprintf("%s/fail", dir);	/* test_fake_kernel's failure */
+	unlink(p);
+	free(p);
+	for (i = 0; i < 2; i++) {
+		p = xasprintf("%s/%s", bin, i == 0 ? "ccache" : "distcc");
+		unit_write_file(p, "#!/bin/sh\nexec \"$@\"\n");
+		chmod(p, 0755);
+		free(p);
+	}
+	test_fake_cc(&b, bin);
 	build_free(&b);
 	setenv("PATH", oldpath, 1);
 	free(oldpath);
