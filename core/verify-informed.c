@@ -16,6 +16,7 @@
 
 #include "../lib/util.h"
 #include "kbuild.h"
+#include "verify.h"
 #include "verify-informed.h"
 
 /* Add a copy of s[0..n) to the list unless there. */
@@ -157,4 +158,43 @@ verify_named_free(struct verify_named *nm)
 	}
 	free(nm->v);
 	memset(nm, 0, sizeof *nm);
+}
+
+/*
+ * Match the bundle's bound devices with the guest's (see
+ * verify-informed.h): first by path and driver, then what is left by bus
+ * and driver. A device's path holds its place on its bus, and places
+ * move with the machine (QEMU's default parallel port at pnp0/00:02 moved
+ * every later ISA device up by one under -nodefaults); what it is does
+ * not.
+ */
+void
+verify_match_devices(const struct vm_driver *want, size_t nwant,
+    const struct vm_driver *have, size_t nhave, bool *lost)
+{
+	bool	*used = xcalloc(nhave + 1, sizeof *used);
+	size_t	 i, j;
+
+	for (i = 0; i < nwant; i++) {
+		lost[i] = true;
+		for (j = 0; j < nhave; j++) {
+			if (used[j] || strcmp(have[j].device,
+			    want[i].device) != 0 || strcmp(have[j].driver,
+			    want[i].driver) != 0)
+				continue;
+			used[j] = true;
+			lost[i] = false;
+			break;
+		}
+	}
+	for (i = 0; i < nwant; i++) {
+		for (j = 0; lost[i] && j < nhave; j++) {
+			if (used[j] || strcmp(have[j].bus, want[i].bus) != 0 ||
+			    strcmp(have[j].driver, want[i].driver) != 0)
+				continue;
+			used[j] = true;
+			lost[i] = false;
+		}
+	}
+	free(used);
 }

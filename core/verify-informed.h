@@ -7,9 +7,11 @@
 #ifndef KC_VERIFY_INFORMED_H
 #define KC_VERIFY_INFORMED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct kbuild;
+struct vm_driver;
 
 /* Module names (or request_module aliases) a boot asked for, each with
  * the console line that named it. */
@@ -32,5 +34,11 @@ void	verify_named_lost(struct verify_named *, const char *lost);
 size_t	verify_named_options(const struct kbuild *, const char *aliases,
 	    const char *name, void (*fn)(void *, const char *), void *arg);
 void	verify_named_free(struct verify_named *);
+
+/* Which of the bundle's bound devices (want) the guest lost (lost[i]):
+ * matched by path and driver, else by bus and driver (paths that moved),
+ * each guest device used once. */
+void	verify_match_devices(const struct vm_driver *want, size_t nwant,
+	    const struct vm_driver *have, size_t nhave, bool *lost);
 
 #endif

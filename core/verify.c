@@ -916,8 +916,10 @@ verify_list_add(char ***list, size_t *n, char *s)
 static void
 verify_compare(struct verify *v, const struct vm_result *r)
 {
-	char	*text, *line, *save = NULL;
-	size_t	 i;
+	struct vm_driver	*want = NULL;
+	char			*text, *line, *save = NULL;
+	size_t			 i, nwant = 0;
+	bool			*lost;
 
 	for (i = 0; i < v->nlost; i++)
 		free(v->lost[i]);
@@ -952,14 +954,22 @@ verify_compare(struct verify *v, const struct vm_result *r)
 
 			if (vm_driver_split(line, &bus, &drv, &dev) != 0)
 				continue;
-			for (i = 0; i < r->ndrivers; i++)
-				if (strcmp(r->drivers[i].device, dev) == 0 &&
-				    strcmp(r->drivers[i].driver, drv) == 0)
-					break;
-			if (i == r->ndrivers)
-				verify_list_add(&v->lost, &v->nlost,
-				    xasprintf("%s %s %s", bus, drv, dev));
+			want = xrealloc(want, (nwant + 1) * sizeof *want);
+			want[nwant].bus = bus;
+			want[nwant].driver = drv;
+			want[nwant].device = dev;
+			nwant++;
 		}
+		lost = xcalloc(nwant + 1, sizeof *lost);
+		verify_match_devices(want, nwant, r->drivers, r->ndrivers,
+		    lost);
+		for (i = 0; i < nwant; i++)
+			if (lost[i])
+				verify_list_add(&v->lost, &v->nlost,
+				    xasprintf("%s %s %s", want[i].bus,
+				    want[i].driver, want[i].device));
+		free(lost);
+		free(want);
 		free(text);
 	}
 }

@@ -327,6 +327,35 @@ test_informed(void)
 	kbuild_free(kb);
 }
 
+/* The devices step: a device whose path moved (QEMU's default parallel
+ * port gone under -nodefaults, every later ISA device up by one: seen on
+ * a desktop-like bundle) is matched by bus and driver, not lost. */
+static void
+test_match_devices(void)
+{
+	static const struct vm_driver want[] = {
+		{ "pnp", "parport_pc", "pnp0/00:02" },
+		{ "pnp", "serial", "pnp0/00:03" },
+		{ "pnp", "rtc_cmos", "pnp0/00:04" },
+		{ "pnp", "system", "pnp0/00:05" },
+		{ "pci", "e1000", "pci0000:00/0000:00:02.0" },
+		{ "pci", "snd_hda_intel", "pci0000:00/0000:00:1b.0" },
+	};
+	static const struct vm_driver have[] = {
+		{ "pnp", "serial", "pnp0/00:02" },
+		{ "pnp", "rtc_cmos", "pnp0/00:03" },
+		{ "pnp", "system", "pnp0/00:04" },
+		{ "pci", "e1000", "pci0000:00/0000:00:02.0" },
+		{ "pci", "ahci", "pci0000:00/0000:00:1b.0" },
+	};
+	bool	lost[6];
+
+	verify_match_devices(want, 6, have, 5, lost);
+	checkf("devices-moved", lost[0] && !lost[1] && !lost[2] && !lost[3] &&
+	    !lost[4] && lost[5], "lost %d %d %d %d %d %d", lost[0], lost[1],
+	    lost[2], lost[3], lost[4], lost[5]);
+}
+
 /* The report's verdict: exactly one of "Verified" and "Not verified",
  * for each outcome with and without a KVM failure (a dangling else once
  * printed both for every verified run, and neither for a failed one
@@ -1135,6 +1164,7 @@ main(void)
 	test_allow_doc();
 	test_report_verdict();
 	test_informed();
+	test_match_devices();
 	test_workload(dir);
 	test_fixture();
 	test_console();
