@@ -32,6 +32,8 @@ static volatile sig_atomic_t verify_cancel;
 
 struct verify_opts {
 	const char	*base, *workload, *out, *report, *work, *qemu;
+	const char	*base_kernel;	/* --base-kernel ROOT */
+	bool		 no_baseline;
 	/* Text progress of the build: rewritten in place on a terminal,
 	 * else a line every VERIFY_BUILD_EVERY seconds. */
 	bool		 tty;
@@ -170,6 +172,8 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		{ "qemu", required_argument, NULL, 'q' },
 		{ "no-kvm", no_argument, NULL, 'K' },
 		{ "no-fill-back", no_argument, NULL, 'n' },
+		{ "base-kernel", required_argument, NULL, 'B' },
+		{ "no-baseline", no_argument, NULL, 'N' },
 		{ "as-is", no_argument, NULL, 'g' },
 		/* Its first name, when only debug information was left out. */
 		{ "debug-info", no_argument, NULL, 'g' },
@@ -194,6 +198,8 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		case 'q': o->qemu = optarg; break;
 		case 'K': o->no_kvm = true; break;
 		case 'n': o->no_fill_back = true; break;
+		case 'B': o->base_kernel = optarg; break;
+		case 'N': o->no_baseline = true; break;
 		case 'g': o->as_is = true; break;
 		case 'f':
 			if (cli_format(optarg, &o->tsv) != 0)
@@ -398,6 +404,8 @@ cmd_verify(struct session *s, int argc, char **argv)
 	v.timeout = o.timeout;
 	v.no_kvm = o.no_kvm;
 	v.no_fill_back = o.no_fill_back;
+	v.base_kernel = o.base_kernel;
+	v.no_baseline = o.no_baseline;
 	v.as_is = o.as_is;
 	v.qemu = o.qemu;
 	v.cancel = &verify_cancel;

@@ -17,6 +17,7 @@
  * dependencies follow), built incrementally in the same O= directory.
  * Probes that compute to the same configuration share a verdict.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -1081,6 +1082,229 @@ verify_setup(struct verify_state *st, char **cause)
 	return verify_find_trims(st, cause);
 }
 
+/* The release of the kernel the bundle was recorded on (uname -r: the
+ * third word of its uname file), or NULL (malloc'd). */
+static char *
+verify_bundle_release(const struct verify *v)
+{
+	char	*text, *w[3], *save = NULL, *rel = NULL;
+	int	 i;
+
+	if ((text = verify_bundle_file(v, "uname")) == NULL)
+		return NULL;
+	w[0] = strtok_r(text, " \t\n", &save);
+	for (i = 1; i < 3 && w[i - 1] != NULL; i++)
+		w[i] = strtok_r(NULL, " \t\n", &save);
+	if (i == 3 && w[2] != NULL && strchr(w[2], '/') == NULL &&
+	    strcmp(w[2], "..") != 0)
+		rel = xstrdup(w[2]);
+	free(text);
+	return rel;
+}
+
+/* Run a command of the baseline's set-up quietly in dir; 0 when it
+ * exited 0, else -1 with *cause naming it and its last line. */
+static int
+verify_run_quiet(char *const *argv, const char *dir, char **cause)
+{
+	struct proc_opts	 o;
+	struct proc_result	 r;
+
+	memset(&o, 0, sizeof o);
+	o.argv = argv;
+	o.cwd = dir;
+	o.timeout = 900;
+	if (proc_run(&o, &r, cause) != 0)
+		return -1;
+	if (r.exit_code != 0) {
+		*cause = xasprintf("%s exited with status %d", argv[0],
+		    r.exit_code);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The distribution's package of release, unpacked into ROOT (returned,
+ * malloc'd) under the work directory, with depmod run (the package ships
+ * no modules.dep). Kept for later runs. NULL with *cause.
+ */
+static char *
+verify_baseline_fetch(struct verify *v, const char *release, char **cause)
+{
+	char	*dir, *root, *pkg, *deb = NULL, *vmlinuz, *why = NULL;
+	char	*dl[] = { "apt-get", "download", NULL, NULL };
+	char	*x[] = { "dpkg-deb", "-x", NULL, NULL, NULL };
+	char	*dm[] = { "depmod", "-b", NULL, NULL, NULL };
+	DIR	*d;
+	struct dirent *de;
+	struct stat st;
+
+	dir = xasprintf("%s/baseline", v->work);
+	root = xasprintf("%s/%s", dir, release);
+	vmlinuz = xasprintf("%s/boot/vmlinuz-%s", root, release);
+	if (stat(vmlinuz, &st) == 0) {
+		free(vmlinuz);
+		free(dir);
+		return root;
+	}
+	pkg = xasprintf("linux-image-%s", release);
+	if (path_mkdir_p(dir, 0755, cause) != 0)
+		goto fail;
+	dl[2] = pkg;
+	if (verify_run_quiet(dl, dir, &why) != 0) {
+		*cause = xasprintf("apt-get download %s: %s", pkg, why);
+		goto fail;
+	}
+	if ((d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL && deb == NULL)
+			if (strncmp(de->d_name, pkg, strlen(pkg)) == 0 &&
+			    de->d_name[strlen(pkg)] == '_' &&
+			    strstr(de->d_name, ".deb") != NULL)
+				deb = xasprintf("%s/%s", dir, de->d_name);
+		closedir(d);
+	}
+	if (deb == NULL) {
+		*cause = xasprintf("apt-get download %s left no .deb in %s",
+		    pkg, dir);
+		goto fail;
+	}
+	x[2] = deb;
+	x[3] = root;
+	dm[2] = root;
+	dm[3] = (char *)release;
+	if (verify_run_quiet(x, dir, cause) != 0 ||
+	    verify_run_quiet(dm, dir, cause) != 0)
+		goto fail;
+	if (stat(vmlinuz, &st) != 0) {
+		*cause = xasprintf("%s: %s", vmlinuz, strerror(errno));
+		goto fail;
+	}
+	free(why);
+	free(deb);
+	free(pkg);
+	free(vmlinuz);
+	free(dir);
+	return root;
+fail:
+	free(why);
+	free(deb);
+	free(pkg);
+	free(vmlinuz);
+	free(dir);
+	free(root);
+	return NULL;
+}
+
+/*
+ * Before anything is built: boot the kernel the bundle was recorded on
+ * with its workload on this machine. When it fails, the machine, the
+ * workload or the host is wrong, and no trim can be judged: stop. No
+ * kernel to be had is no error: the report says there was no baseline.
+ * -1 with *cause to stop.
+ */
+static int
+verify_baseline(struct verify_state *st, char **cause)
+{
+	struct verify		*v = st->v;
+	struct initramfs	 ir;
+	struct vm_boot		 vb;
+	struct vm_result	 r;
+	char			*release, *root = NULL, *kernel = NULL;
+	char			*initrd = NULL, *why = NULL;
+	const char		*first;
+	DIR			*d;
+	struct dirent		*de;
+	int			 rc = -1;
+
+	if (v->no_baseline) {
+		v->baseline = xstrdup("none (--no-baseline)");
+		return 0;
+	}
+	release = verify_bundle_release(v);
+	if (v->base_kernel != NULL) {
+		root = xstrdup(v->base_kernel);
+		/* Its release: the one modules directory it has. */
+		kernel = xasprintf("%s/lib/modules", root);
+		if (release == NULL && (d = opendir(kernel)) != NULL) {
+			while ((de = readdir(d)) != NULL && release == NULL)
+				if (de->d_name[0] != '.')
+					release = xstrdup(de->d_name);
+			closedir(d);
+		}
+		free(kernel);
+		kernel = NULL;
+	} else if (release == NULL) {
+		v->baseline = xstrdup("none (the bundle names no kernel "
+		    "release; --base-kernel ROOT gives one)");
+		return 0;
+	} else if ((root = verify_baseline_fetch(v, release, &why)) ==
+	    NULL) {
+		v->baseline = xasprintf("none (%s)", why);
+		free(why);
+		free(release);
+		return 0;
+	}
+	if (release == NULL) {
+		*cause = xasprintf("%s: no lib/modules/RELEASE in it "
+		    "(--base-kernel wants an unpacked kernel package)", root);
+		goto out;
+	}
+	kernel = xasprintf("%s/boot/vmlinuz-%s", root, release);
+	verify_note(v, "baseline: booting the kernel the bundle was recorded "
+	    "on");
+	initrd = xasprintf("%s/baseline.cpio", st->bootdir);
+	memset(&ir, 0, sizeof ir);
+	ir.out = initrd;
+	ir.staging = root;
+	ir.release = release;
+	ir.workload = v->workload;
+	ir.scratch = st->bootdir;
+	if (initramfs_build(&ir, cause) != 0)
+		goto out;
+	memset(&vb, 0, sizeof vb);
+	vb.spec = v->spec;
+	vb.workload = v->workload;
+	vb.qemu = v->qemu;
+	vb.kernel = kernel;
+	vb.initrd = initrd;
+	vb.dir = st->bootdir;
+	vb.timeout = v->timeout;
+	vb.no_kvm = v->no_kvm;
+	vb.kvm_memo = st->kvm_memo;
+	vb.cancel = v->cancel;
+	if (vm_run(&vb, &r, cause) != 0)
+		goto out;
+	if (r.kvm_error != NULL && v->kvm_error == NULL)
+		v->kvm_error = xstrdup(r.kvm_error);
+	if (r.host_error != NULL) {
+		*cause = xasprintf("QEMU could not run this machine: %s",
+		    r.host_error);
+		vm_result_free(&r);
+		goto out;
+	}
+	verify_compare(v, &r);
+	if ((first = verify_first_failure(v, &r)) != NULL) {
+		*cause = xasprintf("the baseline, %s (the kernel the bundle "
+		    "was recorded on), failed at %s on this machine: the "
+		    "machine, the workload or the host is wrong, not a trim; "
+		    "nothing was built (console: %s; --no-baseline to go on)",
+		    kernel, first, r.console != NULL ? r.console : "none");
+		vm_result_free(&r);
+		goto out;
+	}
+	v->baseline = xasprintf("%s booted and passed every step (%.0f s "
+	    "under %s)", kernel, r.seconds, r.kvm ? "KVM" : "TCG");
+	vm_result_free(&r);
+	rc = 0;
+out:
+	free(initrd);
+	free(kernel);
+	free(root);
+	free(release);
+	return rc;
+}
+
 /* Sizes of the last build: bzImage, and the staged modules' .ko files. */
 static void
 verify_sizes(struct verify_state *st)
@@ -1104,7 +1328,8 @@ verify_run(struct verify *v, char **cause)
 
 	memset(&st, 0, sizeof st);
 	st.v = v;
-	if (verify_setup(&st, cause) != 0) {
+	if (verify_setup(&st, cause) != 0 || verify_baseline(&st, cause) !=
+	    0) {
 		r = -1;
 		goto out;
 	}
@@ -1179,6 +1404,7 @@ verify_free(struct verify *v)
 	free(v->failure);
 	free(v->build_error);
 	free(v->kvm_error);
+	free(v->baseline);
 	vm_result_free(&v->result);
 }
 
@@ -1294,6 +1520,11 @@ verify_report(const struct verify *v)
 		    "`--as-is` builds them\n");
 	if (v->bzimage_bytes > 0)
 		strbuf_addf(&sb, "- bzImage: %ld bytes\n", v->bzimage_bytes);
+	strbuf_addf(&sb, "- baseline: %s\n", v->baseline != NULL ?
+	    v->baseline : "none");
+	if (v->informed > 0)
+		strbuf_addf(&sb, "- put back because a failed boot named them: "
+		    "%d (the rest by bisection)\n", v->informed);
 	verify_report_steps(v, &sb);
 	if (kept > 0) {
 		strbuf_addf(&sb, "\n## Put back\n\n| option | subsystem | "

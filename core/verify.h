@@ -302,6 +302,12 @@ struct verify {
 	bool		 no_kvm;
 	char		*kvm_error;	/* set: KVM failed once, TCG since */
 	bool		 no_fill_back;	/* judge the trimmed config only */
+	/* The baseline boot before any build: the kernel the bundle was
+	 * recorded on, unpacked (ROOT/boot/vmlinuz-REL and
+	 * ROOT/lib/modules/REL), or NULL: the distribution package of the
+	 * bundle's uname -r, downloaded with apt-get. no_baseline: none. */
+	const char	*base_kernel;
+	bool		 no_baseline;
 	/* Build the probes exactly as configured, with the config's debug
 	 * information (DWARF, BTF) and module versions; by default both
 	 * are off in what is built (verify_build_variant()). */
@@ -340,6 +346,8 @@ struct verify {
 					   step */
 	int		 informed;	/* put back because a boot named them
 					   (the rest by bisection) */
+	char		*baseline;	/* what the baseline was and did, or
+					   why there was none (the report) */
 	char		*build_error;	/* its build's error, if the build
 					   failed */
 };

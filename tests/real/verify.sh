@@ -273,6 +273,40 @@ for q in msr:"qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69" \
 	fi
 done
 
+# The baseline: the kernel the bundle was recorded on, booted before any
+# build. Here the loop's own last build stands for it (unpacked as a
+# package is: boot/vmlinuz-REL, lib/modules/REL).
+rel=$(cat "$WORK/build/include/config/kernel.release" 2>/dev/null)
+ROOT=$work/baseline-root
+mkdir -p "$ROOT/boot"
+cp "$WORK/build/arch/x86/boot/bzImage" "$ROOT/boot/vmlinuz-$rel" 2>/dev/null
+cp -a "$WORK/build/staging/lib" "$ROOT/" 2>/dev/null
+cp -r "$BUNDLE" "$work/basefail"
+printf 'step hello echo hello\nstep broken false\n' > "$work/basefail/workload"
+kv --config "$work/user.config" verify -e "$work/basefail" --work-dir "$WORK" \
+	--base-kernel "$ROOT" --format tsv --decisions "$work/decisions2"
+expect "real/verify-baseline-fails$sfx" "the baseline, $ROOT/boot/vmlinuz-$rel (the kernel the bundle was recorded on), failed at broken"
+if [ "$(grep -c '^probe	' "$work/out")" = 0 ]; then
+	pass "real/verify-baseline-fails-nothing-built$sfx"
+else
+	fail "real/verify-baseline-fails-nothing-built$sfx" "$(grep -c '^probe	' "$work/out") probes"
+fi
+if [ "$sfx" = "" ]; then
+	cp "$work/user.config" "$work/base-ok.config"
+	kv --config "$work/base-ok.config" verify -e "$BUNDLE" --work-dir "$WORK" \
+		--base-kernel "$ROOT" --no-fill-back --decisions "$work/decisions3"
+	if [ $rc -eq 0 ] && grep -q "^- baseline: $ROOT/boot/vmlinuz-$rel booted and passed every step" \
+	    "$work/base-ok.config.verify.md"; then
+		pass "real/verify-baseline-passes" "($(grep '^- baseline' "$work/base-ok.config.verify.md"))"
+	else
+		fail "real/verify-baseline-passes" "exit $rc"
+		indent < "$work/err"; grep -i baseline "$work/base-ok.config.verify.md" | indent
+	fi
+	grep -q '^- baseline: none (the bundle names no kernel release' "$work/trimmed.config.verify.md" &&
+		pass "real/verify-baseline-none-said" ||
+		fail_with "real/verify-baseline-none-said" "no baseline line" grep -i baseline "$work/trimmed.config.verify.md"
+fi
+
 # A build that fails: an initramfs source that does not exist (a string
 # option, not a trim: no fill-back can repair it).
 sed 's|^CONFIG_INITRAMFS_SOURCE=.*|CONFIG_INITRAMFS_SOURCE="/nonexistent/kctui-initramfs"|' \
