@@ -496,6 +496,57 @@ verify_emit_steps(struct verify *v, const struct vm_result *r)
 }
 
 /*
+ * Boot a kernel on the bundle's machine with the workload: the initramfs
+ * (modules from staging/lib/modules/release), then QEMU; r filled. QEMU
+ * failing before the guest printed anything stops everything (no trim
+ * can make QEMU refuse to start: nothing is bisected for it). -1 with
+ * *cause.
+ */
+static int
+verify_boot(struct verify_state *st, const char *kernel, const char *initrd,
+    const char *staging, const char *release, struct vm_result *r,
+    char **cause)
+{
+	struct verify		*v = st->v;
+	struct initramfs	 ir;
+	struct vm_boot		 vb;
+
+	memset(&ir, 0, sizeof ir);
+	ir.out = initrd;
+	ir.staging = staging;
+	ir.release = release;
+	ir.workload = v->workload;
+	ir.scratch = st->bootdir;
+	if (initramfs_build(&ir, cause) != 0)
+		return -1;
+	memset(&vb, 0, sizeof vb);
+	vb.spec = v->spec;
+	vb.workload = v->workload;
+	vb.qemu = v->qemu;
+	vb.kernel = kernel;
+	vb.initrd = initrd;
+	vb.dir = st->bootdir;
+	vb.timeout = v->timeout;
+	/* One KVM failure is enough: later boots are under TCG. */
+	vb.no_kvm = v->no_kvm || v->kvm_error != NULL;
+	vb.kvm_memo = st->kvm_memo;
+	vb.cancel = v->cancel;
+	vb.progress = verify_boot_progress;
+	vb.arg = st;
+	if (vm_run(&vb, r, cause) != 0)
+		return -1;
+	if (r->kvm_error != NULL && v->kvm_error == NULL)
+		v->kvm_error = xstrdup(r->kvm_error);
+	if (r->host_error != NULL) {
+		*cause = xasprintf("QEMU could not run this machine: %s%s",
+		    r->host_error, v->kvm_error != NULL ? " (under TCG, "
+		    "after KVM failed)" : "");
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * One probe: write the configuration, let the kernel's conf check it,
  * build, pack, boot, judge. 1 pass, 0 fail (*step: the first failing
  * step, malloc'd), -1 with *cause when the probe could not be run.
@@ -506,8 +557,6 @@ verify_probe(struct verify_state *st, const char *config, size_t ntrimmed,
 {
 	struct verify		*v = st->v;
 	struct verify_event	 e = { .kind = VEV_PROBE };
-	struct initramfs	 ir;
-	struct vm_boot		 vb;
 	const char		*first;
 	bool			 changed = false;
 	double			 t0 = clock_now();
@@ -549,41 +598,10 @@ verify_probe(struct verify_state *st, const char *config, size_t ntrimmed,
 		return 0;
 	}
 	verify_phase(st, "initramfs");
-	memset(&ir, 0, sizeof ir);
-	ir.out = st->initrd;
-	ir.staging = st->b.staging;
-	ir.release = st->b.release;
-	ir.workload = v->workload;
-	ir.scratch = st->bootdir;
-	if (initramfs_build(&ir, cause) != 0)
-		return -1;
-	memset(&vb, 0, sizeof vb);
-	vb.spec = v->spec;
-	vb.workload = v->workload;
-	vb.qemu = v->qemu;
-	vb.kernel = st->b.bzimage;
-	vb.initrd = st->initrd;
-	vb.dir = st->bootdir;
-	vb.timeout = v->timeout;
-	/* One KVM failure is enough: later probes boot under TCG. */
-	vb.no_kvm = v->no_kvm || v->kvm_error != NULL;
-	vb.kvm_memo = st->kvm_memo;
-	vb.cancel = v->cancel;
-	vb.progress = verify_boot_progress;
-	vb.arg = st;
 	vm_result_free(&v->result);
-	if (vm_run(&vb, &v->result, cause) != 0)
+	if (verify_boot(st, st->b.bzimage, st->initrd, st->b.staging,
+	    st->b.release, &v->result, cause) != 0)
 		return -1;
-	if (v->result.kvm_error != NULL && v->kvm_error == NULL)
-		v->kvm_error = xstrdup(v->result.kvm_error);
-	if (v->result.host_error != NULL) {
-		/* No trim can make QEMU refuse to start: stop, rather than
-		 * bisect full builds for what the host broke. */
-		*cause = xasprintf("QEMU could not run this machine: %s%s",
-		    v->result.host_error, v->kvm_error != NULL ? " (under "
-		    "TCG, after KVM failed)" : "");
-		return -1;
-	}
 	if (v->cancel != NULL && *v->cancel) {
 		*cause = xstrdup("cancelled");
 		return -1;
@@ -1207,8 +1225,6 @@ static int
 verify_baseline(struct verify_state *st, char **cause)
 {
 	struct verify		*v = st->v;
-	struct initramfs	 ir;
-	struct vm_boot		 vb;
 	struct vm_result	 r;
 	char			*release, *root = NULL, *kernel = NULL;
 	char			*initrd = NULL, *why = NULL;
@@ -1254,32 +1270,8 @@ verify_baseline(struct verify_state *st, char **cause)
 	verify_note(v, "baseline: booting the kernel the bundle was recorded "
 	    "on");
 	initrd = xasprintf("%s/baseline.cpio", st->bootdir);
-	memset(&ir, 0, sizeof ir);
-	ir.out = initrd;
-	ir.staging = root;
-	ir.release = release;
-	ir.workload = v->workload;
-	ir.scratch = st->bootdir;
-	if (initramfs_build(&ir, cause) != 0)
-		goto out;
-	memset(&vb, 0, sizeof vb);
-	vb.spec = v->spec;
-	vb.workload = v->workload;
-	vb.qemu = v->qemu;
-	vb.kernel = kernel;
-	vb.initrd = initrd;
-	vb.dir = st->bootdir;
-	vb.timeout = v->timeout;
-	vb.no_kvm = v->no_kvm;
-	vb.kvm_memo = st->kvm_memo;
-	vb.cancel = v->cancel;
-	if (vm_run(&vb, &r, cause) != 0)
-		goto out;
-	if (r.kvm_error != NULL && v->kvm_error == NULL)
-		v->kvm_error = xstrdup(r.kvm_error);
-	if (r.host_error != NULL) {
-		*cause = xasprintf("QEMU could not run this machine: %s",
-		    r.host_error);
+	memset(&r, 0, sizeof r);
+	if (verify_boot(st, kernel, initrd, root, release, &r, cause) != 0) {
 		vm_result_free(&r);
 		goto out;
 	}
