@@ -4,7 +4,8 @@
  * bisection: modules the guest asked for and could not load (kmod's
  * "modprobe: FATAL: Module X not found", for a name or one of the
  * kernel's request_module aliases such as fs-vfat, crypto-xts(aes),
- * net-pf-38), a file system the kernel did not know ("unknown filesystem
+ * net-pf-38; busybox's "modprobe: module X not found in modules.dep"),
+ * a file system the kernel did not know ("unknown filesystem
  * type 'vfat'"), and drivers the bundle had bound that the guest lost;
  * each named module mapped, through the bundle's modules.alias and the
  * Kbuild index, to the options that build it. Putting those back costs
@@ -66,8 +67,11 @@ verify_named_scan(struct verify_named *nm, const char *console)
 	for (line = console; line != NULL && *line != '\0'; line = end) {
 		end = strchr(line, '\n');
 		len = end != NULL ? (size_t)(end - line) : strlen(line);
+		/* kmod's, then busybox's (a workload's bare "modprobe" is
+		 * busybox's applet in the guest) */
 		if (informed_between(line, len, "modprobe: FATAL: Module ",
-		    " \r", &s, &n))
+		    " \r", &s, &n) || informed_between(line, len,
+		    "modprobe: module ", " \r", &s, &n))
 			informed_add(nm, s, n, line, len);
 		else if (informed_between(line, len,
 		    "unknown filesystem type '", "'\r", &s, &n)) {

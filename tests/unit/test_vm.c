@@ -280,6 +280,7 @@ test_informed(void)
 	    "modprobe: FATAL: Module fs-vfat not found in directory "
 	    "/lib/modules/6.1.192\n"
 	    "mount: unknown filesystem type 'vfat'\n"
+	    "modprobe: module loop not found in modules.dep\n"
 	    "modprobe: FATAL: Module binfmt_misc not found in directory x\n";
 	static const char aliases[] =
 	    "# Aliases extracted from modules themselves.\n"
@@ -301,12 +302,13 @@ test_informed(void)
 	memset(&nm, 0, sizeof nm);
 	verify_named_scan(&nm, console);
 	verify_named_lost(&nm, "pci e1000 0000:00:02.0");
-	checkf("informed-scan", nm.n == 3 &&
+	checkf("informed-scan", nm.n == 4 &&
 	    strcmp(nm.v[0].name, "binfmt_misc") == 0 &&
 	    strcmp(nm.v[1].name, "fs-vfat") == 0 &&
-	    strcmp(nm.v[2].name, "e1000") == 0 &&
+	    strcmp(nm.v[2].name, "loop") == 0 &&
+	    strcmp(nm.v[3].name, "e1000") == 0 &&
 	    strncmp(nm.v[0].why, "modprobe: FATAL: Module binfmt_misc", 35) ==
-	    0 && strstr(nm.v[2].why, "lost its driver") != NULL,
+	    0 && strstr(nm.v[3].why, "lost its driver") != NULL,
 	    "%zu named: %s, %s", nm.n, nm.n > 0 ? nm.v[0].name : "",
 	    nm.n > 1 ? nm.v[1].name : "");
 	strbuf_init(&sb);
