@@ -632,12 +632,13 @@ static void
 tui_colors(struct tui *t, struct tui_screen *scr)
 {
 	int	i, fg, bg;
-	bool	color = has_colors() && !t->theme.mono && COLORS >= 8;
+	bool	color = false;
 
-	if (color) {
-		start_color();
+	/* COLORS and COLOR_PAIRS are only known once start_color() ran. */
+	if (has_colors() && !t->theme.mono && start_color() == OK)
+		color = COLORS >= 8;
+	if (color)
 		use_default_colors();
-	}
 	for (i = 0; i < EL_COUNT; i++) {
 		const struct theme_color *c = &t->theme.el[i];
 		attr_t a = 0;

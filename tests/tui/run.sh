@@ -10,7 +10,8 @@
 #
 # Two scenarios: the small fixture tree (tests/tui/fixture), and Linux
 # 6.1 with Debian's cloud config and the cloud-vm evidence bundle.
-# KCTUI_TUI_UPDATE=1 rewrites the goldens.
+# KCTUI_TUI_UPDATE=1 rewrites the goldens; KCTUI_TUI_ONLY="SCENARIO..."
+# runs some only (the function names at the end).
 set -u
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -147,6 +148,13 @@ real() {
 	step real-start "Main menu" 120 || return
 	step real-loaded "suggested trim" 120 || return
 	screen real-main
+	# The evidence marks in their colours (classic theme).
+	got=$(tui_sgr "● [*] 64-bit" "module crc32c_intel" | tr '\n' ';')
+	if [ "$got" = "fg=2 bg=7 bold;fg=2 bg=7;" ]; then
+		pass "tui/real-colours$sfx"
+	else
+		fail "tui/real-colours$sfx" "mark, item: $got"
+	fi
 	step real-search-prompt "Search (regex):" / || return
 	tui_keys '^VIRTIO_NET$' Enter
 	step real-search "1 match" || return
@@ -189,6 +197,77 @@ bad_theme() {
 		step theme-quit "[exited 0]" n
 	fi
 	tui_stop
+}
+
+# ------------------------------------------------------------- colours
+# colour NAME THEME ENV [TEXT STATE]...: the fixture's main menu under a
+# theme (THEME a file, or "" for the default) with ENV (NAME=value or
+# ""); each TEXT must show in STATE (sgr.pl's "fg=N bg=N bold..."), as
+# tmux received it from the terminal (capture-pane -e). STATE "nocolour":
+# no colour anywhere on the screen.
+colour() {
+	local name=$1 theme=$2 envv=$3 text want got bad=; shift 3
+	local fx=$here/fixture args=()
+	[ -n "$theme" ] && args=(--theme "$theme")
+	TUI_SOCK=kctui-test-$$-colour-$name
+	tui_start "$fx" env ${envv:+"$envv"} "$KCTUI" --config "$fx/config" \
+	    "${args[@]}"
+	step "colour-$name" "Main menu" || return
+	while [ $# -ge 2 ]; do
+		text=$1 want=$2; shift 2
+		if [ "$want" = nocolour ]; then
+			got=$(tui_sgr --colours | tr '\n' ' ')
+			[ -z "$got" ] && continue
+		else
+			got=$(tui_sgr "$text")
+			[ "$got" = "$want" ] && continue
+		fi
+		bad+="$text: want $want, got $got; "
+	done
+	if [ -z "$bad" ]; then
+		pass "tui/colour-$name$sfx"
+	else
+		fail "tui/colour-$name$sfx" "$bad"
+	fi
+	# The fixture's config is not olddefconfig's: q asks to save it.
+	step "colour-$name-ask" "Save the configuration" q &&
+	step "colour-$name-quit" "[exited 0]" n
+	tui_stop
+}
+
+# Every theme draws its colours (tests/tui/sgr.pl reads them); mono and
+# NO_COLOR none.
+colours() {
+	local th=$KCTUI_REPO/themes
+	colour classic "" "" \
+	    "Fixture Kernel" "fg=3 bg=4 bold" \
+	    "Main menu" "fg=4 bg=7 bold" \
+	    "Enable loadable" "fg=7 bg=4 bold" \
+	    "General setup" "fg=0 bg=7" \
+	    "set by you" "fg=0 bg=6"
+	colour dark "$th/dark.yaml" "" \
+	    "Fixture Kernel" "fg=3 bg=4 bold" \
+	    "Main menu" "fg=14 bg=default bold" \
+	    "Enable loadable" "fg=7 bg=4 bold" \
+	    "General setup" "fg=7 bg=default" \
+	    "set by you" "fg=0 bg=6"
+	colour light "$th/light.yaml" "" \
+	    "Main menu" "fg=4 bg=default bold" \
+	    "Enable loadable" "fg=7 bg=25 bold" \
+	    "General setup" "fg=0 bg=default"
+	colour high-contrast "$th/high-contrast.yaml" "" \
+	    "Fixture Kernel" "fg=0 bg=15 bold" \
+	    "Main menu" "fg=11 bg=0 bold" \
+	    "Enable loadable" "fg=0 bg=11 bold" \
+	    "General setup" "fg=15 bg=0" \
+	    "set by you" "fg=0 bg=15"
+	colour mono mono "" \
+	    "" nocolour \
+	    "Enable loadable" "fg=default bg=default reverse" \
+	    "Fixture Kernel" "fg=default bg=default bold"
+	colour no-color "" "NO_COLOR=1" \
+	    "" nocolour \
+	    "Enable loadable" "fg=default bg=default reverse"
 }
 
 # ------------------------------------------------- trim review, enable
@@ -328,8 +407,11 @@ real_612() {
 }
 
 # A scenario that stops early leaves its server: stop it (its own socket).
-fixture; tui_stop
-bad_theme; tui_stop
-real; tui_stop
-real_trim; tui_stop
-( real_612 ); tui_stop
+# KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
+for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_612}; do
+	case $sc in
+	real_612) ( real_612 ) ;;	# it changes TREE
+	*) "$sc" ;;
+	esac
+	tui_stop
+done
