@@ -179,6 +179,8 @@ review_is_candidate(struct tui *t, const struct kc_symbol *s)
 	return trim_cand(t->trim->t, (size_t)c)->state == TRIM_PENDING;
 }
 
+static void	review_save_decisions(struct tui *);
+
 /* ------------------------------------------------------ consequences */
 
 /* What accepting each candidate (and all of them) changes, on k. */
@@ -317,6 +319,45 @@ review_collect(struct tui *t, struct worker_snapshot *s)
 	t->trim->res = r;
 	s->consequences = NULL;
 	tui_bench(t, "consequences %.3f", r->ms);
+}
+
+/*
+ * The values changed (a new snapshot of the newest values): an accepted
+ * candidate that is on again (set in the menu, a plan, a load) is no
+ * longer accepted, its trim decision forgotten, and the message says so.
+ * One state: what the review shows accepted is what is n.
+ */
+void
+review_sync(struct tui *t)
+{
+	struct tui_trim		*tt = t->trim;
+	struct trim_cand	*c;
+	struct strbuf		 names;
+	size_t			 i, n = 0;
+	int			 v = 0;
+
+	if (tt == NULL || t->snap->gen < t->gen)
+		return;
+	strbuf_init(&names);
+	for (i = 0; i < trim_ncands(tt->t); i++) {
+		c = trim_cand(tt->t, i);
+		if (c->state != TRIM_ACCEPTED ||
+		    (v = t->snap->tri[kc_sym_index(c->sym)]) == 0)
+			continue;
+		c->state = TRIM_PENDING;
+		decisions_set(tt->d, c->name, DECISION_NONE, NULL);
+		strbuf_addf(&names, "%sCONFIG_%s=%c", n > 0 ? ", " : "",
+		    c->name, "nmy"[v]);
+		n++;
+	}
+	if (n > 0) {
+		review_save_decisions(t);
+		tui_message(t, EL_ERROR, "%s %s on again: no longer accepted "
+		    "in the trim review", names.s, n == 1 ? "is" : "are");
+		if (t->view != NULL)
+			tree_build(t->view->tree);
+	}
+	strbuf_free(&names);
 }
 
 /* The consequences of a candidate in the current result, or NULL. */

@@ -167,6 +167,8 @@ tui_recompute(struct tui *t)
 	kconfig_recalc(t->k);
 	worker_snapshot_free(t->snap);
 	t->snap = worker_snapshot_compute(t->k, t->a);
+	t->snap->gen = t->gen;
+	review_sync(t);
 }
 
 void
@@ -929,6 +931,7 @@ tui_worker_ready(struct tui *t)
 		review_collect(t, s);
 		worker_snapshot_free(t->snap);
 		t->snap = s;
+		review_sync(t);
 		tree_build(t->view->tree);
 		return R_ALL;
 	}

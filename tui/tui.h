@@ -223,6 +223,9 @@ void		*review_consequences(void *arg, struct kconfig *,
 void		 review_consequences_free(void *);
 /* A snapshot came back: take its consequences. */
 void		 review_collect(struct tui *, struct worker_snapshot *);
+/* A snapshot of the newest values came: accepted candidates that are on
+ * again are no longer accepted (and it says so). */
+void		 review_sync(struct tui *);
 /* Whether a symbol is a pending trim candidate (the main view's mark). */
 bool		 review_is_candidate(struct tui *, const struct kc_symbol *);
 /* Free the review's state. */

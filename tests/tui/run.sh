@@ -370,6 +370,71 @@ real_trim() {
 		fail "tui/trim-input-untouched$sfx" "the input config was written"
 }
 
+# ----------------------------------------------- one state, one truth
+# The Kyber case (issue 25): accept IO Schedulers in the review, set
+# MQ_IOSCHED_KYBER back to m in the menu, export. The review no longer
+# counts it accepted (and says so), its decision is gone, the file has
+# it m, and the report's removed options are exactly the y/m options of
+# the input that the written file turns off (report = diff(input,
+# output)).
+real_kyber() {
+	local d=$work/kyber bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local sub="Enable the block layer > IO Schedulers" diffset repset
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	cp "$DEBIAN_CLOUD" "$d/input"
+	"$KCTUI" -C "$TREE" --config "$d/input" olddefconfig > /dev/null
+	TUI_SOCK=kctui-test-$$-kyber
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" \
+	    -e "$bundle" --decisions "$d/decisions"
+	step kyber-loaded "suggested trim" 120 || return
+	step kyber-list "subsystems reviewed" t || return
+	step kyber-sub "Trim review › $sub" Down Down Down Down Down Enter ||
+		return
+	step kyber-accept "2 options trimmed" a || return
+	step kyber-menu "Main menu" Escape Escape Escape Escape || return
+	step kyber-search "1 match" / '^MQ_IOSCHED_KYBER$' Enter || return
+	step kyber-jump "Kyber I/O scheduler" Down Enter || return
+	step kyber-on "CONFIG_MQ_IOSCHED_KYBER=m is on again: no longer accepted in the trim review" m ||
+		return
+	screen kyber-on
+	step kyber-list2 "subsystems reviewed" t || return
+	if tui_screen | grep -q "1/2 .*$sub"; then
+		pass "tui/kyber-review$sfx"
+	else
+		fail "tui/kyber-review$sfx" "IO Schedulers not 1/2 reviewed"
+		tui_screen | indent
+	fi
+	step kyber-export-ask "Export trimmed config to:" e || return
+	tui_keys C-u "$d/trimmed" Enter
+	step kyber-exported "Exported 1 trimmed options to" || return
+	step kyber-quit "Save the configuration" q || return
+	step kyber-quit2 "[exited 0]" n || return
+	tui_stop
+	if grep -qx "CONFIG_MQ_IOSCHED_KYBER=m" "$d/trimmed" &&
+	   ! grep -q "MQ_IOSCHED_KYBER" "$d/trimmed.md" &&
+	   ! grep -q "MQ_IOSCHED_KYBER" "$d/decisions" &&
+	   grep -q "^CONFIG_IOSCHED_BFQ trim" "$d/decisions"; then
+		pass "tui/kyber-file$sfx"
+	else
+		fail "tui/kyber-file$sfx" "KYBER not m in the file, or in the report or decisions"
+		grep -h KYBER "$d/trimmed" "$d/trimmed.md" "$d/decisions" | indent
+	fi
+	# y/m in the input, n in the output: what the report lists removed.
+	diffset=$(comm -23 <(grep -oE '^CONFIG_[A-Za-z0-9_]+=[ym]' "$d/input" |
+		cut -d= -f1 | sort) <(grep -oE '^CONFIG_[A-Za-z0-9_]+=[ym]' \
+		"$d/trimmed" | cut -d= -f1 | sort) | tr '\n' ' ')
+	repset=$(grep -oE '^(- |  - dragged along: )`CONFIG_[A-Za-z0-9_]+` \(' \
+		"$d/trimmed.md" | grep -oE 'CONFIG_[A-Za-z0-9_]+' | sort |
+		tr '\n' ' ')
+	if [ -n "$diffset" ] && [ "$diffset" = "$repset" ]; then
+		pass "tui/kyber-report$sfx" "(removed: $repset)"
+	else
+		fail "tui/kyber-report$sfx" "diff(input, output): $diffset; report: $repset"
+	fi
+}
+
 # ------------------------------------------------------------ Linux 6.12
 # Debian's 6.12 tree and cloud config (6.11 choices: no mode, a value
 # is chosen by priority): the Timer frequency choice drawn as a radio
@@ -408,7 +473,7 @@ real_612() {
 
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;
