@@ -293,14 +293,18 @@ menu_draw(void *arg, struct tree *tr, const struct tree_line *l,
 		if (s != NULL && kc_sym_index(s) >= 0 &&
 		    t->snap->verdict[kc_sym_index(s)] != WS_NO_VERDICT)
 			verdict = t->snap->verdict[kc_sym_index(s)];
-		if (s != NULL && review_is_candidate(t, s))
-			row_add(r, EL_TRIM, menu_trim_mark(t));
-		else if (verdict >= 0)
+		/* The evidence mark, then the suggestion beside it: a
+		 * candidate with some evidence (◐ a traced function) shows
+		 * both. */
+		if (verdict >= 0)
 			row_add(r, menu_verdict_el(verdict),
 			    menu_verdict_mark(t, verdict));
 		else
 			row_add(r, el, " ");
-		row_add(r, el, " ");
+		if (s != NULL && review_is_candidate(t, s))
+			row_add(r, EL_TRIM, menu_trim_mark(t));
+		else
+			row_add(r, el, " ");
 	}
 	start = r->n;
 	switch (ml->kind) {
@@ -693,6 +697,10 @@ menu_action(struct tui *t, struct tui_view *v, enum tui_action act)
 	case A_HELP:
 		help_open(t, ml->m);
 		return R_ALL;
+	case A_TRIM:
+		/* On a candidate's line: the review at it (else where it
+		 * was left). */
+		return review_open_at(t, s);
 	case A_ENABLE:
 		if (s == NULL || ml->kind == ML_HEADER)
 			return R_NONE;

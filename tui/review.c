@@ -78,6 +78,11 @@ struct tui_trim {
 	bool			 sub_open;
 	size_t			 open_sub;
 	char			*keys;	/* stable tree keys */
+	/* Where the cursors were when the views closed: the list's line
+	 * and, in the subsystem last open, its line (tree keys). */
+	const void		*list_key;
+	size_t			 last_sub;
+	const void		*sub_key;
 };
 
 enum ritem_kind { RI_SUB, RI_ALL, RI_CAND, RI_CHANGE };
@@ -712,6 +717,27 @@ ritem_new(enum ritem_kind kind, size_t sub, size_t cand, size_t change)
 	return ri;
 }
 
+/* An item's tree key (stable across rebuilds and views). */
+static const void *
+ritem_key(struct tui_trim *tt, const struct ritem *ri)
+{
+	struct review_change	*ch;
+	size_t			 n;
+
+	switch (ri->kind) {
+	case RI_CHANGE:
+		ch = review_changes_of(tt, ri->cand, &n);
+		if (ch != NULL && ri->change < n)
+			return &tt->keys[trim_nsubsys(tt->t) +
+			    trim_ncands(tt->t) + (size_t)ch[ri->change].sym];
+		/* FALLTHROUGH */
+	case RI_CAND:
+		return &tt->keys[trim_nsubsys(tt->t) + ri->cand];
+	default:
+		return &tt->keys[ri->sub];
+	}
+}
+
 /* What some candidates build. */
 static void
 review_counts(struct tui_trim *tt, const size_t *cands, size_t n,
@@ -885,16 +911,39 @@ rlist_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 	    trim_subsys(t->trim->t, ri->sub)->ncands);
 }
 
+/* The list closes: remember its line for the next t. */
+static void
+rlist_free(struct tui_view *v)
+{
+	struct ritem *ri = tree_current_data(v->tree);
+
+	if (v->tui->trim != NULL && ri != NULL)
+		v->tui->trim->list_key = ritem_key(v->tui->trim, ri);
+}
+
 static const struct tui_view_ops rlist_ops = {
-	"trim", &rlist_tree_ops, rlist_title, rlist_action, rlist_info, NULL
+	"trim", &rlist_tree_ops, rlist_title, rlist_action, rlist_info,
+	rlist_free
 };
 
+/*
+ * Open the review (t): back to the list if it is open, else the list
+ * with the cursor where it was. At a symbol that is a candidate (t on
+ * its line in the menu), its subsystem opens with the cursor on it.
+ * While evidence loads, it opens when the loading is done.
+ */
 int
-review_open(struct tui *t)
+review_open_at(struct tui *t, const struct kc_symbol *sym)
 {
+	struct tui_trim	*tt = t->trim;
 	struct tui_view *v;
+	long		 c = -1;
 
-	if (t->trim == NULL) {
+	if (tt == NULL) {
+		if (load_busy(t)) {
+			t->trim_wanted = true;
+			t->trim_wanted_sym = sym;
+		}
 		tui_message(t, EL_ERROR, load_busy(t) ? "Evidence is still "
 		    "loading: the trim review opens when it is done" :
 		    t->load != NULL ? "No trim suggestions (see the message "
@@ -902,6 +951,9 @@ review_open(struct tui *t)
 		    "evidence: start kctui with -e BUNDLE");
 		return R_ALL;
 	}
+	t->trim_wanted = false;
+	if (sym != NULL)
+		c = trim_cand_of(tt->t, sym);
 	for (v = t->view; v != NULL; v = v->prev)
 		if (v->ops == &rlist_ops)
 			break;
@@ -909,10 +961,24 @@ review_open(struct tui *t)
 		/* Back to it. */
 		while (t->view != v)
 			tui_pop(t);
-		return R_ALL;
+	} else {
+		v = tui_push(t, &rlist_ops, NULL, NULL);
+		if (tt->list_key != NULL)
+			tree_select_key(v->tree, tt->list_key);
 	}
-	tui_push(t, &rlist_ops, NULL, NULL);
+	if (c < 0)
+		return R_ALL;
+	tree_select_key(v->tree, &tt->keys[trim_cand(tt->t, (size_t)c)->subsys]);
+	rsub_open(t, trim_cand(tt->t, (size_t)c)->subsys);
+	tree_select_key(t->view->tree, &tt->keys[trim_nsubsys(tt->t) +
+	    (size_t)c]);
 	return R_ALL;
+}
+
+int
+review_open(struct tui *t)
+{
+	return review_open_at(t, NULL);
 }
 
 /* The subsystem view. */
@@ -1050,6 +1116,22 @@ rsub_title(struct tui *t, struct tui_view *v)
 	    trim_subsys(t->trim->t, s)->path);
 }
 
+/* The cursor to the next candidate (after a or r on one), if any. */
+static void
+rsub_next(struct tui_view *v)
+{
+	int		 cur = tree_current(v->tree), i;
+	struct ritem	*ri;
+
+	for (i = cur + 1; i < tree_count(v->tree); i++) {
+		ri = tree_line(v->tree, i)->data;
+		if (ri->kind == RI_CAND) {
+			tree_move(v->tree, i - cur);
+			return;
+		}
+	}
+}
+
 static int
 rsub_action(struct tui *t, struct tui_view *v, enum tui_action act)
 {
@@ -1065,9 +1147,11 @@ rsub_action(struct tui *t, struct tui_view *v, enum tui_action act)
 		if (ri->kind == RI_ALL)
 			review_decide_sub(t, ri->sub, act == A_ACCEPT ?
 			    TRIM_ACCEPTED : TRIM_REJECTED);
-		else
+		else {
 			review_decide(t, &ri->cand, 1, act == A_ACCEPT ?
 			    TRIM_ACCEPTED : TRIM_REJECTED, NULL);
+			rsub_next(v);
+		}
 		return R_ALL | R_REBUILD;
 	case A_ENTER:
 	case A_HELP:
@@ -1139,6 +1223,12 @@ rsub_free(struct tui_view *v)
 	struct tui *t = v->tui;
 
 	if (t->trim != NULL) {
+		struct ritem *ri = tree_current_data(v->tree);
+
+		if (ri != NULL) {
+			t->trim->last_sub = ri->sub;
+			t->trim->sub_key = ritem_key(t->trim, ri);
+		}
 		t->trim->sub_open = false;
 		review_result_free(t->trim->res);
 		t->trim->res = NULL;
@@ -1154,11 +1244,15 @@ static const struct tui_view_ops rsub_ops = {
 static int
 rsub_open(struct tui *t, size_t s)
 {
+	struct tui_view *v;
+
 	t->trim->sub_open = true;
 	t->trim->open_sub = s;
 	review_result_free(t->trim->res);
 	t->trim->res = NULL;
 	review_request(t);
-	tui_push(t, &rsub_ops, NULL, (void *)(uintptr_t)(s + 1));
+	v = tui_push(t, &rsub_ops, NULL, (void *)(uintptr_t)(s + 1));
+	if (t->trim->sub_key != NULL && t->trim->last_sub == s)
+		tree_select_key(v->tree, t->trim->sub_key);
 	return R_ALL;
 }

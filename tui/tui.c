@@ -227,9 +227,10 @@ tui_pop(struct tui *t)
 	if (v == NULL)
 		return;
 	t->view = v->prev;
-	tree_free(v->tree);
+	/* The view's free may read its tree (where the cursor was). */
 	if (v->ops->free != NULL)
 		v->ops->free(v);
+	tree_free(v->tree);
 	free(v);
 	/* What is below may be stale (values changed meanwhile). */
 	if (t->view != NULL) {

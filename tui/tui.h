@@ -111,6 +111,10 @@ struct tui {
 	 * first paint (load.c); NULL until then, or without -e. */
 	struct tui_load		*load;
 	struct tui_trim		*trim;
+	/* t was pressed while loading: the review opens when it is done
+	 * (at this symbol, or NULL). */
+	bool			 trim_wanted;
+	const struct kc_symbol	*trim_wanted_sym;
 	/* The consequence request the worker's hook reads (review.c). */
 	pthread_mutex_t		 req_lock;
 	struct review_req	*req;
@@ -215,6 +219,8 @@ bool		 load_busy(struct tui *);
 /* review.c: the trim review (t) */
 struct worker_snapshot;
 int		 review_open(struct tui *);
+/* At a candidate's line (sym NULL: where the cursor was). */
+int		 review_open_at(struct tui *, const struct kc_symbol *);
 int		 review_export(struct tui *);
 int		 review_undo(struct tui *);
 /* The worker's hook: consequences of the current request. */

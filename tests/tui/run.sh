@@ -399,11 +399,12 @@ real_kyber() {
 	step kyber-on "CONFIG_MQ_IOSCHED_KYBER=m is on again: no longer accepted in the trim review" m ||
 		return
 	screen kyber-on
-	step kyber-list2 "subsystems reviewed" t || return
-	if tui_screen | grep -q "1/2 .*$sub"; then
+	# t on its line: the review at it, 1 of 2 reviewed now.
+	step kyber-sub2 "Trim review › $sub" t || return
+	if tui_screen | grep -q "All 2 candidates, 1 reviewed"; then
 		pass "tui/kyber-review$sfx"
 	else
-		fail "tui/kyber-review$sfx" "IO Schedulers not 1/2 reviewed"
+		fail "tui/kyber-review$sfx" "IO Schedulers not 1 of 2 reviewed"
 		tui_screen | indent
 	fi
 	step kyber-export-ask "Export trimmed config to:" e || return
@@ -433,6 +434,56 @@ real_kyber() {
 	else
 		fail "tui/kyber-report$sfx" "diff(input, output): $diffset; report: $repset"
 	fi
+}
+
+# t while evidence loads opens the review when it is done; a candidate
+# with evidence shows both marks (◐✂); t on its line opens the review at
+# it; the list and the subsystem remember their cursors.
+real_review() {
+	local d=$work/review bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	TUI_SOCK=kctui-test-$$-review
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" \
+	    -e "$bundle" --decisions "$d/decisions"
+	step review-start "loading evidence" 120 || return
+	step review-early "the trim review opens when it is done" t || return
+	step review-opened "Trim review: 0 of" 120 || return
+	pass "tui/review-after-load$sfx"
+	step review-menu "Main menu" Escape Escape || return
+	step review-search "1 match" / '^MLX5_CORE$' Enter || return
+	step review-jump "Mellanox 5th generation network adapters" Down Enter ||
+		return
+	if tui_screen | grep -q "^◐✂<M> .*Mellanox 5th generation network adapters (ConnectX series) core driver"; then
+		pass "tui/review-marks$sfx"
+	else
+		fail "tui/review-marks$sfx" "no ◐✂ on MLX5_CORE's line"
+		tui_screen | indent
+	fi
+	screen review-marks
+	step review-at "Trim review ›" t || return
+	if [ "$(tui_sgr "CONFIG_MLX5_CORE ")" = "fg=7 bg=4 bold" ]; then
+		pass "tui/review-at-candidate$sfx"
+	else
+		fail "tui/review-at-candidate$sfx" "the cursor is not on CONFIG_MLX5_CORE"
+		tui_screen | indent
+	fi
+	screen review-at
+	# Up to the candidate above, back to the menu, off the candidate,
+	# t: the list at the same subsystem, Enter: the same line.
+	step review-up "CONFIG_MLX4_EN:" Up Up || return
+	step review-menu2 "Main menu ›" Escape Escape Escape Escape || return
+	step review-list2 "Trim review: " Home t || return
+	step review-sub2 "Trim review › Device Drivers > Network device support > Ethernet driver support" Enter || return
+	if [ "$(tui_sgr "CONFIG_MLX4_EN ")" = "fg=7 bg=4 bold" ]; then
+		pass "tui/review-remembers$sfx"
+	else
+		fail "tui/review-remembers$sfx" "the cursor is not back on CONFIG_MLX4_EN"
+		tui_screen | indent
+	fi
+	step review-quit-ask "Save the configuration" q || return
+	step review-quit "[exited 0]" n || return
 }
 
 # ------------------------------------------------------------ Linux 6.12
@@ -473,7 +524,7 @@ real_612() {
 
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_review real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;
