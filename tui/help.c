@@ -251,15 +251,18 @@ help_heading(const char *s)
 	    (strncmp(s, "CONFIG_", 7) == 0 && strstr(s, " \u2014 ") != NULL);
 }
 
-/* Any key closes it but E (the plan) and the value keys (nothing). */
+/* Enter and q close it (Esc too, as every view); E opens the plan, ?
+ * the key list; the value keys do nothing. */
 static int
 help_action(struct tui *t, struct tui_view *v, enum tui_action act)
 {
 	switch (act) {
 	case A_ENTER:
-	case A_HELP:
 	case A_QUIT:
 		tui_pop(t);
+		return R_ALL;
+	case A_HELP:
+		help_keys_open(t);
 		return R_ALL;
 	case A_ENABLE:
 		if (kc_menu_sym(v->menu) != NULL)
@@ -283,8 +286,8 @@ help_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 {
 	(void)t;
 	(void)width;
-	row_addf(r, EL_STATUS, "%d lines; arrows scroll, E how to turn it "
-	    "on, Enter/Esc/q close", tree_count(v->tree));
+	row_addf(r, EL_STATUS, "%d lines; arrows, Space/PgDn scroll, E how to "
+	    "turn it on, ? keys, Enter/Esc/q close", tree_count(v->tree));
 }
 
 static const struct pager_ops help_pager_ops = {
@@ -303,4 +306,56 @@ help_open(struct tui *t, struct kc_menu *m)
 		title = xasprintf("Help: %s", kc_menu_prompt(m) != NULL ?
 		    kc_menu_prompt(m) : "");
 	pager_open(t, &help_pager_ops, m, title, help_text(t, m), NULL);
+}
+
+/* The key list's headings: its first line. */
+static bool
+keys_heading(const char *s)
+{
+	return strncmp(s, "Keys ", 5) == 0;
+}
+
+/* The key list closes with the keys that open or close things. */
+static int
+keys_list_action(struct tui *t, struct tui_view *v, enum tui_action act)
+{
+	(void)v;
+	switch (act) {
+	case A_ENTER:
+	case A_HELP:
+	case A_KEYS:
+	case A_QUIT:
+		tui_pop(t);
+		return R_ALL;
+	default:
+		return -1;
+	}
+}
+
+/* Its info line. */
+static void
+keys_list_info(struct tui *t, struct tui_view *v, struct row *r, int width)
+{
+	(void)t;
+	(void)v;
+	(void)width;
+	row_add(r, EL_STATUS, "Space/PgDn pages; q, Esc or Enter closes");
+}
+
+static const struct pager_ops keys_pager_ops = {
+	keys_heading, keys_list_action, keys_list_info, NULL
+};
+
+bool
+help_is_keys(struct tui_view *v)
+{
+	return pager_kind(v) == &keys_pager_ops;
+}
+
+/* F1, or ? where there is no option help: the key list (keys.c). */
+void
+help_keys_open(struct tui *t)
+{
+	pager_open(t, &keys_pager_ops, NULL, xstrdup("Keys"), keys_text(),
+	    NULL);
 }

@@ -63,7 +63,8 @@ pager_title(struct tui *t, struct tui_view *v)
 	return xstrdup(pg->title);
 }
 
-/* Up and down scroll; the rest is the kind's. */
+/* Up and down scroll a line, PgUp and PgDn (and Space, as less) a page,
+ * Home and End to the ends; the rest is the kind's. */
 static int
 pager_action(struct tui *t, struct tui_view *v, enum tui_action act)
 {
@@ -72,13 +73,23 @@ pager_action(struct tui *t, struct tui_view *v, enum tui_action act)
 
 	switch (act) {
 	case A_UP:
-		tree_home(v->tree);
-		tree_move(v->tree, top - 1);
+		tree_scroll_to(v->tree, top - 1);
 		return R_LINES;
 	case A_DOWN:
-		tree_end(v->tree);
-		tree_home(v->tree);
-		tree_move(v->tree, top + h);
+		tree_scroll_to(v->tree, top + 1);
+		return R_LINES;
+	case A_PGUP:
+		tree_scroll_to(v->tree, top - h);
+		return R_LINES;
+	case A_PGDN:
+	case A_CYCLE:
+		tree_scroll_to(v->tree, top + h);
+		return R_LINES;
+	case A_HOME:
+		tree_scroll_to(v->tree, 0);
+		return R_LINES;
+	case A_END:
+		tree_scroll_to(v->tree, tree_count(v->tree));
 		return R_LINES;
 	default:
 		return pg->ops->action(t, v, act);
@@ -137,6 +148,12 @@ pager_open(struct tui *t, const struct pager_ops *ops, struct kc_menu *m,
 			break;
 	}
 	return tui_push(t, &pager_ops, m, pg);
+}
+
+const struct pager_ops *
+pager_kind(struct tui_view *v)
+{
+	return v->ops == &pager_ops ? ((struct pager *)v->data)->ops : NULL;
 }
 
 void *

@@ -884,7 +884,6 @@ rlist_action(struct tui *t, struct tui_view *v, enum tui_action act)
 		return R_ALL | R_REBUILD;
 	case A_VERIFY:
 		return verify_key(t);
-	case A_HELP:
 	case A_ENABLE:
 	case A_SET_Y:
 	case A_SET_M:
@@ -1156,9 +1155,10 @@ rsub_action(struct tui *t, struct tui_view *v, enum tui_action act)
 	case A_ENTER:
 	case A_HELP:
 	case A_ENABLE:
-		/* Help on the option (or the one that changes). */
+		/* Help on the option (or the one that changes); on the
+		 * subsystem's line, ? lists the keys. */
 		if (ri->kind == RI_ALL)
-			return R_NONE;
+			return act == A_HELP ? -1 : R_NONE;
 		if (ri->kind == RI_CHANGE) {
 			size_t n;
 			struct review_change *ch = review_changes_of(t->trim,

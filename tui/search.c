@@ -141,7 +141,7 @@ search_action(struct tui *t, struct tui_view *v, enum tui_action act)
 			help_open(t, sr->m);
 			return R_ALL;
 		}
-		return R_NONE;
+		return -1;	/* a heading: the key list */
 	default:
 		return -1;
 	}
@@ -166,6 +166,7 @@ search_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 		row_addf(r, EL_INVISIBLE, "  invisible: %s", why);
 		free(why);
 	}
+	row_add(r, EL_STATUS, "  Enter jumps, ? help, Esc back");
 }
 
 static void
@@ -216,6 +217,7 @@ search_open(struct tui *t, const char *regex, char **cause)
 	PCRE2_UCHAR		 msg[256];
 	PCRE2_SIZE		 off;
 	struct search		*s;
+	struct tui_view		*v;
 	struct kc_menu		*m;
 	struct kc_symbol	*sym;
 	char			*loc, *last = NULL;
@@ -266,6 +268,9 @@ search_open(struct tui *t, const char *regex, char **cause)
 		free(s);
 		return -1;
 	}
-	tui_push(t, &search_ops, NULL, s);
+	/* The cursor on the first match, not its heading: Enter jumps. */
+	v = tui_push(t, &search_ops, NULL, s);
+	if (s->n > 1 && s->r[0].m == NULL)
+		tree_move(v->tree, 1);
 	return 0;
 }

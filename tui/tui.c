@@ -351,6 +351,31 @@ tui_confirm_key(struct tui *t, int key)
 	return R_ALL;
 }
 
+/* A key bound to nothing: an unbound letter jumps to the next line
+ * starting with it (mconf's hotkeys); else the message says it is no
+ * key. */
+static int
+tui_unbound_key(struct tui *t, struct tui_view *v, int key)
+{
+	char buf[8];
+
+	if (key < 0x80 && key > 0x20 && tree_hotkey(v->tree, key))
+		return R_LINES;
+	if (key >= 0x110000)
+		return R_NONE;
+	if (key >= 0x80) {
+		buf[utf8_encode((uint32_t)key, buf)] = '\0';
+		tui_message(t, EL_STATUS, "%s: not a key (F1 lists the keys)",
+		    buf);
+	} else if (key > 0x20)
+		tui_message(t, EL_STATUS, "%c: no key, nor a line starting "
+		    "with it (F1 lists the keys)", key);
+	else
+		tui_message(t, EL_STATUS, "%s: not a key (F1 lists the keys)",
+		    keys_name(key, buf));
+	return R_ALL;
+}
+
 /* Leave, asking first if something would change. */
 static int
 tui_quit(struct tui *t)
@@ -381,21 +406,29 @@ tui_key(struct tui *t, int key)
 	act = keys_action(key);
 	if (act != A_VERIFY)
 		verify_other_key(t);
-	if (act == A_BACK && key == K_ESC) {
-		/* mconf's Esc Esc: the first one only arms. */
+	if (act == A_BACK && key == K_ESC && v->prev == NULL) {
+		/* One Esc closes a view (ESCDELAY is short, as mconf's);
+		 * at the main menu, mconf's Esc Esc leaves: the first one
+		 * only arms. */
 		if (!t->esc) {
 			t->esc = true;
-			return R_NONE;
+			return R_ALL;
 		}
 		t->esc = false;
 	}
 	free(t->msg);
 	t->msg = NULL;
-	if (act == A_NONE) {
-		/* Unbound letters jump to the next line starting with it. */
-		if (key < 0x80 && key > 0x20 && tree_hotkey(v->tree, key))
-			return R_LINES;
-		return R_NONE;
+	if (act == A_NONE)
+		return tui_unbound_key(t, v, key);
+	if (act == A_QUIT_ALL)
+		return tui_quit(t);
+	if (act == A_KEYS) {
+		/* F1 anywhere: the key list, or closes it. */
+		if (help_is_keys(v))
+			tui_pop(t);
+		else
+			help_keys_open(t);
+		return R_ALL;
 	}
 	if ((r = v->ops->action(t, v, act)) >= 0) {
 		if ((r & R_REBUILD) && t->view == v)
@@ -423,12 +456,16 @@ tui_key(struct tui *t, int key)
 		tree_end(v->tree);
 		return R_LINES;
 	case A_BACK:
+	case A_QUIT:
+		/* Close the view; quit only from the top (tig, mutt). */
 		if (v->prev == NULL)
 			return tui_quit(t);
 		tui_pop(t);
 		return R_ALL;
-	case A_QUIT:
-		return tui_quit(t);
+	case A_HELP:
+		/* No option help here: the keys. */
+		help_keys_open(t);
+		return R_ALL;
 	case A_SAVE:
 		tui_save(t);
 		return R_ALL;
@@ -598,7 +635,7 @@ tui_render(struct tui *t, struct row *rows, int height, int width)
 	else if (t->msg != NULL)
 		row_add(&rows[height - 1], t->msg_el, t->msg);
 	else if (t->esc)
-		row_add(&rows[height - 1], EL_STATUS, "Esc (again to go back)");
+		row_add(&rows[height - 1], EL_STATUS, "Esc (again to leave)");
 	row_fit(&rows[height - 1], EL_NORMAL, width);
 	if (t->w != NULL && t->snap->gen < t->gen) {
 		const char *busy = t->ascii ? " recomputing... " :

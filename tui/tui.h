@@ -176,6 +176,8 @@ int		 search_open(struct tui *, const char *regex, char **cause);
 /* The help screen's text for an entry (malloc'd, lines end in \n). */
 char		*help_text(struct tui *, struct kc_menu *);
 void		 help_open(struct tui *, struct kc_menu *);
+/* The key list (F1; ? where there is no option help). */
+void		 help_keys_open(struct tui *);
 
 /* help.c: wrap text into lines of at most width cells (malloc'd). */
 char		*help_wrap(const char *text, int width, int indent);
@@ -201,6 +203,10 @@ struct pager_ops {
  * (malloc'd) and data. */
 struct tui_view	*pager_open(struct tui *, const struct pager_ops *,
 		     struct kc_menu *, char *title, char *text, void *data);
+/* The kind of a pager view (NULL: not a pager). */
+const struct pager_ops *pager_kind(struct tui_view *);
+/* Whether a view is the key list. */
+bool		 help_is_keys(struct tui_view *);
 /* The data given to pager_open(). */
 void		*pager_data(struct tui_view *);
 

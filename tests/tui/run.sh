@@ -68,6 +68,13 @@ fixture() {
 	tui_start "$fx" "$KCTUI" --config "$d/.config"
 	step fx-start "Main menu" || return
 	screen fx-main
+	# F1: the key list, made from the key table; one Esc closes it.
+	step fx-keys "Keys (F1; ? where there is no option help):" F1 || return
+	screen fx-keys
+	step fx-keys-close "Main menu" Escape || return
+	# A key that is none says so.
+	step fx-unknown "x: no key, nor a line starting with it (F1 lists the keys)" x ||
+		return
 	# Into "General setup", swap off: ZSWAP (depends on SWAP) goes.
 	step fx-open "Main menu › General setup" Down Enter || return
 	screen fx-general
@@ -88,17 +95,27 @@ fixture() {
 	# The choice is a radio list.
 	step fx-choice "Optimize for size" End Up Up Enter || return
 	screen fx-choice
-	step fx-choice-set "(Optimize for size (-Os))" Down Enter Escape Escape || return
+	step fx-choice-set "(Optimize for size (-Os))" Down Enter Escape || return
 	# Help.
 	step fx-help "Symbol: LOG_BUF_SHIFT" Home Down '?' || return
 	screen fx-help
-	step fx-help-close "General setup" Escape Escape || return
+	step fx-help-close "General setup" Escape || return
+	# q closes the submenu: back at the main menu, still running.
+	tui_keys q
+	if tui_wait_gone "Main menu › General setup" 10 && tui_settle &&
+	   [ "$(tui_screen | sed -n 2p)" = " Main menu" ] &&
+	   ! tui_screen | grep -q "exited"; then
+		pass "tui/fx-q-closes$sfx"
+	else
+		fail "tui/fx-q-closes$sfx" "q did not close the submenu"
+		tui_screen | indent
+	fi
 	# Search, then jump into the menuconfig.
 	step fx-search-prompt "Search (regex):" / || return
 	tui_keys 'e1000|sha2' Enter
 	step fx-search "Search /e1000|sha2/: 3 matches" || return
 	screen fx-search
-	step fx-jump "Network device support" Down Enter || return
+	step fx-jump "Network device support" Enter || return
 	screen fx-jump
 	# Show-all shows VIRTIO_NET (depends on VIRTIO, which nothing sets)
 	# with why it is invisible.
@@ -113,7 +130,7 @@ fixture() {
 	step fx-trim-none "needs evidence: start kctui with -e BUNDLE" t || return
 	# Save and leave.
 	step fx-save "Configuration written to" s || return
-	step fx-quit "[exited 0]" q || return
+	step fx-quit "[exited 0]" Q || return
 	# The same changes made to the file, through olddefconfig.
 	sed -e 's/^CONFIG_SWAP=y/# CONFIG_SWAP is not set/' \
 	    -e 's/^CONFIG_LOG_BUF_SHIFT=17/CONFIG_LOG_BUF_SHIFT=18/' \
@@ -159,7 +176,7 @@ real() {
 	tui_keys '^VIRTIO_NET$' Enter
 	step real-search "1 match" || return
 	screen real-search
-	step real-jump "Main menu › Device Drivers › Network device support" Down Enter || return
+	step real-jump "Main menu › Device Drivers › Network device support" Enter || return
 	screen real-jump
 	step real-toggle "modified" n || return
 	screen real-toggled
@@ -171,9 +188,13 @@ real() {
 		fail "tui/real-explain$sfx" "no explanation in the help"
 	fi
 	screen real-help
-	step real-back "Network device support" Escape Escape || return
+	# Space pages (less): the last page at once, not one line.
+	step real-help-page "(100%)" Space || return
+	screen real-help-page
+	step real-help-pgup "(60%)" PgUp || return
+	step real-back "Network device support" Escape || return
 	step real-save "Configuration written to" s || return
-	step real-quit "[exited 0]" q || return
+	step real-quit "[exited 0]" Q || return
 	same_file "tui/real-saved$sfx" "$work/real-expected" "$d/.config" \
 		"(saved .config = olddefconfig with VIRTIO_NET=n)"
 	tui_stop
@@ -300,7 +321,7 @@ real_trim() {
 	screen trim-sub
 	step trim-accept "2 options trimmed" a || return
 	screen trim-accepted
-	step trim-reviewed "1 of 101 subsystems reviewed" Escape Escape || return
+	step trim-reviewed "1 of 101 subsystems reviewed" Escape || return
 	# Undo, and again.
 	step trim-undo "Undone: 2 options as before" u || return
 	step trim-undone "0 of 101 subsystems reviewed" || return
@@ -322,7 +343,7 @@ real_trim() {
 	else
 		fail "tui/verify-unclean-files$sfx" "no trimmed config in the verify dir ($vt), or the decisions changed"
 	fi
-	step trim-export-ask "Export trimmed config to: .config.trimmed" Escape Escape e || return
+	step trim-export-ask "Export trimmed config to: .config.trimmed" Escape e || return
 	tui_keys C-u "$d/trimmed" Enter
 	step trim-exported "Exported 2 trimmed options to" || return
 	# The accepted options are n, BFQ's group option (depends on it) went
@@ -349,14 +370,14 @@ real_trim() {
 	fi
 	# E on an invisible option: the plan, y applies it.
 	step trim-search "1 match" / '^SENSORS_LIS3_SPI$' Enter || return
-	step trim-jump "invisible: depends on !ACPI && SPI_MASTER" Down Enter || return
+	step trim-jump "invisible: depends on !ACPI && SPI_MASTER" Enter || return
 	step enable-help "(E: how to turn it on)" '?' || return
 	step enable-plan "To make CONFIG_SENSORS_LIS3_SPI y, 3 changes:" E || return
 	screen enable-plan
 	step enable-apply "CONFIG_SENSORS_LIS3_SPI=y: 3 changes applied" y || return
 	step enable-shown "<*> STMicroeletronics LIS3LV02Dx" || return
 	screen enable-applied
-	step trim-quit "Save the configuration" q || return
+	step trim-quit "Save the configuration" Q || return
 	step trim-quit2 "[exited 0]" n || return
 	tui_stop
 	# The same export from the command line, with the decisions file
@@ -393,9 +414,9 @@ real_kyber() {
 	step kyber-sub "Trim review › $sub" Down Down Down Down Down Enter ||
 		return
 	step kyber-accept "2 options trimmed" a || return
-	step kyber-menu "Main menu" Escape Escape Escape Escape || return
+	step kyber-menu "Main menu" Escape Escape || return
 	step kyber-search "1 match" / '^MQ_IOSCHED_KYBER$' Enter || return
-	step kyber-jump "Kyber I/O scheduler" Down Enter || return
+	step kyber-jump "Kyber I/O scheduler" Enter || return
 	step kyber-on "CONFIG_MQ_IOSCHED_KYBER=m is on again: no longer accepted in the trim review" m ||
 		return
 	screen kyber-on
@@ -410,7 +431,7 @@ real_kyber() {
 	step kyber-export-ask "Export trimmed config to:" e || return
 	tui_keys C-u "$d/trimmed" Enter
 	step kyber-exported "Exported 1 trimmed options to" || return
-	step kyber-quit "Save the configuration" q || return
+	step kyber-quit "Save the configuration" Q || return
 	step kyber-quit2 "[exited 0]" n || return
 	tui_stop
 	if grep -qx "CONFIG_MQ_IOSCHED_KYBER=m" "$d/trimmed" &&
@@ -451,9 +472,13 @@ real_review() {
 	step review-early "the trim review opens when it is done" t || return
 	step review-opened "Trim review: 0 of" 120 || return
 	pass "tui/review-after-load$sfx"
-	step review-menu "Main menu" Escape Escape || return
+	# ? where there is no option help: the key list.
+	step review-keys "Keys (F1; ? where there is no option help):" '?' ||
+		return
+	step review-keys-close "Trim review: 0 of" Escape || return
+	step review-menu "Main menu" Escape || return
 	step review-search "1 match" / '^MLX5_CORE$' Enter || return
-	step review-jump "Mellanox 5th generation network adapters" Down Enter ||
+	step review-jump "Mellanox 5th generation network adapters" Enter ||
 		return
 	if tui_screen | grep -q "^◐✂<M> .*Mellanox 5th generation network adapters (ConnectX series) core driver"; then
 		pass "tui/review-marks$sfx"
@@ -473,7 +498,7 @@ real_review() {
 	# Up to the candidate above, back to the menu, off the candidate,
 	# t: the list at the same subsystem, Enter: the same line.
 	step review-up "CONFIG_MLX4_EN:" Up Up || return
-	step review-menu2 "Main menu ›" Escape Escape Escape Escape || return
+	step review-menu2 "Main menu ›" Escape Escape || return
 	step review-list2 "Trim review: " Home t || return
 	step review-sub2 "Trim review › Device Drivers > Network device support > Ethernet driver support" Enter || return
 	if [ "$(tui_sgr "CONFIG_MLX4_EN ")" = "fg=7 bg=4 bold" ]; then
@@ -482,7 +507,7 @@ real_review() {
 		fail "tui/review-remembers$sfx" "the cursor is not back on CONFIG_MLX4_EN"
 		tui_screen | indent
 	fi
-	step review-quit-ask "Save the configuration" q || return
+	step review-quit-ask "Save the configuration" Q || return
 	step review-quit "[exited 0]" n || return
 }
 
@@ -511,12 +536,12 @@ real_612() {
 	tui_start "$TREE" "$KCTUI" --config "$d/.config"
 	step k612-start "Main menu" 120 || return
 	step k612-search "1 match" / '^HZ_1000$' Enter || return
-	step k612-jump "Timer frequency" Down Enter || return
+	step k612-jump "Timer frequency" Enter || return
 	screen k612-choice
 	step k612-pick "(X) 1000 HZ" y || return
 	screen k612-picked
 	step k612-save "Configuration written to" Escape s || return
-	step k612-quit "[exited 0]" q || return
+	step k612-quit "[exited 0]" Q || return
 	same_file "tui/k612-saved$sfx" "$work/k612-expected" "$d/.config" \
 		"(saved .config = the 6.12 conf's olddefconfig of HZ_1000=y)"
 	tui_stop
