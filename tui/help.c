@@ -87,6 +87,36 @@ help_wrap(const char *text, int width, int indent)
 	return strbuf_detach(&sb);
 }
 
+/* Wrap each line of text (lines end in \n) to width cells; a line's
+ * continuation is indented 4 more than its own leading blanks
+ * (malloc'd). */
+char *
+help_wrap_lines(const char *text, int width)
+{
+	struct strbuf	 sb;
+	const char	*p = text, *nl;
+	char		*line, *w;
+	int		 lead;
+
+	strbuf_init(&sb);
+	while (*p != '\0') {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p);
+		line = xstrndup(p, (size_t)(nl - p));
+		for (lead = 0; line[lead] == ' '; lead++)
+			;
+		w = help_wrap(line, width, lead + 4 < width / 2 ? lead + 4 :
+		    lead);
+		strbuf_adds(&sb, w);
+		free(w);
+		free(line);
+		p = *nl == '\n' ? nl + 1 : nl;
+	}
+	if (sb.len == 0)
+		strbuf_addc(&sb, '\n');
+	return strbuf_detach(&sb);
+}
+
 /* Why it has its value, what blocks it, what depends on it: the plain
  * language of core/explain.c (kctui explain), wrapped to the screen. */
 static void
@@ -298,14 +328,18 @@ void
 help_open(struct tui *t, struct kc_menu *m)
 {
 	struct kc_symbol	*s = kc_menu_sym(m);
-	char			*title;
+	char			*title, *text, *wrapped;
 
 	if (s != NULL && kc_sym_name(s) != NULL)
 		title = xasprintf("Help: %s", kc_sym_name(s));
 	else
 		title = xasprintf("Help: %s", kc_menu_prompt(m) != NULL ?
 		    kc_menu_prompt(m) : "");
-	pager_open(t, &help_pager_ops, m, title, help_text(t, m), NULL);
+	/* Long lines (Selected by: ... of 40 symbols) wrap. */
+	text = help_text(t, m);
+	wrapped = help_wrap_lines(text, t->width > 20 ? t->width : 20);
+	free(text);
+	pager_open(t, &help_pager_ops, m, title, wrapped, NULL);
 }
 
 /* The key list's headings: its first line. */
@@ -358,4 +392,49 @@ help_keys_open(struct tui *t)
 {
 	pager_open(t, &keys_pager_ops, NULL, xstrdup("Keys"), keys_text(),
 	    NULL);
+}
+
+/* A text's heading: its first line (ends with ':'). */
+static bool
+text_heading(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 0 && s[n - 1] == ':' && s[0] != ' ';
+}
+
+/* Enter and q close it; the rest as every view. */
+static int
+text_action(struct tui *t, struct tui_view *v, enum tui_action act)
+{
+	(void)v;
+	if (act == A_ENTER || act == A_QUIT) {
+		tui_pop(t);
+		return R_ALL;
+	}
+	return -1;
+}
+
+static void
+text_info(struct tui *t, struct tui_view *v, struct row *r, int width)
+{
+	(void)t;
+	(void)width;
+	row_addf(r, EL_STATUS, "%d lines; Space/PgDn pages; q, Esc or Enter "
+	    "closes", tree_count(v->tree));
+}
+
+static const struct pager_ops text_pager_ops = {
+	text_heading, text_action, text_info, NULL
+};
+
+/* A text in a pager, wrapped to the screen (title and text malloc'd,
+ * taken over). */
+void
+help_text_open(struct tui *t, char *title, char *text)
+{
+	char *w = help_wrap_lines(text, t->width > 20 ? t->width : 20);
+
+	free(text);
+	pager_open(t, &text_pager_ops, NULL, title, w, NULL);
 }

@@ -477,11 +477,12 @@ review_decide(struct tui *t, const size_t *cands, size_t n,
 			c->state = TRIM_REJECTED;
 	}
 	if (nacc > 0) {
-		if (trim_apply(tt->t, t->k, acc, nacc, &cause) != 0) {
-			tui_message(t, EL_ERROR, "%s", cause);
-			free(cause);
-		}
-		values = true;
+		/* cause: those that could not be set to n, and why; the
+		 * values changed only if one could. */
+		trim_apply(tt->t, t->k, acc, nacc, &cause);
+		for (i = 0; i < nacc; i++)
+			values |= trim_cand(tt->t, acc[i])->state ==
+			    TRIM_ACCEPTED;
 	}
 	for (i = 0; i < n; i++) {
 		c = trim_cand(tt->t, cands[i]);
@@ -503,6 +504,14 @@ review_decide(struct tui *t, const size_t *cands, size_t n,
 	review_save_decisions(t);
 	if (values)
 		review_changed(t);
+	if (cause != NULL) {
+		/* Which ones and why, in full, in a pager. */
+		tui_message(t, EL_ERROR, "%zu of %zu options trimmed; %zu could "
+		    "not be set to n (the list is open; q closes it)", nok, n,
+		    n - nok);
+		help_text_open(t, xstrdup("Not trimmed"), cause);
+		return;
+	}
 	if (t->msg == NULL) {
 		/* Its name only: the path is --decisions. */
 		const char *base = strrchr(tt->dpath, '/') != NULL ?

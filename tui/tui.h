@@ -181,6 +181,10 @@ void		 help_keys_open(struct tui *);
 
 /* help.c: wrap text into lines of at most width cells (malloc'd). */
 char		*help_wrap(const char *text, int width, int indent);
+/* Each line of a text so (continuations indented). */
+char		*help_wrap_lines(const char *text, int width);
+/* A text in a pager (title, text malloc'd, taken over). */
+void		 help_text_open(struct tui *, char *title, char *text);
 
 /* plan.c: "how do I turn this on?" for a symbol (E). */
 void		 plan_open(struct tui *, struct kc_symbol *);

@@ -321,10 +321,10 @@ real_trim() {
 	screen trim-sub
 	step trim-accept "2 options trimmed" a || return
 	screen trim-accepted
-	step trim-reviewed "1 of 101 subsystems reviewed" Escape || return
+	step trim-reviewed "1 of 99 subsystems reviewed" Escape || return
 	# Undo, and again.
 	step trim-undo "Undone: 2 options as before" u || return
-	step trim-undone "0 of 101 subsystems reviewed" || return
+	step trim-undone "0 of 99 subsystems reviewed" || return
 	step trim-sub2 "Trim review › $sub" Enter || return
 	step trim-accept2 "2 options trimmed" a || return
 	# v: verify what is accepted; the tree is not clean for O=, the
@@ -511,6 +511,52 @@ real_review() {
 	step review-quit "[exited 0]" n || return
 }
 
+# An option forced on by a select is never suggested (IOSF_MBI,
+# PCI_HYPERV_INTERFACE): trimming what selects it takes it along. A
+# "trim" decision still makes it a candidate; accepting it then fails,
+# and the review says which and why, in full, without changing anything.
+real_forced() {
+	local d=$work/forced bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	"$KCTUI" -C "$TREE" --config "$d/.config" -e "$bundle" suggest \
+	    --decisions "$d/none" > "$d/suggest" 2>&1
+	"$KCTUI" -C "$TREE" --config "$d/.config" -e "$bundle" export \
+	    --decisions "$d/none" --accept all -o "$d/all" > /dev/null 2>&1
+	if grep -q "CONFIG_PCI_HYPERV " "$d/suggest" &&
+	   ! grep -qE "CONFIG_(PCI_HYPERV_INTERFACE|IOSF_MBI) " "$d/suggest" &&
+	   grep -qx "# CONFIG_PCI_HYPERV_INTERFACE is not set" "$d/all" &&
+	   grep -qx "# CONFIG_IOSF_MBI is not set" "$d/all"; then
+		pass "tui/forced-not-suggested$sfx"
+	else
+		fail "tui/forced-not-suggested$sfx" "a forced option suggested, or not taken along"
+		grep -E "PCI_HYPERV|IOSF_MBI" "$d/suggest" "$d/all" | indent
+	fi
+	printf 'CONFIG_PCI_HYPERV_INTERFACE trim  # asked for\n' > "$d/decisions"
+	TUI_SOCK=kctui-test-$$-forced
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" \
+	    -e "$bundle" --decisions "$d/decisions"
+	step forced-loaded "suggested trim" 120 || return
+	step forced-search "1 match" / '^PCI_HYPERV_INTERFACE$' Enter || return
+	step forced-jump "Hyper-V PCI Interface" Enter || return
+	step forced-review "Trim review › Device Drivers > PCI support > PCI controller drivers" t ||
+		return
+	step forced-accept "0 of 1 options trimmed; 1 could not be set to n" a ||
+		return
+	screen forced-list
+	if tui_screen | grep -q "CONFIG_PCI_HYPERV_INTERFACE (m): selected by PCI_HYPERV &&" &&
+	   ! tui_screen | grep -q "modified"; then
+		pass "tui/forced-why$sfx"
+	else
+		fail "tui/forced-why$sfx" "no full list with why, or modified"
+		tui_screen | indent
+	fi
+	step forced-close "Trim review ›" q || return
+	step forced-quit-ask "Save the configuration" Q || return
+	step forced-quit "[exited 0]" n || return
+}
+
 # ------------------------------------------------------------ Linux 6.12
 # Debian's 6.12 tree and cloud config (6.11 choices: no mode, a value
 # is chosen by priority): the Timer frequency choice drawn as a radio
@@ -549,7 +595,7 @@ real_612() {
 
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_review real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_review real_forced real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;
