@@ -18,6 +18,9 @@
 #include "tree.h"
 #include "tui.h"
 
+static void	help_expr_terms(struct tui *, const struct kc_expr *,
+		    struct strbuf *);
+
 static const char *
 help_type(enum kc_type t)
 {
@@ -31,19 +34,129 @@ help_type(enum kc_type t)
 	}
 }
 
-/* "expr [=value]" with its current value. */
+/* How tightly an operator binds: || 1, && 2, the rest 3. */
+static int
+help_expr_prec(const struct kc_expr *e)
+{
+	switch (kc_expr_op(e)) {
+	case KC_EXPR_OR: return 1;
+	case KC_EXPR_AND: return 2;
+	default: return 3;
+	}
+}
+
+/* A symbol of an expression: its name and, unless a constant, its value
+ * ("BLOCK [=y]"). */
+static void
+help_expr_sym(struct tui *t, struct kc_symbol *s, struct strbuf *sb)
+{
+	const char *name = kc_sym_name(s);
+
+	if (name == NULL) {
+		strbuf_adds(sb, "<choice>");
+		return;
+	}
+	if (kc_sym_is_const(s)) {
+		if (strcmp(name, "y") == 0 || strcmp(name, "m") == 0 ||
+		    strcmp(name, "n") == 0 || (*name >= '0' && *name <= '9') ||
+		    *name == '-')
+			strbuf_adds(sb, name);
+		else
+			strbuf_addf(sb, "\"%s\"", name);
+		return;
+	}
+	strbuf_addf(sb, "%s [=%s]", name, kc_sym_string(t->k, s));
+}
+
+/*
+ * An expression as mconf prints it, each symbol with its value
+ * ("EXT3_FS [=n] && BLOCK [=y]"), and the parentheses its precedence
+ * needs: an || inside an && keeps them.
+ */
+void
+help_expr_values(struct tui *t, const struct kc_expr *e, struct strbuf *sb,
+    int prec)
+{
+	static const char *cmp[] = {
+		[KC_EXPR_EQUAL] = "=", [KC_EXPR_UNEQUAL] = "!=",
+		[KC_EXPR_LTH] = "<", [KC_EXPR_LEQ] = "<=",
+		[KC_EXPR_GTH] = ">", [KC_EXPR_GEQ] = ">="
+	};
+	enum kc_expr_op	 op = kc_expr_op(e);
+	int		 my = help_expr_prec(e);
+	char		*str;
+
+	if (my < prec)
+		strbuf_addc(sb, '(');
+	switch (op) {
+	case KC_EXPR_NONE:
+		strbuf_adds(sb, "y");
+		break;
+	case KC_EXPR_OR:
+	case KC_EXPR_AND:
+		help_expr_values(t, kc_expr_left(e), sb, my);
+		strbuf_adds(sb, op == KC_EXPR_OR ? " || " : " && ");
+		/* && and || are associative: a chain needs none. */
+		help_expr_values(t, kc_expr_right(e), sb, my);
+		break;
+	case KC_EXPR_NOT:
+		strbuf_addc(sb, '!');
+		help_expr_values(t, kc_expr_left(e), sb, 4);
+		break;
+	case KC_EXPR_SYMBOL:
+		help_expr_sym(t, kc_expr_sym(e), sb);
+		break;
+	case KC_EXPR_EQUAL:
+	case KC_EXPR_UNEQUAL:
+	case KC_EXPR_LTH:
+	case KC_EXPR_LEQ:
+	case KC_EXPR_GTH:
+	case KC_EXPR_GEQ:
+		help_expr_sym(t, kc_expr_sym(e), sb);
+		strbuf_adds(sb, cmp[op]);
+		help_expr_sym(t, kc_expr_sym2(e), sb);
+		break;
+	default:
+		str = kc_expr_str(e);
+		strbuf_adds(sb, str);
+		free(str);
+		break;
+	}
+	if (my < prec)
+		strbuf_addc(sb, ')');
+}
+
+/* "Depends on: A [=y] && B [=m]"; for selects and implies, as mconf,
+ * the value they give and one line per symbol that gives it. */
 static void
 help_expr(struct tui *t, struct strbuf *sb, const char *label,
     const struct kc_expr *e)
 {
-	char *s;
-
 	if (e == NULL)
 		return;
-	s = kc_expr_str(e);
-	strbuf_addf(sb, "  %s: %s [=%c]\n", label, s,
-	    "nmy"[kc_expr_eval(t->k, e)]);
-	free(s);
+	if (strcmp(label, "Selected by") != 0 &&
+	    strcmp(label, "Implied by") != 0) {
+		strbuf_addf(sb, "  %s: ", label);
+		help_expr_values(t, e, sb, 0);
+		strbuf_addc(sb, '\n');
+		return;
+	}
+	strbuf_addf(sb, "  %s [%c]:\n", label, "nmy"[kc_expr_eval(t->k, e)]);
+	help_expr_terms(t, e, sb);
+}
+
+/* The terms of a top-level ||, one line each ("  - A [=y] && B [=n]"). */
+static void
+help_expr_terms(struct tui *t, const struct kc_expr *e, struct strbuf *sb)
+{
+	if (kc_expr_op(e) == KC_EXPR_OR) {
+		help_expr_terms(t, kc_expr_left(e), sb);
+		help_expr_terms(t, kc_expr_right(e), sb);
+		return;
+	}
+	strbuf_adds(sb, "  - ");
+	help_expr_values(t, e, sb, 0);
+	strbuf_addc(sb, '\n');
 }
 
 char *
@@ -140,10 +253,9 @@ help_section_explain(struct tui *t, struct kc_menu *m, struct strbuf *sb)
 		free(line);
 	}
 	explain_free(ex);
-	/* Off, or not changeable: say how to get it. */
+	/* Off: say how to get it (not for what is on already). */
 	if ((kc_sym_type(s) == KC_BOOL || kc_sym_type(s) == KC_TRISTATE) &&
-	    kc_sym_index(s) >= 0 && (t->snap->tri[kc_sym_index(s)] == 0 ||
-	    !(t->snap->flags[kc_sym_index(s)] & (WS_SET_Y | WS_SET_M))))
+	    kc_sym_index(s) >= 0 && t->snap->tri[kc_sym_index(s)] == 0)
 		strbuf_adds(sb, "(E: how to turn it on)\n");
 	strbuf_addc(sb, '\n');
 }
@@ -208,10 +320,9 @@ help_section_symbol(struct tui *t, struct kc_menu *m, struct strbuf *sb)
 			    KC_PROP_SELECT ? "Selects" : "Implies",
 			    kc_sym_name(pi.target),
 			    kc_sym_string(t->k, pi.target));
-			if (pi.cond != NULL) {
-				e = kc_expr_str(pi.cond);
-				strbuf_addf(sb, " if %s", e);
-				free(e);
+			if (pi.own_cond != NULL) {
+				strbuf_adds(sb, " if ");
+				help_expr_values(t, pi.own_cond, sb, 0);
 			}
 			strbuf_addc(sb, '\n');
 		}
@@ -238,8 +349,16 @@ help_section_evidence(struct tui *t, struct kc_menu *m, struct strbuf *sb)
 
 	if (t->a == NULL || s == NULL || kc_sym_name(s) == NULL)
 		return;
-	strbuf_addf(sb, "\nEvidence: %s\n", verdict_name(attrib_verdict(t->a,
+	strbuf_addf(sb, "\nEvidence: %s", verdict_name(attrib_verdict(t->a,
 	    kc_sym_name(s))));
+	/* Used on the recorded machine, but off here: say it. */
+	if (kc_sym_index(s) >= 0 && (kc_sym_type(s) == KC_BOOL ||
+	    kc_sym_type(s) == KC_TRISTATE) &&
+	    t->snap->tri[kc_sym_index(s)] == 0 &&
+	    attrib_verdict(t->a, kc_sym_name(s)) == V_USED)
+		strbuf_adds(sb, " on the recorded machine, but it is off in "
+		    "this configuration");
+	strbuf_addc(sb, '\n');
 	if ((as = attrib_find(t->a, kc_sym_name(s))) == NULL)
 		return;
 	for (i = 0; i < as->nrefs && i < 200; i++) {

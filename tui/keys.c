@@ -33,7 +33,8 @@ static const struct key_binding keys_bindings[] = {
 	    "key list" },
 	{ 'h', A_HELP, NULL },
 	{ K_F1, A_KEYS, "this key list" },
-	{ '/', A_SEARCH, "search (regex over names, prompts, help)" },
+	{ '/', A_SEARCH, "search (regex over names, prompts, help); in help, "
+	    "find text on the page (then n: the next line with it)" },
 	{ 's', A_SAVE, "save the configuration" },
 	{ 'l', A_LOAD, "load another configuration" },
 	{ 'q', A_QUIT, "close this view; at the main menu, leave (asks to "

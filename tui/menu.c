@@ -457,7 +457,11 @@ menu_false_part(struct tui *t, const struct kc_expr *e, struct strbuf *sb)
 	s = kc_expr_str(e);
 	if (sb->len > 0)
 		strbuf_adds(sb, " && ");
-	strbuf_adds(sb, s);
+	/* Joined with &&: an || keeps its parentheses. */
+	if (kc_expr_op(e) == KC_EXPR_OR)
+		strbuf_addf(sb, "(%s)", s);
+	else
+		strbuf_adds(sb, s);
 	free(s);
 }
 
@@ -536,6 +540,9 @@ menu_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 	} else if (vd != WS_NO_VERDICT)
 		row_addf(r, menu_verdict_el(vd), "  %s",
 		    verdict_name((enum verdict)vd));
+	/* Used on the recorded machine, off here. */
+	if (vd == V_USED && tui_sym_tri(t, s) == 0)
+		row_add(r, EL_ERROR, " (off here)");
 	if (kc_menu_file(ml->m) != NULL)
 		row_addf(r, EL_STATUS, "  %s:%d", kc_menu_file(ml->m),
 		    kc_menu_line(ml->m));

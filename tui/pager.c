@@ -3,11 +3,13 @@
  * pager.c - scrollable lines of text with a title, a mode of the tree
  * widget with one item per line: the help screen (help.c) and the plan to
  * turn an option on (plan.c). The cursor is the top line, so up and down
- * scroll the view; what a key does otherwise, which lines are headings,
- * and the info line are the kind's (struct pager_ops).
+ * scroll the view, PgUp/PgDn/Space page, / finds text and n the next
+ * line with it (less); what a key does otherwise, which lines are
+ * headings, and the info line are the kind's (struct pager_ops).
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../lib/util.h"
 #include "tree.h"
@@ -20,7 +22,62 @@ struct pager {
 	char		       **lines;
 	int			 nlines;
 	void			*data;
+	char			*find;		/* the last / text, or NULL */
 };
+
+/* Whether line contains needle, ignoring ASCII case. */
+static bool
+pager_contains(const char *line, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *line != '\0'; line++) {
+		if (strncasecmp(line, needle, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Scroll to the next line (after the top one, wrapping) that holds the
+ * text searched last, as less's / and n. */
+static void
+pager_find_next(struct tui *t, struct tui_view *v)
+{
+	struct pager	*pg = v->data;
+	int		 top = tree_offset(v->tree), i, l;
+
+	if (pg->find == NULL || *pg->find == '\0') {
+		tui_message(t, EL_STATUS, "/ finds text on this page");
+		return;
+	}
+	for (i = 1; i <= pg->nlines; i++) {
+		l = (top + i) % pg->nlines;
+		if (pager_contains(pg->lines[l], pg->find)) {
+			tree_scroll_to(v->tree, l);
+			if (tree_offset(v->tree) != l)
+				/* On the last page: the line is shown. */
+				tui_message(t, EL_STATUS, "/%s: line %d",
+				    pg->find, l + 1);
+			return;
+		}
+	}
+	tui_message(t, EL_ERROR, "/%s: not on this page", pg->find);
+}
+
+/* The text typed for / (arg: the pager's view, still on top). */
+static void
+pager_find_done(struct tui *t, const char *text, void *arg)
+{
+	struct tui_view	*v = arg;
+	struct pager	*pg;
+
+	if (t->view != v || text == NULL || *text == '\0')
+		return;
+	pg = v->data;
+	free(pg->find);
+	pg->find = xstrdup(text);
+	pager_find_next(t, v);
+}
 
 /* One item per line. */
 static void
@@ -91,6 +148,16 @@ pager_action(struct tui *t, struct tui_view *v, enum tui_action act)
 	case A_END:
 		tree_scroll_to(v->tree, tree_count(v->tree));
 		return R_LINES;
+	case A_SEARCH:
+		tui_ask(t, "Find on this page: ", pg->find, pager_find_done,
+		    v);
+		return R_ALL;
+	case A_SET_N:
+		/* less's n: the next line with it, when / was used. */
+		if (pg->find == NULL)
+			return pg->ops->action(t, v, act);
+		pager_find_next(t, v);
+		return R_ALL;
 	default:
 		return pg->ops->action(t, v, act);
 	}
@@ -114,6 +181,7 @@ pager_free(struct tui_view *v)
 	if (pg->ops->free != NULL)
 		pg->ops->free(pg->data);
 	free(pg->title);
+	free(pg->find);
 	free(pg->text);
 	free(pg->lines);
 	free(pg);

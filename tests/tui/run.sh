@@ -557,6 +557,55 @@ real_forced() {
 	step forced-quit "[exited 0]" n || return
 }
 
+# Help that reads right: each symbol with its value (mconf), the
+# parentheses precedence needs, one line per selector, evidence of an
+# option that is off says so, E offered only for what is off.
+real_help() {
+	local d=$work/help bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	TUI_SOCK=kctui-test-$$-help
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" -e "$bundle" \
+	    --decisions "$d/decisions"
+	step help-loaded "suggested trim" 120 || return
+	step help-search "1 match" / '^WEXT_CORE$' Enter || return
+	step help-wext "Symbol: WEXT_CORE" '?' || return
+	screen help-wext
+	if tui_screen | grep -qx "  Depends on: NET \[=y\] && WIRELESS \[=n\] && (CFG80211_WEXT \[=n\] || WIRELESS_EXT \[=n\])" &&
+	   tui_screen | grep -qx "  - CFG80211_WEXT \[=n\] && NET \[=y\] && WIRELESS \[=n\] && CFG80211 \[=n\]" &&
+	   tui_screen | grep -qx "  Invisible: depends on WIRELESS && (CFG80211_WEXT || WIRELESS_EXT)" &&
+	   tui_screen | grep -q "^Evidence: used on the recorded machine, but it is off in this configuration"; then
+		pass "tui/help-expr$sfx"
+	else
+		fail "tui/help-expr$sfx" "values, parentheses or the off evidence missing"
+		tui_screen | indent
+	fi
+	step help-back "Search /" Escape || return
+	step help-search2 "1 match" Escape / '^EXT4_FS$' Enter || return
+	step help-ext4 "Help: EXT4_FS" '?' || return
+	# / finds text on the page (less): the line comes to the top.
+	step help-find "Find on this page:" / || return
+	tui_keys "Selected by" Enter
+	step help-found "  Selected by [n]:" || return
+	if [ "$(tui_screen | sed -n 5p)" = "  Selected by [n]:" ]; then
+		pass "tui/help-find$sfx"
+	else
+		fail "tui/help-find$sfx" "the line found is not at the top"
+		tui_screen | indent
+	fi
+	if tui_screen | grep -qx "  Selected by \[n\]:" &&
+	   tui_screen | grep -qx "  - EXT3_FS \[=n\] && BLOCK \[=y\]" &&
+	   ! tui_screen | grep -q "(E: how to turn it on)"; then
+		pass "tui/help-selected-by$sfx"
+	else
+		fail "tui/help-selected-by$sfx" "no Selected by line with values, or E offered for a y option"
+		tui_screen | indent
+	fi
+	step help-quit-ask "Save the configuration" Q || return
+	step help-quit "[exited 0]" n || return
+}
+
 # ------------------------------------------------------------ Linux 6.12
 # Debian's 6.12 tree and cloud config (6.11 choices: no mode, a value
 # is chosen by priority): the Timer frequency choice drawn as a radio
@@ -595,7 +644,7 @@ real_612() {
 
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_review real_forced real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_review real_forced real_help real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;
