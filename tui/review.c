@@ -83,6 +83,9 @@ struct tui_trim {
 	const void		*list_key;
 	size_t			 last_sub;
 	const void		*sub_key;
+	/* Whether the decisions file was there when the review began: if
+	 * not, and no decision is left (a then u), none is written. */
+	bool			 dexisted;
 };
 
 enum ritem_kind { RI_SUB, RI_ALL, RI_CAND, RI_CHANGE };
@@ -105,6 +108,7 @@ review_new(struct tui *t, struct kconfig *k, struct trim *tr,
 	tt->d = d;
 	tt->dpath = dpath;
 	tt->policy = (enum trim_policy)policy;
+	tt->dexisted = access(dpath, F_OK) == 0;
 	pthread_mutex_init(&tt->calc, NULL);
 	tt->keys = xcalloc(trim_ncands(tr) + trim_nsubsys(tr) +
 	    (size_t)kconfig_nsymbols(k) + 2, 1);
@@ -407,11 +411,18 @@ review_subsys_done(struct tui_trim *tt)
 	return n;
 }
 
-/* Write the decisions file; a message when it fails. */
+/* Write the decisions file; a message when it fails. Nothing the user
+ * did not decide: with no decision left in a file this review created,
+ * the file goes. */
 static void
 review_save_decisions(struct tui *t)
 {
 	char *cause = NULL;
+
+	if (decisions_count(t->trim->d) == 0 && !t->trim->dexisted) {
+		unlink(t->trim->dpath);
+		return;
+	}
 
 	if (decisions_save(t->trim->d, t->trim->dpath, &cause) != 0) {
 		tui_message(t, EL_ERROR, "%s", cause);
@@ -517,13 +528,19 @@ review_decide(struct tui *t, const size_t *cands, size_t n,
 		const char *base = strrchr(tt->dpath, '/') != NULL ?
 		    strrchr(tt->dpath, '/') + 1 : tt->dpath;
 
+		/* Say plainly where an accept goes: the configuration
+		 * being edited (s saves it, e exports a copy, u undoes). */
+		const char *where = to == TRIM_ACCEPTED ? ": set to n in the "
+		    "config being edited (u undoes, s saves, e exports)" : "";
+
 		if (n == 1)
-			tui_message(t, EL_STATUS, "CONFIG_%s: %s (%s)",
+			tui_message(t, EL_STATUS, "CONFIG_%s: %s (%s)%s",
 			    trim_cand(tt->t, cands[0])->name, to ==
-			    TRIM_ACCEPTED ? "trimmed" : "kept", base);
+			    TRIM_ACCEPTED ? "trimmed" : "kept", base, where);
 		else
-			tui_message(t, EL_STATUS, "%zu options %s (%s)", nok,
-			    to == TRIM_ACCEPTED ? "trimmed" : "kept", base);
+			tui_message(t, EL_STATUS, "%zu options %s (%s)%s", nok,
+			    to == TRIM_ACCEPTED ? "trimmed" : "kept", base,
+			    where);
 	}
 }
 
@@ -701,14 +718,19 @@ review_keep_verified(struct tui *t, const struct verify *v)
 int
 review_export(struct tui *t)
 {
+	char *def;
+
 	if (t->trim == NULL) {
 		tui_message(t, EL_ERROR, load_busy(t) ? "Evidence is still "
 		    "loading" : "Export needs trim suggestions: start kctui "
 		    "with -e BUNDLE");
 		return R_ALL;
 	}
-	tui_ask(t, "Export trimmed config to: ", ".config.trimmed",
-	    review_export_done, NULL);
+	/* Beside the config being edited, not in the tree. */
+	def = xasprintf("%s.trimmed", t->config_path);
+	tui_ask(t, "Export trimmed config to: ", def, review_export_done,
+	    NULL);
+	free(def);
 	return R_ALL;
 }
 

@@ -629,7 +629,12 @@ tui_render(struct tui *t, struct row *rows, int height, int width)
 		row_add(&rows[height - 1], EL_INPUT, t->input->s != NULL ?
 		    t->input->s : "");
 		row_add(&rows[height - 1], EL_SELECTED, " ");
-	} else if (t->prompt == P_CONFIRM_QUIT)
+	} else if (t->prompt == P_CONFIRM_QUIT && review_naccepted(t) > 0)
+		/* The accepted trims are in it: say so. */
+		row_addf(&rows[height - 1], EL_INPUT, "Save the configuration, "
+		    "with its %zu accepted trims, to %s? [y]es [n]o [Esc] "
+		    "stay", review_naccepted(t), t->config_path);
+	else if (t->prompt == P_CONFIRM_QUIT)
 		row_addf(&rows[height - 1], EL_INPUT, "Save the configuration "
 		    "to %s? [y]es [n]o [Esc] stay", t->config_path);
 	else if (t->msg != NULL)

@@ -325,6 +325,13 @@ real_trim() {
 	# Undo, and again.
 	step trim-undo "Undone: 2 options as before" u || return
 	step trim-undone "0 of 99 subsystems reviewed" || return
+	# Nothing decided any more: no decisions file left behind.
+	if [ ! -e "$d/decisions" ]; then
+		pass "tui/trim-undo-no-file$sfx"
+	else
+		fail "tui/trim-undo-no-file$sfx" "a decisions file with nothing decided:"
+		indent < "$d/decisions"
+	fi
 	step trim-sub2 "Trim review › $sub" Enter || return
 	step trim-accept2 "2 options trimmed" a || return
 	# v: verify what is accepted; the tree is not clean for O=, the
@@ -343,7 +350,8 @@ real_trim() {
 	else
 		fail "tui/verify-unclean-files$sfx" "no trimmed config in the verify dir ($vt), or the decisions changed"
 	fi
-	step trim-export-ask "Export trimmed config to: .config.trimmed" Escape e || return
+	# The default is beside the config being edited, not in the tree.
+	step trim-export-ask "Export trimmed config to: $d/.config.trimmed" Escape e || return
 	tui_keys C-u "$d/trimmed" Enter
 	step trim-exported "Exported 2 trimmed options to" || return
 	# The accepted options are n, BFQ's group option (depends on it) went
@@ -377,7 +385,7 @@ real_trim() {
 	step enable-apply "CONFIG_SENSORS_LIS3_SPI=y: 3 changes applied" y || return
 	step enable-shown "<*> STMicroeletronics LIS3LV02Dx" || return
 	screen enable-applied
-	step trim-quit "Save the configuration" Q || return
+	step trim-quit "Save the configuration, with its 2 accepted trims, to" Q || return
 	step trim-quit2 "[exited 0]" n || return
 	tui_stop
 	# The same export from the command line, with the decisions file
