@@ -719,7 +719,8 @@ menu_action(struct tui *t, struct tui_view *v, enum tui_action act)
 }
 
 const struct tui_view_ops tui_menu_ops = {
-	"menu", &menu_tree_ops, menu_title, menu_action, menu_info, NULL
+	"menu", &menu_tree_ops, menu_title, menu_action, menu_info, NULL,
+	NULL
 };
 
 struct tui_view *

@@ -189,7 +189,7 @@ pager_free(struct tui_view *v)
 
 static const struct tui_view_ops pager_ops = {
 	"pager", &pager_tree_ops, pager_title, pager_action, pager_info,
-	pager_free
+	pager_free, NULL
 };
 
 struct tui_view *

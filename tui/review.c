@@ -804,6 +804,48 @@ review_saving(struct tui_trim *tt, const size_t *cands, size_t n,
 		row_addf(r, el, ", %llu KiB", (bytes + 1023) / 1024);
 }
 
+/*
+ * A menu path in at most avail cells: cut from the middle so that its
+ * last part (the subsystem itself) stays readable ("Networking support
+ * > Network… > Core Netfilter Configuration").
+ */
+static void
+review_path(struct tui *t, struct row *r, const char *path, int avail)
+{
+	const char	*leaf = strrchr(path, '>');
+	const char	*dots = t->ascii ? "..." : "\u2026";
+	int		 len = (int)strlen(path), nd = t->ascii ? 3 : 1, head;
+	struct row	 tmp;
+
+	row_init(&tmp);
+	row_add(&tmp, EL_NORMAL, path);
+	len = tmp.n;
+	row_free(&tmp);
+	if (len <= avail || leaf == NULL || avail < 8) {
+		row_add(r, EL_NORMAL, path);
+		return;
+	}
+	leaf--;		/* " > LEAF" */
+	row_init(&tmp);
+	row_add(&tmp, EL_NORMAL, leaf);
+	head = avail - tmp.n - nd;
+	row_free(&tmp);
+	if (head < 4) {
+		/* Not even the leaf and a head: the leaf alone, cut. */
+		row_add(r, EL_INVISIBLE, dots);
+		row_add(r, EL_NORMAL, leaf);
+		return;
+	}
+	row_init(&tmp);
+	row_add(&tmp, EL_NORMAL, path);
+	tmp.n = head;
+	for (int i = 0; i < tmp.n; i++)
+		row_addch(r, EL_NORMAL, tmp.ch[i]);
+	row_free(&tmp);
+	row_add(r, EL_INVISIBLE, dots);
+	row_add(r, EL_NORMAL, leaf);
+}
+
 /* Cut a row to width cells, with an ellipsis when something goes. */
 static void
 review_cut(struct tui *t, struct row *r, int width)
@@ -849,10 +891,22 @@ rlist_draw(void *arg, struct tree *tr, const struct tree_line *l,
 	if (bytes)
 		row_addf(r, EL_NORMAL, "%6lluK ", (bytes + 1023) / 1024);
 	row_addf(r, EL_TRIM, "%4zu off", sub->removes);
-	row_addf(r, EL_NORMAL, "  %s", sub->path);
+	row_add(r, EL_NORMAL, "  ");
+	review_path(t, r, sub->path, width - r->n);
 	review_cut(t, r, width);
 	if (selected)
 		row_paint(r, EL_SELECTED, 0, width);
+}
+
+/* The list's column headings, on the rule above it. */
+static void
+rlist_heading(struct tui *t, struct tui_view *v, struct row *r, int width)
+{
+	(void)t;
+	(void)v;
+	(void)width;
+	row_add(r, EL_HELP_TITLE, "  reviewed   objects  modules      off  "
+	    "subsystem (the selected one in full below)");
 }
 
 static const char *
@@ -878,9 +932,9 @@ rlist_title(struct tui *t, struct tui_view *v)
 
 	(void)v;
 	trim_get_stats(tt->t, &st);
-	return xasprintf("Trim review: %zu of %zu subsystems reviewed, %zu "
-	    "candidates (policy %s%s)", review_subsys_done(tt),
-	    trim_nsubsys(tt->t), trim_ncands(tt->t),
+	return xasprintf("Trim review: %zu of %zu reviewed, %zu candidates, "
+	    "%zu accepted (%s%s)", review_subsys_done(tt),
+	    trim_nsubsys(tt->t), trim_ncands(tt->t), review_naccepted(t),
 	    trim_policy_name(tt->policy), tt->policy == TRIM_POLICY_AGGRESSIVE && !st.aggressive ?
 	    ", no trace: as modules" : "");
 }
@@ -930,15 +984,33 @@ rlist_action(struct tui *t, struct tui_view *v, enum tui_action act)
 static void
 rlist_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 {
-	struct ritem *ri = tree_current_data(v->tree);
+	struct ritem	*ri = tree_current_data(v->tree);
+	struct row	 p;
+	char		*counts;
+	int		 avail, i;
 
-	(void)width;
 	if (ri == NULL)
 		return;
-	row_addf(r, EL_STATUS, "%zu of %zu reviewed here;  Enter opens  a "
-	    "trims all  r keeps all  u undo  e export  v verify",
-	    review_done(t->trim, ri->sub),
-	    trim_subsys(t->trim->t, ri->sub)->ncands);
+
+	/* The selected row's path: what the list cut from its middle, in
+	 * full, or at least its end (the list shows its start). */
+	counts = xasprintf("  (%zu of %zu reviewed)", review_done(t->trim,
+	    ri->sub), trim_subsys(t->trim->t, ri->sub)->ncands);
+	row_init(&p);
+	row_add(&p, EL_STATUS, trim_subsys(t->trim->t, ri->sub)->path);
+	avail = width - r->n - (int)strlen(counts) - 1;
+	i = 0;
+	if (p.n > avail && avail > 10) {
+		row_add(r, EL_INVISIBLE, t->ascii ? "..." : "\u2026");
+		i = p.n - (avail - (t->ascii ? 3 : 1));
+	}
+	for (; i < p.n; i++)
+		row_addch(r, EL_STATUS, p.ch[i]);
+	row_free(&p);
+	row_add(r, EL_STATUS, counts);
+	free(counts);
+	row_add(r, EL_STATUS, "  Enter opens  a trims all  r keeps all  u "
+	    "undo  e export  v verify");
 }
 
 /* The list closes: remember its line for the next t. */
@@ -953,7 +1025,7 @@ rlist_free(struct tui_view *v)
 
 static const struct tui_view_ops rlist_ops = {
 	"trim", &rlist_tree_ops, rlist_title, rlist_action, rlist_info,
-	rlist_free
+	rlist_free, rlist_heading
 };
 
 /*
@@ -1091,13 +1163,20 @@ rsub_draw(void *arg, struct tree *tr, const struct tree_line *l,
 		row_add(r, EL_NORMAL, " ");
 		col = r->n;
 		review_saving(tt, &ri->cand, 1, r, EL_NORMAL);
-		if (r->n < col + 17)
-			row_fit(r, EL_NORMAL, col + 17);
+		/* Two blanks at least before the prompt: the counts never
+		 * run into it. */
+		row_fit(r, EL_NORMAL, r->n < col + 17 ? col + 19 : r->n + 2);
 		if (c->decided)
-			row_add(r, EL_TRIM, " (decision: trim)");
+			row_add(r, EL_TRIM, "(decision: trim) ");
 		else if (c->to_verify)
-			row_add(r, EL_TRIM, " (to be verified by booting)");
-		row_addf(r, EL_INVISIBLE, " %s", c->reason);
+			row_add(r, EL_TRIM, "(to be verified by booting) ");
+		/* The prompt beside the symbol; the reason after it (in
+		 * full on the bottom line). */
+		if (kc_sym_menu(c->sym) != NULL &&
+		    kc_menu_prompt(kc_sym_menu(c->sym)) != NULL)
+			row_addf(r, EL_NORMAL, "%s  ",
+			    kc_menu_prompt(kc_sym_menu(c->sym)));
+		row_addf(r, EL_INVISIBLE, "%s", c->reason);
 		review_cut(t, r, width);
 		break;
 	case RI_CHANGE:
@@ -1142,8 +1221,18 @@ rsub_title(struct tui *t, struct tui_view *v)
 {
 	size_t s = (size_t)(uintptr_t)v->data - 1;
 
-	return xasprintf("Trim review %s %s", t->ascii ? ">" : "\u203a",
-	    trim_subsys(t->trim->t, s)->path);
+	struct row	 r;
+	char		*path, *title;
+
+	/* Cut from the middle as the list does: the leaf stays. */
+	row_init(&r);
+	review_path(t, &r, trim_subsys(t->trim->t, s)->path, t->width - 16);
+	path = row_text(&r);
+	row_free(&r);
+	title = xasprintf("Trim review %s %s", t->ascii ? ">" : "\u203a",
+	    path);
+	free(path);
+	return title;
 }
 
 /* The cursor to the next candidate (after a or r on one), if any. */
@@ -1269,7 +1358,7 @@ rsub_free(struct tui_view *v)
 
 static const struct tui_view_ops rsub_ops = {
 	"trim-subsystem", &rsub_tree_ops, rsub_title, rsub_action, rsub_info,
-	rsub_free
+	rsub_free, NULL
 };
 
 static int

@@ -184,7 +184,7 @@ search_free(struct tui_view *v)
 
 static const struct tui_view_ops search_ops = {
 	"search", &search_tree_ops, search_title, search_action, search_info,
-	search_free
+	search_free, NULL
 };
 
 static void

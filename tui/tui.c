@@ -525,15 +525,47 @@ tui_rule(struct tui *t, struct row *r, int width)
 		row_add(r, EL_RULE, t->ascii ? "-" : "\u2500");
 }
 
-/* The legend: the evidence marks, or the main keys. */
+/*
+ * The evidence legend in one of three lengths (0 the longest): marks
+ * with their names, shorter names, marks alone; "? help" ends each.
+ */
 static void
-tui_legend(struct tui *t, struct row *r)
+tui_legend_marks(struct tui *t, struct row *r, int tier)
 {
-	int v;
-	static const char *names[] = { "used", "plausible", "none",
-	    "no code" };
+	static const char *names[3][4] = {
+		{ "used", "plausible", "none", "no code" },
+		{ "used", "plaus.", "none", "no code" },
+		{ "", "", "", "" },
+	};
 	static const int els[] = { EL_EV_USED, EL_EV_PLAUSIBLE, EL_EV_NONE,
 	    EL_EV_NOCODE };
+	int v;
+
+	row_add(r, EL_LEGEND, tier == 0 ? "Evidence: " : "");
+	for (v = 0; v < 4; v++) {
+		row_add(r, els[v], menu_verdict_mark(t, v));
+		row_addf(r, EL_LEGEND, tier == 2 ? "" : tier == 1 ? "%s " :
+		    " %s  ", names[tier][v]);
+	}
+	if (t->trim != NULL) {
+		row_add(r, EL_TRIM, menu_trim_mark(t));
+		row_add(r, EL_LEGEND, tier == 0 ? " suggested trim  " :
+		    tier == 1 ? "trim " : " ");
+	}
+	if (tier < 2)
+		row_add(r, EL_NEW, "(NEW)");
+	row_add(r, EL_LEGEND, t->trim != NULL ? (tier == 0 ?
+	    "  t trim review  ? help" : "  t review  ? help") : tier == 0 ?
+	    " new since .config   ? help  / search  N new only" :
+	    "  ? help  F1 keys");
+}
+
+/* The legend: the evidence marks, or the main keys; shorter on a
+ * narrow screen, never without "? help". */
+static void
+tui_legend(struct tui *t, struct row *r, int width)
+{
+	int tier, start = r->n;
 
 	if (load_busy(t)) {
 		row_addf(r, EL_BUSY, " loading evidence%s ", t->ascii ? "..." :
@@ -542,22 +574,17 @@ tui_legend(struct tui *t, struct row *r)
 		return;
 	}
 	if (t->a == NULL) {
-		row_add(r, EL_LEGEND, "Enter open/toggle  y/m/n set  ? help  "
-		    "/ search  s save  l load  q quit  A all  N new");
+		row_add(r, EL_LEGEND, width >= 90 ? "Enter open/toggle  y/m/n "
+		    "set  ? help  / search  s save  l load  q quit  A all  N "
+		    "new" : "? help  F1 keys  / search  s save  q quit");
 		return;
 	}
-	row_add(r, EL_LEGEND, "Evidence: ");
-	for (v = 0; v < 4; v++) {
-		row_add(r, els[v], menu_verdict_mark(t, v));
-		row_addf(r, EL_LEGEND, " %s  ", names[v]);
+	for (tier = 0; tier < 3; tier++) {
+		r->n = start;
+		tui_legend_marks(t, r, tier);
+		if (r->n <= width)
+			break;
 	}
-	if (t->trim != NULL) {
-		row_add(r, EL_TRIM, menu_trim_mark(t));
-		row_add(r, EL_LEGEND, " suggested trim  ");
-	}
-	row_add(r, EL_NEW, "(NEW)");
-	row_add(r, EL_LEGEND, t->trim != NULL ? "  t trim review  ? help" :
-	    " new since .config   ? help  / search  N new only");
 }
 
 void
@@ -593,9 +620,13 @@ tui_render(struct tui *t, struct row *rows, int height, int width)
 		row_add(&rows[1], EL_NEW, "  [NEW only]");
 	row_fit(&rows[1], EL_NORMAL, width);
 	row_add(&rows[2], EL_NORMAL, " ");
-	tui_legend(t, &rows[2]);
+	tui_legend(t, &rows[2], width);
 	row_fit(&rows[2], EL_NORMAL, width);
-	tui_rule(t, &rows[3], width);
+	if (v->ops->heading != NULL) {
+		v->ops->heading(t, v, &rows[3], width);
+		row_fit(&rows[3], EL_RULE, width);
+	} else
+		tui_rule(t, &rows[3], width);
 
 	if (tree_height(v->tree) != list)
 		tree_set_height(v->tree, list);

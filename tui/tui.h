@@ -56,6 +56,9 @@ struct tui_view_ops {
 	void		 (*info)(struct tui *, struct tui_view *,
 			     struct row *, int width);
 	void		 (*free)(struct tui_view *);
+	/* Column headings on the rule above the list, or NULL: a rule. */
+	void		 (*heading)(struct tui *, struct tui_view *,
+			     struct row *, int width);
 };
 
 struct tui_view {

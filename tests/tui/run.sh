@@ -60,6 +60,19 @@ step() {
 	return 0
 }
 
+# down_to NAME TEXT: Down until TEXT is on the screen (at most 40).
+down_to() {
+	local n=$1 text=$2 i
+	for ((i = 0; i < 40; i++)); do
+		tui_settle
+		tui_screen | grep -qF -- "$text" && return 0
+		tui_keys Down
+	done
+	fail "tui/$n$sfx" "not found going down: $text"
+	tui_screen | indent
+	return 1
+}
+
 # -------------------------------------------------------------- fixture
 fixture() {
 	local d=$work/fx fx=$here/fixture
@@ -314,17 +327,17 @@ real_trim() {
 	tui_start "$TREE" "$KCTUI" --config "$d/.config" \
 	    -e "$bundle" --decisions "$d/decisions"
 	step trim-loaded "suggested trim" 120 || return
-	step trim-list "subsystems reviewed" t || return
+	step trim-list "reviewed," t || return
 	screen trim-list
 	step trim-sub "Trim review › $sub" Down Down Down Down Down Enter || return
 	step trim-conseq "also CONFIG_BFQ_GROUP_IOSCHED y→n" || return
 	screen trim-sub
 	step trim-accept "2 options trimmed" a || return
 	screen trim-accepted
-	step trim-reviewed "1 of 99 subsystems reviewed" Escape || return
+	step trim-reviewed "1 of 99 reviewed," Escape || return
 	# Undo, and again.
 	step trim-undo "Undone: 2 options as before" u || return
-	step trim-undone "0 of 99 subsystems reviewed" || return
+	step trim-undone "0 of 99 reviewed," || return
 	# Nothing decided any more: no decisions file left behind.
 	if [ ! -e "$d/decisions" ]; then
 		pass "tui/trim-undo-no-file$sfx"
@@ -418,7 +431,7 @@ real_kyber() {
 	tui_start "$TREE" "$KCTUI" --config "$d/.config" \
 	    -e "$bundle" --decisions "$d/decisions"
 	step kyber-loaded "suggested trim" 120 || return
-	step kyber-list "subsystems reviewed" t || return
+	step kyber-list "reviewed," t || return
 	step kyber-sub "Trim review › $sub" Down Down Down Down Down Enter ||
 		return
 	step kyber-accept "2 options trimmed" a || return
@@ -614,6 +627,46 @@ real_help() {
 	step help-quit "[exited 0]" n || return
 }
 
+# The review at 80x24: the legend shortens and keeps "? help", the
+# list has column headings, paths are cut in the middle so the leaf
+# stays readable, the selected one is in full on the status line; a
+# subsystem's candidates show their prompt, the counts apart from it.
+real_small() {
+	local d=$work/small bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local TUI_W=80 TUI_H=24
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	TUI_SOCK=kctui-test-$$-small
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" -e "$bundle" \
+	    --decisions "$d/decisions"
+	step small-loaded "t review  ? help" 120 || return
+	step small-list "reviewed," t || return
+	down_to small-netfilter "Core Netfilter Configuration  (0 of" || return
+	screen small-list
+	if tui_screen | sed -n 3p | grep -q "? help$" &&
+	   tui_screen | grep -q "^ *0/107 .*… > Core Netfilter Configuration$" &&
+	   tui_screen | grep -q "^ ….* > Core Netfilter Configuration  (0 of 107 reviewed)" &&
+	   tui_screen | grep -q "^  reviewed   objects  modules      off  subsystem"; then
+		pass "tui/small-list$sfx"
+	else
+		fail "tui/small-list$sfx" "legend without ? help, a path cut at its end, or no headings"
+		tui_screen | indent
+	fi
+	step small-sub "Trim review ›" Enter || return
+	step small-sub2 "trimming all turns off" || return
+	screen small-sub
+	if tui_screen | grep -q "^ Trim review › .*… > Core Netfilter Configuration$" &&
+	   tui_screen | grep -qE "^   ✂    m  CONFIG_NF_CONNTRACK +[0-9]+ objs?, [0-9]+ modules?  Netfilter"; then
+		pass "tui/small-sub$sfx"
+	else
+		fail "tui/small-sub$sfx" "title cut at its end, or counts run into the prompt"
+		tui_screen | indent
+	fi
+	step small-quit-ask "Save the configuration" Q || return
+	step small-quit "[exited 0]" n || return
+}
+
 # ------------------------------------------------------------ Linux 6.12
 # Debian's 6.12 tree and cloud config (6.11 choices: no mode, a value
 # is chosen by priority): the Timer frequency choice drawn as a radio
@@ -652,7 +705,7 @@ real_612() {
 
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_review real_forced real_help real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_review real_forced real_help real_small real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;
