@@ -28,7 +28,8 @@ static const struct key_binding keys_bindings[] = {
 	{ ' ', A_CYCLE, "cycle the value (n, m, y)" },
 	{ 'y', A_SET_Y, "set to y (built in)" },
 	{ 'm', A_SET_M, "set to m (module)" },
-	{ 'n', A_SET_N, "set to n (off)" },
+	{ 'n', A_SET_N, "set to n (off); in search results and after / in "
+	    "help, the next match" },
 	{ '?', A_HELP, "help on the option; where there is none, this "
 	    "key list" },
 	{ 'h', A_HELP, NULL },

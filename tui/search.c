@@ -121,6 +121,23 @@ search_title(struct tui *t, struct tui_view *v)
 	    s->nmatches == 1 ? "" : "es");
 }
 
+/* The cursor to the next match after it (a line with an entry), from
+ * the top again after the last. */
+static void
+search_next(struct tui_view *v)
+{
+	int		 n = tree_count(v->tree), cur = tree_current(v->tree), i;
+	struct sresult	*sr;
+
+	for (i = 1; i <= n; i++) {
+		sr = tree_line(v->tree, (cur + i) % n)->data;
+		if (sr->m != NULL) {
+			tree_move(v->tree, (cur + i) % n - cur);
+			return;
+		}
+	}
+}
+
 static int
 search_action(struct tui *t, struct tui_view *v, enum tui_action act)
 {
@@ -142,6 +159,10 @@ search_action(struct tui *t, struct tui_view *v, enum tui_action act)
 			return R_ALL;
 		}
 		return -1;	/* a heading: the key list */
+	case A_SET_N:
+		/* n: the next match, over the headings (wrapping). */
+		search_next(v);
+		return R_LINES;
 	default:
 		return -1;
 	}
@@ -166,7 +187,7 @@ search_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 		row_addf(r, EL_INVISIBLE, "  invisible: %s", why);
 		free(why);
 	}
-	row_add(r, EL_STATUS, "  Enter jumps, ? help, Esc back");
+	row_add(r, EL_STATUS, "  Enter jumps, n next match, ? help, Esc back");
 }
 
 static void

@@ -96,6 +96,7 @@ tui_done(struct tui *t)
 		free(t->input);
 	}
 	free(t->config_path);
+	free(t->last_search);
 	theme_free(&t->theme);
 	pthread_mutex_destroy(&t->req_lock);
 }
@@ -286,6 +287,9 @@ tui_search_done(struct tui *t, const char *re, void *arg)
 	(void)arg;
 	if (re == NULL || *re == '\0')
 		return;
+	/* / again offers it: Enter goes back to these results. */
+	free(t->last_search);
+	t->last_search = xstrdup(re);
 	if (search_open(t, re, &cause) != 0) {
 		tui_message(t, EL_ERROR, "%s", cause);
 		free(cause);
@@ -474,7 +478,8 @@ tui_key(struct tui *t, int key)
 		    tui_load_done, NULL);
 		return R_ALL;
 	case A_SEARCH:
-		tui_ask(t, "Search (regex): ", NULL, tui_search_done, NULL);
+		tui_ask(t, "Search (regex): ", t->last_search,
+		    tui_search_done, NULL);
 		return R_ALL;
 	case A_SHOW_ALL:
 		t->show_all = !t->show_all;

@@ -96,6 +96,7 @@ struct tui {
 
 	char			*msg;
 	int			 msg_el;
+	char			*last_search;	/* the last / regex, or NULL */
 	bool			 esc;		/* first Esc of Esc Esc seen */
 
 	enum tui_prompt		 prompt;

@@ -128,8 +128,22 @@ fixture() {
 	tui_keys 'e1000|sha2' Enter
 	step fx-search "Search /e1000|sha2/: 3 matches" || return
 	screen fx-search
+	# n: the next match, over the heading, and round to the first.
+	step fx-search-n "Kconfig:" n || return
+	if tui_sgr "Use Rx polling (NAPI)" | grep -q "bg=4" &&
+	   tui_keys n && tui_settle && tui_sgr "SHA224 and SHA256" | grep -q "bg=4" &&
+	   tui_keys n && tui_settle && tui_sgr "Intel PRO/1000" | grep -q "bg=4"; then
+		pass "tui/fx-search-next$sfx"
+	else
+		fail "tui/fx-search-next$sfx" "n did not go to the next match"
+		tui_screen | indent
+	fi
 	step fx-jump "Network device support" Enter || return
 	screen fx-jump
+	# / again offers the last search: Enter is back at the results.
+	step fx-search-again "Search (regex): e1000|sha2" / || return
+	step fx-search-back "Search /e1000|sha2/: 3 matches" Enter || return
+	step fx-jump-again "Main menu › Network device support" Enter || return
 	# Show-all shows VIRTIO_NET (depends on VIRTIO, which nothing sets)
 	# with why it is invisible.
 	step fx-showall "[show-all]" A || return
