@@ -735,16 +735,18 @@ menu_jump(struct tui *t, struct kc_menu *m)
 	struct kc_menu	*chain[64], *p;
 	int		 n = 0, i;
 
-	if (!tui_menu_visible(t, m) && !t->show_all) {
-		t->show_all = true;
-		tui_message(t, EL_STATUS, "show-all on: the option is "
-		    "invisible");
-	}
 	for (p = menu_container(m); p != NULL && n < 64; p = menu_container(p))
 		chain[n++] = p;
 	/* Back to the main menu, then down the chain. */
 	while (t->view != NULL && t->view->prev != NULL)
 		tui_pop(t);
+	if (!tui_menu_visible(t, m) && !t->show_all) {
+		/* On for this jump only: off again at the main menu. */
+		t->show_all = true;
+		t->show_all_auto = true;
+		tui_message(t, EL_STATUS, "show-all on: the option is "
+		    "invisible (off again at the main menu)");
+	}
 	for (i = n - 2; i >= 0; i--)
 		menu_open(t, chain[i]);
 	return tree_select_key(t->view->tree, m);

@@ -233,6 +233,11 @@ tui_pop(struct tui *t)
 		v->ops->free(v);
 	tree_free(v->tree);
 	free(v);
+	/* Show-all that a jump turned on goes at the main menu. */
+	if (t->show_all_auto && t->view != NULL && t->view->prev == NULL) {
+		t->show_all = t->show_all_auto = false;
+		tui_message(t, EL_STATUS, "show-all off again");
+	}
 	/* What is below may be stale (values changed meanwhile). */
 	if (t->view != NULL) {
 		tree_set_height(t->view->tree, t->height - TUI_TOP -
@@ -483,6 +488,7 @@ tui_key(struct tui *t, int key)
 		return R_ALL;
 	case A_SHOW_ALL:
 		t->show_all = !t->show_all;
+		t->show_all_auto = false;	/* the user's now */
 		tui_message(t, EL_STATUS, "show-all %s", t->show_all ? "on" :
 		    "off");
 		tree_build(v->tree);

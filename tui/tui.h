@@ -90,6 +90,7 @@ struct tui {
 	struct theme		 theme;
 	bool			 ascii;		/* no UTF-8 line drawing */
 	bool			 show_all, show_name, only_new;
+	bool			 show_all_auto;	/* turned on by a jump */
 	bool			 config_existed;	/* for NEW */
 	bool			 dirty;
 	char			*config_path;

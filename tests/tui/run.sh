@@ -406,12 +406,28 @@ real_trim() {
 	# E on an invisible option: the plan, y applies it.
 	step trim-search "1 match" / '^SENSORS_LIS3_SPI$' Enter || return
 	step trim-jump "invisible: depends on !ACPI && SPI_MASTER" Enter || return
+	step trim-showall "show-all on: the option is invisible" || return
 	step enable-help "(E: how to turn it on)" '?' || return
 	step enable-plan "To make CONFIG_SENSORS_LIS3_SPI y, 3 changes:" E || return
 	screen enable-plan
 	step enable-apply "CONFIG_SENSORS_LIS3_SPI=y: 3 changes applied" y || return
 	step enable-shown "<*> STMicroeletronics LIS3LV02Dx" || return
 	screen enable-applied
+	# The jump turned show-all on (and said so); at the main menu it
+	# is off again.
+	local i
+	for ((i = 0; i < 8; i++)); do
+		[ "$(tui_screen | sed -n 2p)" = " Main menu" ] && break
+		tui_keys Escape
+		tui_settle
+	done
+	if [ "$(tui_screen | sed -n 2p)" = " Main menu" ] &&
+	   tui_screen | grep -q "show-all off again"; then
+		pass "tui/showall-off-again$sfx"
+	else
+		fail "tui/showall-off-again$sfx" "show-all left on"
+		tui_screen | indent
+	fi
 	step trim-quit "Save the configuration, with its 2 accepted trims, to" Q || return
 	step trim-quit2 "[exited 0]" n || return
 	tui_stop
