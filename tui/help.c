@@ -361,13 +361,14 @@ help_section_evidence(struct tui *t, struct kc_menu *m, struct strbuf *sb)
 	strbuf_addc(sb, '\n');
 	if ((as = attrib_find(t->a, kc_sym_name(s))) == NULL)
 		return;
-	for (i = 0; i < as->nrefs && i < 200; i++) {
+	/* All of them, however many (the pager scrolls, / finds). */
+	if (as->nrefs > 20)
+		strbuf_addf(sb, "  (%zu items; / finds one)\n", as->nrefs);
+	for (i = 0; i < as->nrefs; i++) {
 		attrib_ref_format(&as->refs[i], buf, sizeof buf);
 		strbuf_addf(sb, "  %s%s\n", buf, as->refs[i].direct ? "" :
 		    " (directory)");
 	}
-	if (as->nrefs > 200)
-		strbuf_addf(sb, "  ... %zu more\n", as->nrefs - 200);
 }
 
 /* The sections, in order. */

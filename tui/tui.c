@@ -197,6 +197,9 @@ tui_ask(struct tui *t, const char *prompt, const char *initial,
 	strbuf_reset(t->input);
 	if (initial != NULL)
 		strbuf_adds(t->input, initial);
+	/* An offered text (the last search, a default path) is replaced
+	 * by what is typed, kept by Enter, edited after Backspace. */
+	t->input_fresh = initial != NULL && *initial != '\0';
 	t->input_done = done;
 	t->input_arg = arg;
 	t->prompt = P_INPUT;
@@ -320,6 +323,7 @@ tui_input_key(struct tui *t, int key)
 		return R_ALL;
 	case K_BACKSPACE:
 	case K_DEL:
+		t->input_fresh = false;
 		/* Drop one UTF-8 character. */
 		while (t->input->len > 0) {
 			unsigned char c = (unsigned char)
@@ -332,10 +336,14 @@ tui_input_key(struct tui *t, int key)
 			t->input->s[t->input->len] = '\0';
 		return R_LINES;
 	case 'U' & 0x1f:
+		t->input_fresh = false;
 		strbuf_reset(t->input);
 		return R_LINES;
 	}
 	if (key >= 0x20 && key < 0x110000 && key != 0x7f) {
+		if (t->input_fresh)
+			strbuf_reset(t->input);
+		t->input_fresh = false;
 		strbuf_add(t->input, b, (size_t)utf8_encode((uint32_t)key, b));
 		return R_LINES;
 	}

@@ -103,6 +103,7 @@ struct tui {
 	enum tui_prompt		 prompt;
 	char			*prompt_text;
 	struct strbuf		*input;
+	bool			 input_fresh;	/* typing replaces it */
 	void			(*input_done)(struct tui *, const char *,
 				    void *);
 	void			*input_arg;	/* input_done's */

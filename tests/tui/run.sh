@@ -653,6 +653,14 @@ real_help() {
 		fail "tui/help-selected-by$sfx" "no Selected by line with values, or E offered for a y option"
 		tui_screen | indent
 	fi
+	# Every evidence item is listed (none "... N more").
+	step help-ext4-end "(100%)" End || return
+	if tui_screen | grep -q "^  trace:" && ! tui_screen | grep -q " more$"; then
+		pass "tui/help-all-items$sfx"
+	else
+		fail "tui/help-all-items$sfx" "evidence items cut"
+		tui_screen | indent
+	fi
 	step help-quit-ask "Save the configuration" Q || return
 	step help-quit "[exited 0]" n || return
 }
