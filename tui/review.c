@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "../core/decisions.h"
@@ -83,6 +84,7 @@ struct tui_trim {
 	const void		*list_key;
 	size_t			 last_sub;
 	const void		*sub_key;
+	int			 sort;		/* rlist_sorts[] */
 	/* Whether the decisions file was there when the review began: if
 	 * not, and no decision is left (a then u), none is written. */
 	bool			 dexisted;
@@ -856,16 +858,59 @@ review_cut(struct tui *t, struct row *r, int width)
 	row_add(r, EL_INVISIBLE, t->ascii ? "..." : "\u2026");
 }
 
+/* The list's orders (o), as ncdu's and htop's sort keys. */
+static const char *const rlist_sorts[] = {
+	"menu order", "most turned off", "most candidates", "name"
+};
+#define RLIST_NSORTS (int)(sizeof rlist_sorts / sizeof rlist_sorts[0])
+
+/* The trim being sorted (qsort has no argument). */
+static struct tui_trim *rlist_sort_tt;
+
+/* Two subsystems in the current order; menu order breaks ties. */
+static int
+rlist_cmp(const void *a, const void *b)
+{
+	size_t			 x = *(const size_t *)a, y = *(const size_t *)b;
+	struct trim_subsys	*sx = trim_subsys(rlist_sort_tt->t, x);
+	struct trim_subsys	*sy = trim_subsys(rlist_sort_tt->t, y);
+	const char		*lx, *ly;
+	int			 c = 0;
+
+	switch (rlist_sort_tt->sort) {
+	case 1:
+		c = (sy->removes > sx->removes) - (sy->removes < sx->removes);
+		break;
+	case 2:
+		c = (sy->ncands > sx->ncands) - (sy->ncands < sx->ncands);
+		break;
+	case 3:
+		lx = strrchr(sx->path, '>') != NULL ? strrchr(sx->path, '>') +
+		    2 : sx->path;
+		ly = strrchr(sy->path, '>') != NULL ? strrchr(sy->path, '>') +
+		    2 : sy->path;
+		c = strcasecmp(lx, ly);
+		break;
+	}
+	return c != 0 ? c : (x > y) - (x < y);
+}
+
 static void
 rlist_build(void *arg, struct tree *tr)
 {
 	struct tui_view	*v = arg;
 	struct tui_trim	*tt = v->tui->trim;
-	size_t		 s;
+	size_t		 s, n = trim_nsubsys(tt->t), *order;
 
-	for (s = 0; s < trim_nsubsys(tt->t); s++)
-		tree_add(tr, NULL, ritem_new(RI_SUB, s, 0, 0), &tt->keys[s],
-		    false);
+	order = xcalloc(n + 1, sizeof *order);
+	for (s = 0; s < n; s++)
+		order[s] = s;
+	rlist_sort_tt = tt;
+	qsort(order, n, sizeof *order, rlist_cmp);
+	for (s = 0; s < n; s++)
+		tree_add(tr, NULL, ritem_new(RI_SUB, order[s], 0, 0),
+		    &tt->keys[order[s]], false);
+	free(order);
 }
 
 static void
@@ -905,8 +950,8 @@ rlist_heading(struct tui *t, struct tui_view *v, struct row *r, int width)
 	(void)t;
 	(void)v;
 	(void)width;
-	row_add(r, EL_HELP_TITLE, "  reviewed   objects  modules      off  "
-	    "subsystem (the selected one in full below)");
+	row_addf(r, EL_HELP_TITLE, "  reviewed   objects  modules      off  "
+	    "subsystem (o: %s)", rlist_sorts[t->trim->sort]);
 }
 
 static const char *
@@ -969,6 +1014,11 @@ rlist_action(struct tui *t, struct tui_view *v, enum tui_action act)
 		return R_ALL | R_REBUILD;
 	case A_VERIFY:
 		return verify_key(t);
+	case A_SORT:
+		t->trim->sort = (t->trim->sort + 1) % RLIST_NSORTS;
+		tui_message(t, EL_STATUS, "Subsystems by %s (o: next order)",
+		    rlist_sorts[t->trim->sort]);
+		return R_ALL | R_REBUILD;
 	case A_ENABLE:
 	case A_SET_Y:
 	case A_SET_M:

@@ -520,8 +520,10 @@ tui_key(struct tui *t, int key)
 		return review_undo(t);
 	case A_ACCEPT:
 	case A_REJECT:
-		tui_message(t, EL_STATUS, "a and r accept or reject trims in "
-		    "the trim review: press t");
+	case A_SORT:
+		tui_message(t, EL_STATUS, "%s: in the trim review (press t)",
+		    key == 'o' ? "o sorts subsystems" : "a and r accept or "
+		    "reject trims");
 		return R_ALL;
 	case A_VERIFY:
 		/* Outside the trim review only to cancel a run; else a

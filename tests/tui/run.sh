@@ -691,6 +691,17 @@ real_small() {
 		fail "tui/small-list$sfx" "legend without ? help, a path cut at its end, or no headings"
 		tui_screen | indent
 	fi
+	# o sorts: by what each turns off, the most first.
+	step small-sort "subsystem (o: most turned off)" o || return
+	local offs
+	offs=$(tui_screen | sed -n '5,20p' | grep -oE '[0-9]+ off' | cut -d' ' -f1 | tr '\n' ' ')
+	if [ -n "$offs" ] && [ "$offs" = "$(printf '%s\n' $offs | sort -rn | tr '\n' ' ')" ]; then
+		pass "tui/small-sort$sfx" "($offs)"
+	else
+		fail "tui/small-sort$sfx" "not by most turned off: $offs"
+	fi
+	step small-unsort "subsystem (o: menu order)" o o o || return
+	down_to small-netfilter2 "Core Netfilter Configuration  (0 of" || return
 	step small-sub "Trim review ›" Enter || return
 	step small-sub2 "trimming all turns off" || return
 	screen small-sub
