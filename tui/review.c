@@ -816,7 +816,7 @@ review_path(struct tui *t, struct row *r, const char *path, int avail)
 {
 	const char	*leaf = strrchr(path, '>');
 	const char	*dots = t->ascii ? "..." : "\u2026";
-	int		 len = (int)strlen(path), nd = t->ascii ? 3 : 1, head;
+	int		 len, nd = t->ascii ? 3 : 1, head, i;
 	struct row	 tmp;
 
 	row_init(&tmp);
@@ -841,7 +841,7 @@ review_path(struct tui *t, struct row *r, const char *path, int avail)
 	row_init(&tmp);
 	row_add(&tmp, EL_NORMAL, path);
 	tmp.n = head;
-	for (int i = 0; i < tmp.n; i++)
+	for (i = 0; i < tmp.n; i++)
 		row_addch(r, EL_NORMAL, tmp.ch[i]);
 	row_free(&tmp);
 	row_add(r, EL_INVISIBLE, dots);
