@@ -85,6 +85,14 @@ fixture() {
 	step fx-keys "Keys (F1; ? where there is no option help):" F1 || return
 	screen fx-keys
 	step fx-keys-close "Main menu" Escape || return
+	# z shows invisible options as mconf's does; z again hides them.
+	step fx-z "[show-all]" z || return
+	tui_keys z
+	if tui_wait_gone "[show-all]" 10; then
+		pass "tui/fx-z$sfx"
+	else
+		fail "tui/fx-z$sfx" "z did not turn show-all off again"
+	fi
 	# A key that is none says so.
 	step fx-unknown "x: no key, nor a line starting with it (F1 lists the keys)" x ||
 		return
@@ -556,6 +564,14 @@ real_review() {
 		pass "tui/review-remembers$sfx"
 	else
 		fail "tui/review-remembers$sfx" "the cursor is not back on CONFIG_MLX4_EN"
+		tui_screen | indent
+	fi
+	# r (keep) on a candidate: the cursor goes to the next one.
+	step review-keep "CONFIG_MLX4_EN: kept" r || return
+	if [ "$(tui_sgr "CONFIG_MLX5_CORE ")" = "fg=7 bg=4 bold" ]; then
+		pass "tui/review-next-after-r$sfx"
+	else
+		fail "tui/review-next-after-r$sfx" "the cursor did not move to CONFIG_MLX5_CORE"
 		tui_screen | indent
 	fi
 	step review-quit-ask "Save the configuration" Q || return
