@@ -732,6 +732,30 @@ real_small() {
 	step small-quit "[exited 0]" n || return
 }
 
+# The review at 220x60: the full legend, every path whole.
+real_large() {
+	local d=$work/large bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local TUI_W=220 TUI_H=60
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	TUI_SOCK=kctui-test-$$-large
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" -e "$bundle" \
+	    --decisions "$d/decisions"
+	step large-loaded "suggested trim  (NEW)  t trim review  ? help" 120 || return
+	step large-list "of 99 reviewed," t || return
+	screen large-list
+	if tui_screen | grep -q "Networking support > Networking options > Network packet filtering framework (Netfilter) > Core Netfilter Configuration$" &&
+	   ! tui_screen | sed -n '5,56p' | grep -q "…"; then
+		pass "tui/large-list$sfx"
+	else
+		fail "tui/large-list$sfx" "a path cut on a wide screen"
+		tui_screen | indent
+	fi
+	step large-quit-ask "Save the configuration" Q || return
+	step large-quit "[exited 0]" n || return
+}
+
 # ------------------------------------------------------------ Linux 6.12
 # Debian's 6.12 tree and cloud config (6.11 choices: no mode, a value
 # is chosen by priority): the Timer frequency choice drawn as a radio
@@ -770,7 +794,7 @@ real_612() {
 
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_review real_forced real_help real_small real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_review real_forced real_help real_small real_large real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;
