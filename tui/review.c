@@ -85,6 +85,10 @@ struct tui_trim {
 	size_t			 last_sub;
 	const void		*sub_key;
 	int			 sort;		/* rlist_sorts[] */
+	/* Per candidate, what accepting it turned off, as last computed
+	 * before it was accepted: still shown under it after. */
+	struct review_change   **dragged;
+	size_t			*ndragged;
 	/* Whether the decisions file was there when the review began: if
 	 * not, and no decision is left (a then u), none is written. */
 	bool			 dexisted;
@@ -111,6 +115,8 @@ review_new(struct tui *t, struct kconfig *k, struct trim *tr,
 	tt->dpath = dpath;
 	tt->policy = (enum trim_policy)policy;
 	tt->dexisted = access(dpath, F_OK) == 0;
+	tt->dragged = xcalloc(trim_ncands(tr) + 1, sizeof *tt->dragged);
+	tt->ndragged = xcalloc(trim_ncands(tr) + 1, sizeof *tt->ndragged);
 	pthread_mutex_init(&tt->calc, NULL);
 	tt->keys = xcalloc(trim_ncands(tr) + trim_nsubsys(tr) +
 	    (size_t)kconfig_nsymbols(k) + 2, 1);
@@ -171,6 +177,10 @@ review_free(struct tui *t)
 		review_undo_clear(&tt->undo[i]);
 	free(tt->undo);
 	review_result_free(tt->res);
+	for (i = 0; i < trim_ncands(tt->t); i++)
+		free(tt->dragged[i]);
+	free(tt->dragged);
+	free(tt->ndragged);
 	trim_free(tt->t);
 	decisions_free(tt->d);
 	free(tt->dpath);
@@ -191,6 +201,8 @@ review_is_candidate(struct tui *t, const struct kc_symbol *s)
 }
 
 static void	review_save_decisions(struct tui *);
+static void	review_remember(struct tui_trim *,
+		    const struct review_result *);
 
 /* ------------------------------------------------------ consequences */
 
@@ -292,6 +304,7 @@ review_request(struct tui *t)
 		review_result_free(tt->res);
 		tt->res = review_compute(tt, t->k, q->id, q->sub, q->cands,
 		    q->n);
+		review_remember(tt, tt->res);
 		free(q->cands);
 		free(q);
 		return;
@@ -318,6 +331,23 @@ review_request_clear(struct tui *t)
 	pthread_mutex_unlock(&t->req_lock);
 }
 
+/* Keep what each candidate of a result turns off, for after it is
+ * accepted (then the worker no longer computes it). */
+static void
+review_remember(struct tui_trim *tt, const struct review_result *r)
+{
+	size_t i, c;
+
+	for (i = 0; i < r->n; i++) {
+		if ((c = r->cands[i]) >= trim_ncands(tt->t) || r->ch[i] == NULL)
+			continue;
+		free(tt->dragged[c]);
+		tt->dragged[c] = xcalloc(r->nch[i] + 1, sizeof *r->ch[i]);
+		memcpy(tt->dragged[c], r->ch[i], r->nch[i] * sizeof *r->ch[i]);
+		tt->ndragged[c] = r->nch[i];
+	}
+}
+
 void
 review_collect(struct tui *t, struct worker_snapshot *s)
 {
@@ -328,6 +358,7 @@ review_collect(struct tui *t, struct worker_snapshot *s)
 		return;
 	review_result_free(t->trim->res);
 	t->trim->res = r;
+	review_remember(t->trim, r);
 	s->consequences = NULL;
 	tui_bench(t, "consequences %.3f", r->ms);
 }
@@ -371,13 +402,20 @@ review_sync(struct tui *t)
 	strbuf_free(&names);
 }
 
-/* The consequences of a candidate in the current result, or NULL. */
+/* The consequences of a candidate in the current result (of an
+ * accepted one, those remembered), or NULL. */
 static struct review_change *
 review_changes_of(struct tui_trim *tt, size_t cand, size_t *n)
 {
 	size_t i;
 
 	*n = 0;
+	/* Accepted: what it turned off, as computed before. */
+	if (cand < trim_ncands(tt->t) && trim_cand(tt->t, cand)->state ==
+	    TRIM_ACCEPTED) {
+		*n = tt->ndragged[cand];
+		return tt->dragged[cand];
+	}
 	if (tt->res == NULL || tt->res->id != tt->reqid)
 		return NULL;
 	for (i = 0; i < tt->res->n; i++) {

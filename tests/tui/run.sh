@@ -356,6 +356,14 @@ real_trim() {
 	screen trim-sub
 	step trim-accept "2 options trimmed" a || return
 	screen trim-accepted
+	# What accepting dragged along stays shown under what dragged it.
+	if tui_screen | grep -q "[[]trim[]].*CONFIG_IOSCHED_BFQ" &&
+	   tui_screen | grep -q "also CONFIG_BFQ_GROUP_IOSCHED y→n"; then
+		pass "tui/trim-dragged-shown$sfx"
+	else
+		fail "tui/trim-dragged-shown$sfx" "the dragged options went from the view"
+		tui_screen | indent
+	fi
 	step trim-reviewed "1 of 99 reviewed," Escape || return
 	# Undo, and again.
 	step trim-undo "Undone: 2 options as before" u || return
