@@ -56,7 +56,8 @@ report_tri(enum kc_tri v)
 }
 
 /* The report's model: per change, the accepted candidate it is filed
- * under (-1: an accepted one itself, -2: no single cause). */
+ * under (-1: an accepted one itself, -2: no single cause, -3: not in the
+ * written configuration, not reported). */
 struct report_model {
 	const struct report_input	*in;
 	int				*change_of;	/* symbol -> change */
@@ -88,6 +89,18 @@ report_root(struct report_model *m, size_t i)
 	return -2;
 }
 
+/* Whether the written configuration has sym (a symbol of the trim's
+ * configuration, maybe another parse) at v: what the report says must be
+ * what the file holds, whatever changed after the trim was computed. */
+static bool
+report_in_output(const struct report_input *in, struct kc_symbol *sym,
+    enum kc_tri v)
+{
+	struct kc_symbol *s = kconfig_symbol(in->k, kc_sym_index(sym));
+
+	return s != NULL && kc_sym_tristate(in->k, s) == v;
+}
+
 static void
 report_model_build(struct report_model *m, const struct report_input *in)
 {
@@ -102,11 +115,16 @@ report_model_build(struct report_model *m, const struct report_input *in)
 	for (i = 0; i < (size_t)n; i++)
 		m->change_of[i] = -1;
 	m->accepted = xcalloc(trim_ncands(in->t) + 1, sizeof *m->accepted);
+	/* An accepted candidate on again in the output (set back in the
+	 * browser) is not reported as removed. */
 	for (i = 0; i < in->naccepted; i++)
-		if (in->accepted[i] < trim_ncands(in->t))
+		if (in->accepted[i] < trim_ncands(in->t) &&
+		    report_in_output(in, trim_cand(in->t,
+		    in->accepted[i])->sym, KC_NO))
 			m->accepted[in->accepted[i]] = true;
 	for (i = 0; i < in->naccepted; i++) {
 		if (in->accepted[i] < trim_ncands(in->t) &&
+		    m->accepted[in->accepted[i]] &&
 		    trim_cand(in->t, in->accepted[i])->to_verify)
 			m->nverify++;
 	}
@@ -115,6 +133,11 @@ report_model_build(struct report_model *m, const struct report_input *in)
 	m->root = xcalloc(in->nchanges + 1, sizeof *m->root);
 	for (i = 0; i < in->nchanges; i++) {
 		c = &in->changes[i];
+		if (!report_in_output(in, c->sym, c->after)) {
+			/* Not what the file holds: not reported. */
+			m->root[i] = -3;
+			continue;
+		}
 		cand = trim_cand_of(in->t, c->sym);
 		if (cand >= 0 && m->accepted[cand] && c->after == KC_NO) {
 			m->root[i] = -1;
@@ -175,6 +198,7 @@ report_markdown_verify(struct strbuf *sb, struct report_model *m)
 	for (j = 0; j < in->naccepted; j++) {
 		cand = trim_cand(in->t, in->accepted[j]);
 		if (cand == NULL || !cand->to_verify ||
+		    !m->accepted[in->accepted[j]] ||
 		    cand->state != TRIM_ACCEPTED)
 			continue;
 		strbuf_addf(sb, "- `CONFIG_%s` (%s): %s\n", cand->name,
@@ -402,6 +426,7 @@ report_yaml_verify(yaml_emitter_t *e, struct report_model *m)
 	for (j = 0; ok && j < in->naccepted; j++) {
 		cand = trim_cand(in->t, in->accepted[j]);
 		if (cand == NULL || !cand->to_verify ||
+		    !m->accepted[in->accepted[j]] ||
 		    cand->state != TRIM_ACCEPTED)
 			continue;
 		name = xasprintf("CONFIG_%s", cand->name);

@@ -270,7 +270,7 @@ trim_collect(struct trim *t)
 	enum verdict		 vd;
 	enum decision		 d;
 	int			 idx;
-	bool			 decided, to_verify;
+	bool			 decided, to_verify, forced;
 
 	for (m = kconfig_root(t->k); m != NULL; m = kc_menu_walk(m)) {
 		if ((s = kc_menu_sym(m)) == NULL || kc_sym_menu(s) != m ||
@@ -293,6 +293,14 @@ trim_collect(struct trim *t)
 			continue;
 		if (kc_sym_visible(t->k, s) == KC_NO)
 			continue;
+		/* Forced on by a select: it can't be set to n, so it is
+		 * never suggested (a "trim" decision still asks for it);
+		 * trimming what selects it takes it along
+		 * (trim_set_forced()). Not for the module list, which
+		 * follows localmodconfig. */
+		forced = !decided && !t->in->module_list &&
+		    kc_sym_selected_by(s) != NULL &&
+		    kc_expr_eval(t->k, kc_sym_selected_by(s)) != KC_NO;
 		/* verified: what the modules policy keeps and this keep-set
 		 * does not is a candidate to be verified when a module list
 		 * would drop it too, y or m; else it stays. */
@@ -309,6 +317,10 @@ trim_collect(struct trim *t)
 		if (!decided && !to_verify && !trim_policy_allows(t, s, v, vd,
 		    path, kc_menu_file(m)))
 			continue;
+		if (forced) {
+			t->cand_of[idx] = TRIM_FORCED;
+			continue;
+		}
 		if (t->ncands == t->acands) {
 			t->acands = t->acands ? t->acands * 2 : 256;
 			t->cands = xrealloc(t->cands, t->acands *
@@ -329,10 +341,14 @@ trim_collect(struct trim *t)
 void
 trim_uncollect(struct trim *t)
 {
-	size_t i;
+	size_t	i;
+	int	j;
 
 	for (i = 0; i < t->ncands; i++)
 		t->cand_of[kc_sym_index(t->cands[i].sym)] = -1;
+	for (j = 0; j < t->nsyms; j++)
+		if (t->cand_of[j] == TRIM_FORCED)
+			t->cand_of[j] = -1;
 	t->ncands = 0;
 	t->st.kept_by_decision = 0;
 }

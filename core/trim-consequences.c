@@ -13,9 +13,58 @@
 #include "../lib/util.h"
 #include "trim-int.h"
 
+/*
+ * What the accepted candidates dragged along by select: an option that
+ * would be a candidate but for a select that forces it on (trim_collect()
+ * marks it TRIM_FORCED) goes to n once nothing selects it any more (the
+ * selector trimmed, or off because of a trimmed one), so trimming
+ * PCI_HYPERV takes PCI_HYPERV_INTERFACE along, which was never suggested
+ * on its own (it could not be set to n). In passes, as the candidates.
+ */
+static void
+trim_set_forced(struct trim *t, struct kconfig *k)
+{
+	struct kc_symbol	*x;
+	bool			 progress = true;
+	int			 i;
+
+	while (progress) {
+		progress = false;
+		for (i = 0; i < t->nsyms; i++) {
+			if (t->cand_of[i] != TRIM_FORCED)
+				continue;
+			x = kconfig_symbol(k, i);
+			if (kc_sym_tristate(k, x) != KC_NO &&
+			    kc_sym_set_tristate(k, x, KC_NO))
+				progress = true;
+		}
+	}
+}
+
+/* "\n  CONFIG_X: selected by Y [=m] || Z [=y]": why a candidate (a symbol
+ * of the trim's configuration) stays on in k. */
+static void
+trim_apply_why(struct kconfig *k, struct kc_symbol *cand, struct strbuf *sb)
+{
+	struct kc_symbol	*s = kconfig_symbol(k, kc_sym_index(cand));
+	const struct kc_expr	*e = kc_sym_selected_by(s);
+	char			*str;
+
+	strbuf_addf(sb, "\n  CONFIG_%s (%c)", kc_sym_name(s),
+	    "nmy"[kc_sym_tristate(k, s)]);
+	if (e != NULL && kc_expr_eval(k, e) != KC_NO) {
+		str = kc_expr_str(e);
+		strbuf_addf(sb, ": selected by %s [=%c]", str,
+		    "nmy"[kc_expr_eval(k, e)]);
+		free(str);
+	} else
+		strbuf_adds(sb, ": its dependencies hold it on");
+}
+
 /* Set candidates to n, in passes: a candidate selected by another one
- * becomes settable only once that one is n. Returns how many could not
- * be set; with fail, their indexes there. */
+ * becomes settable only once that one is n; then what they forced on
+ * alone (trim_set_forced()). Returns how many could not be set; with
+ * fail, their indexes there. */
 size_t
 trim_set_all(struct trim *t, struct kconfig *k, const size_t *cands,
     size_t n, size_t *fail)
@@ -47,6 +96,8 @@ trim_set_all(struct trim *t, struct kconfig *k, const size_t *cands,
 	if (fail != NULL)
 		memcpy(fail, pending, np * sizeof *pending);
 	free(pending);
+	if (n > 0)
+		trim_set_forced(t, k);
 	return np;
 }
 
@@ -416,14 +467,13 @@ trim_apply(struct trim *t, struct kconfig *k, const size_t *cands,
 	for (i = 0; i < nf; i++)
 		t->cands[fail[i]].state = TRIM_PENDING;
 	if (nf != 0) {
+		/* Each one, and why: all of them, whatever their number. */
 		strbuf_init(&sb);
 		strbuf_addf(&sb, "%zu option%s could not be set to n (still "
 		    "selected or needed by options not accepted):", nf,
 		    nf == 1 ? "" : "s");
-		for (i = 0; i < nf && i < 20; i++)
-			strbuf_addf(&sb, " CONFIG_%s", t->cands[fail[i]].name);
-		if (nf > 20)
-			strbuf_adds(&sb, " ...");
+		for (i = 0; i < nf; i++)
+			trim_apply_why(k, t->cands[fail[i]].sym, &sb);
 		*cause = strbuf_detach(&sb);
 	}
 	free(fail);

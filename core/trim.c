@@ -219,7 +219,8 @@ trim_cand_of(const struct trim *t, const struct kc_symbol *s)
 {
 	int idx = kc_sym_index(s);
 
-	return idx < 0 || idx >= t->nsyms ? -1 : t->cand_of[idx];
+	return idx < 0 || idx >= t->nsyms || t->cand_of[idx] < 0 ? -1 :
+	    t->cand_of[idx];
 }
 
 /* The counts of the last trim_suggest(), for -v and reports. */

@@ -4,7 +4,8 @@
  * because no evidence says they are used, grouped by the menu they sit in,
  * and what accepting them really changes (docs/trim.md).
  *
- * A candidate is y or m, visible and settable to n, not selected by a
+ * A candidate is y or m, visible and settable to n (not forced on by a
+ * select: trimming what selects it takes it along), not selected by a
  * symbol that stays, without evidence of use, and outside the keep-set:
  * what has evidence, the boot essentials evidence can't see, and
  * (transitively) what those depend on and select. Decisions (decisions.h)
@@ -126,6 +127,10 @@ int		 trim_apply(struct trim *, struct kconfig *,
 
 /* The candidate index of a symbol, -1 when it is none. */
 long		 trim_cand_of(const struct trim *, const struct kc_symbol *);
+/* Inside the trim, the candidate index of an option that would be a
+ * candidate but for a select forcing it on: never suggested, set to n
+ * when what selects it is trimmed. */
+#define TRIM_FORCED	(-2)
 /* Why a symbol is in the keep-set ("evidence", "boot essential: ...",
  * "needed by CONFIG_X", "selected by CONFIG_X", "decision: keep"), or
  * NULL when it is not. For explain and the report. */

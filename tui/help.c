@@ -18,6 +18,9 @@
 #include "tree.h"
 #include "tui.h"
 
+static void	help_expr_terms(struct tui *, const struct kc_expr *,
+		    struct strbuf *);
+
 static const char *
 help_type(enum kc_type t)
 {
@@ -31,19 +34,129 @@ help_type(enum kc_type t)
 	}
 }
 
-/* "expr [=value]" with its current value. */
+/* How tightly an operator binds: || 1, && 2, the rest 3. */
+static int
+help_expr_prec(const struct kc_expr *e)
+{
+	switch (kc_expr_op(e)) {
+	case KC_EXPR_OR: return 1;
+	case KC_EXPR_AND: return 2;
+	default: return 3;
+	}
+}
+
+/* A symbol of an expression: its name and, unless a constant, its value
+ * ("BLOCK [=y]"). */
+static void
+help_expr_sym(struct tui *t, struct kc_symbol *s, struct strbuf *sb)
+{
+	const char *name = kc_sym_name(s);
+
+	if (name == NULL) {
+		strbuf_adds(sb, "<choice>");
+		return;
+	}
+	if (kc_sym_is_const(s)) {
+		if (strcmp(name, "y") == 0 || strcmp(name, "m") == 0 ||
+		    strcmp(name, "n") == 0 || (*name >= '0' && *name <= '9') ||
+		    *name == '-')
+			strbuf_adds(sb, name);
+		else
+			strbuf_addf(sb, "\"%s\"", name);
+		return;
+	}
+	strbuf_addf(sb, "%s [=%s]", name, kc_sym_string(t->k, s));
+}
+
+/*
+ * An expression as mconf prints it, each symbol with its value
+ * ("EXT3_FS [=n] && BLOCK [=y]"), and the parentheses its precedence
+ * needs: an || inside an && keeps them.
+ */
+void
+help_expr_values(struct tui *t, const struct kc_expr *e, struct strbuf *sb,
+    int prec)
+{
+	static const char *cmp[] = {
+		[KC_EXPR_EQUAL] = "=", [KC_EXPR_UNEQUAL] = "!=",
+		[KC_EXPR_LTH] = "<", [KC_EXPR_LEQ] = "<=",
+		[KC_EXPR_GTH] = ">", [KC_EXPR_GEQ] = ">="
+	};
+	enum kc_expr_op	 op = kc_expr_op(e);
+	int		 my = help_expr_prec(e);
+	char		*str;
+
+	if (my < prec)
+		strbuf_addc(sb, '(');
+	switch (op) {
+	case KC_EXPR_NONE:
+		strbuf_adds(sb, "y");
+		break;
+	case KC_EXPR_OR:
+	case KC_EXPR_AND:
+		help_expr_values(t, kc_expr_left(e), sb, my);
+		strbuf_adds(sb, op == KC_EXPR_OR ? " || " : " && ");
+		/* && and || are associative: a chain needs none. */
+		help_expr_values(t, kc_expr_right(e), sb, my);
+		break;
+	case KC_EXPR_NOT:
+		strbuf_addc(sb, '!');
+		help_expr_values(t, kc_expr_left(e), sb, 4);
+		break;
+	case KC_EXPR_SYMBOL:
+		help_expr_sym(t, kc_expr_sym(e), sb);
+		break;
+	case KC_EXPR_EQUAL:
+	case KC_EXPR_UNEQUAL:
+	case KC_EXPR_LTH:
+	case KC_EXPR_LEQ:
+	case KC_EXPR_GTH:
+	case KC_EXPR_GEQ:
+		help_expr_sym(t, kc_expr_sym(e), sb);
+		strbuf_adds(sb, cmp[op]);
+		help_expr_sym(t, kc_expr_sym2(e), sb);
+		break;
+	default:
+		str = kc_expr_str(e);
+		strbuf_adds(sb, str);
+		free(str);
+		break;
+	}
+	if (my < prec)
+		strbuf_addc(sb, ')');
+}
+
+/* "Depends on: A [=y] && B [=m]"; for selects and implies, as mconf,
+ * the value they give and one line per symbol that gives it. */
 static void
 help_expr(struct tui *t, struct strbuf *sb, const char *label,
     const struct kc_expr *e)
 {
-	char *s;
-
 	if (e == NULL)
 		return;
-	s = kc_expr_str(e);
-	strbuf_addf(sb, "  %s: %s [=%c]\n", label, s,
-	    "nmy"[kc_expr_eval(t->k, e)]);
-	free(s);
+	if (strcmp(label, "Selected by") != 0 &&
+	    strcmp(label, "Implied by") != 0) {
+		strbuf_addf(sb, "  %s: ", label);
+		help_expr_values(t, e, sb, 0);
+		strbuf_addc(sb, '\n');
+		return;
+	}
+	strbuf_addf(sb, "  %s [%c]:\n", label, "nmy"[kc_expr_eval(t->k, e)]);
+	help_expr_terms(t, e, sb);
+}
+
+/* The terms of a top-level ||, one line each ("  - A [=y] && B [=n]"). */
+static void
+help_expr_terms(struct tui *t, const struct kc_expr *e, struct strbuf *sb)
+{
+	if (kc_expr_op(e) == KC_EXPR_OR) {
+		help_expr_terms(t, kc_expr_left(e), sb);
+		help_expr_terms(t, kc_expr_right(e), sb);
+		return;
+	}
+	strbuf_adds(sb, "  - ");
+	help_expr_values(t, e, sb, 0);
+	strbuf_addc(sb, '\n');
 }
 
 char *
@@ -87,6 +200,36 @@ help_wrap(const char *text, int width, int indent)
 	return strbuf_detach(&sb);
 }
 
+/* Wrap each line of text (lines end in \n) to width cells; a line's
+ * continuation is indented 4 more than its own leading blanks
+ * (malloc'd). */
+char *
+help_wrap_lines(const char *text, int width)
+{
+	struct strbuf	 sb;
+	const char	*p = text, *nl;
+	char		*line, *w;
+	int		 lead;
+
+	strbuf_init(&sb);
+	while (*p != '\0') {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p);
+		line = xstrndup(p, (size_t)(nl - p));
+		for (lead = 0; line[lead] == ' '; lead++)
+			;
+		w = help_wrap(line, width, lead + 4 < width / 2 ? lead + 4 :
+		    lead);
+		strbuf_adds(&sb, w);
+		free(w);
+		free(line);
+		p = *nl == '\n' ? nl + 1 : nl;
+	}
+	if (sb.len == 0)
+		strbuf_addc(&sb, '\n');
+	return strbuf_detach(&sb);
+}
+
 /* Why it has its value, what blocks it, what depends on it: the plain
  * language of core/explain.c (kctui explain), wrapped to the screen. */
 static void
@@ -110,10 +253,9 @@ help_section_explain(struct tui *t, struct kc_menu *m, struct strbuf *sb)
 		free(line);
 	}
 	explain_free(ex);
-	/* Off, or not changeable: say how to get it. */
+	/* Off: say how to get it (not for what is on already). */
 	if ((kc_sym_type(s) == KC_BOOL || kc_sym_type(s) == KC_TRISTATE) &&
-	    kc_sym_index(s) >= 0 && (t->snap->tri[kc_sym_index(s)] == 0 ||
-	    !(t->snap->flags[kc_sym_index(s)] & (WS_SET_Y | WS_SET_M))))
+	    kc_sym_index(s) >= 0 && t->snap->tri[kc_sym_index(s)] == 0)
 		strbuf_adds(sb, "(E: how to turn it on)\n");
 	strbuf_addc(sb, '\n');
 }
@@ -178,10 +320,9 @@ help_section_symbol(struct tui *t, struct kc_menu *m, struct strbuf *sb)
 			    KC_PROP_SELECT ? "Selects" : "Implies",
 			    kc_sym_name(pi.target),
 			    kc_sym_string(t->k, pi.target));
-			if (pi.cond != NULL) {
-				e = kc_expr_str(pi.cond);
-				strbuf_addf(sb, " if %s", e);
-				free(e);
+			if (pi.own_cond != NULL) {
+				strbuf_adds(sb, " if ");
+				help_expr_values(t, pi.own_cond, sb, 0);
 			}
 			strbuf_addc(sb, '\n');
 		}
@@ -208,17 +349,26 @@ help_section_evidence(struct tui *t, struct kc_menu *m, struct strbuf *sb)
 
 	if (t->a == NULL || s == NULL || kc_sym_name(s) == NULL)
 		return;
-	strbuf_addf(sb, "\nEvidence: %s\n", verdict_name(attrib_verdict(t->a,
+	strbuf_addf(sb, "\nEvidence: %s", verdict_name(attrib_verdict(t->a,
 	    kc_sym_name(s))));
+	/* Used on the recorded machine, but off here: say it. */
+	if (kc_sym_index(s) >= 0 && (kc_sym_type(s) == KC_BOOL ||
+	    kc_sym_type(s) == KC_TRISTATE) &&
+	    t->snap->tri[kc_sym_index(s)] == 0 &&
+	    attrib_verdict(t->a, kc_sym_name(s)) == V_USED)
+		strbuf_adds(sb, " on the recorded machine, but it is off in "
+		    "this configuration");
+	strbuf_addc(sb, '\n');
 	if ((as = attrib_find(t->a, kc_sym_name(s))) == NULL)
 		return;
-	for (i = 0; i < as->nrefs && i < 200; i++) {
+	/* All of them, however many (the pager scrolls, / finds). */
+	if (as->nrefs > 20)
+		strbuf_addf(sb, "  (%zu items; / finds one)\n", as->nrefs);
+	for (i = 0; i < as->nrefs; i++) {
 		attrib_ref_format(&as->refs[i], buf, sizeof buf);
 		strbuf_addf(sb, "  %s%s\n", buf, as->refs[i].direct ? "" :
 		    " (directory)");
 	}
-	if (as->nrefs > 200)
-		strbuf_addf(sb, "  ... %zu more\n", as->nrefs - 200);
 }
 
 /* The sections, in order. */
@@ -251,15 +401,18 @@ help_heading(const char *s)
 	    (strncmp(s, "CONFIG_", 7) == 0 && strstr(s, " \u2014 ") != NULL);
 }
 
-/* Any key closes it but E (the plan) and the value keys (nothing). */
+/* Enter and q close it (Esc too, as every view); E opens the plan, ?
+ * the key list; the value keys do nothing. */
 static int
 help_action(struct tui *t, struct tui_view *v, enum tui_action act)
 {
 	switch (act) {
 	case A_ENTER:
-	case A_HELP:
 	case A_QUIT:
 		tui_pop(t);
+		return R_ALL;
+	case A_HELP:
+		help_keys_open(t);
 		return R_ALL;
 	case A_ENABLE:
 		if (kc_menu_sym(v->menu) != NULL)
@@ -283,8 +436,8 @@ help_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 {
 	(void)t;
 	(void)width;
-	row_addf(r, EL_STATUS, "%d lines; arrows scroll, E how to turn it "
-	    "on, Enter/Esc/q close", tree_count(v->tree));
+	row_addf(r, EL_STATUS, "%d lines; arrows, Space/PgDn scroll, E how to "
+	    "turn it on, ? keys, Enter/Esc/q close", tree_count(v->tree));
 }
 
 static const struct pager_ops help_pager_ops = {
@@ -295,12 +448,113 @@ void
 help_open(struct tui *t, struct kc_menu *m)
 {
 	struct kc_symbol	*s = kc_menu_sym(m);
-	char			*title;
+	char			*title, *text, *wrapped;
 
 	if (s != NULL && kc_sym_name(s) != NULL)
 		title = xasprintf("Help: %s", kc_sym_name(s));
 	else
 		title = xasprintf("Help: %s", kc_menu_prompt(m) != NULL ?
 		    kc_menu_prompt(m) : "");
-	pager_open(t, &help_pager_ops, m, title, help_text(t, m), NULL);
+	/* Long lines (Selected by: ... of 40 symbols) wrap. */
+	text = help_text(t, m);
+	wrapped = help_wrap_lines(text, t->width > 20 ? t->width : 20);
+	free(text);
+	pager_open(t, &help_pager_ops, m, title, wrapped, NULL);
+}
+
+/* The key list's headings: its first line. */
+static bool
+keys_heading(const char *s)
+{
+	return strncmp(s, "Keys ", 5) == 0;
+}
+
+/* The key list closes with the keys that open or close things. */
+static int
+keys_list_action(struct tui *t, struct tui_view *v, enum tui_action act)
+{
+	(void)v;
+	switch (act) {
+	case A_ENTER:
+	case A_HELP:
+	case A_KEYS:
+	case A_QUIT:
+		tui_pop(t);
+		return R_ALL;
+	default:
+		return -1;
+	}
+}
+
+/* Its info line. */
+static void
+keys_list_info(struct tui *t, struct tui_view *v, struct row *r, int width)
+{
+	(void)t;
+	(void)v;
+	(void)width;
+	row_add(r, EL_STATUS, "Space/PgDn pages; q, Esc or Enter closes");
+}
+
+static const struct pager_ops keys_pager_ops = {
+	keys_heading, keys_list_action, keys_list_info, NULL
+};
+
+bool
+help_is_keys(struct tui_view *v)
+{
+	return pager_kind(v) == &keys_pager_ops;
+}
+
+/* F1, or ? where there is no option help: the key list (keys.c). */
+void
+help_keys_open(struct tui *t)
+{
+	pager_open(t, &keys_pager_ops, NULL, xstrdup("Keys"), keys_text(),
+	    NULL);
+}
+
+/* A text's heading: its first line (ends with ':'). */
+static bool
+text_heading(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 0 && s[n - 1] == ':' && s[0] != ' ';
+}
+
+/* Enter and q close it; the rest as every view. */
+static int
+text_action(struct tui *t, struct tui_view *v, enum tui_action act)
+{
+	(void)v;
+	if (act == A_ENTER || act == A_QUIT) {
+		tui_pop(t);
+		return R_ALL;
+	}
+	return -1;
+}
+
+static void
+text_info(struct tui *t, struct tui_view *v, struct row *r, int width)
+{
+	(void)t;
+	(void)width;
+	row_addf(r, EL_STATUS, "%d lines; Space/PgDn pages; q, Esc or Enter "
+	    "closes", tree_count(v->tree));
+}
+
+static const struct pager_ops text_pager_ops = {
+	text_heading, text_action, text_info, NULL
+};
+
+/* A text in a pager, wrapped to the screen (title and text malloc'd,
+ * taken over). */
+void
+help_text_open(struct tui *t, char *title, char *text)
+{
+	char *w = help_wrap_lines(text, t->width > 20 ? t->width : 20);
+
+	free(text);
+	pager_open(t, &text_pager_ops, NULL, title, w, NULL);
 }

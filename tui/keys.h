@@ -17,7 +17,7 @@ enum tui_action {
 	A_ENTER, A_OPEN, A_BACK, A_CYCLE, A_SET_Y, A_SET_M, A_SET_N,
 	A_HELP, A_SEARCH, A_SAVE, A_LOAD, A_QUIT, A_SHOW_ALL, A_SHOW_NAME,
 	A_ONLY_NEW, A_REDRAW, A_TRIM, A_ACCEPT, A_REJECT, A_UNDO, A_EXPORT,
-	A_ENABLE, A_VERIFY
+	A_ENABLE, A_VERIFY, A_KEYS, A_QUIT_ALL, A_SORT
 };
 
 /* Redraw flags an action returns. */
@@ -37,6 +37,9 @@ struct key_binding {
 enum tui_action	 keys_action(int key);
 /* The table, for the key list; *n entries. */
 const struct key_binding *keys_table(int *n);
-/* A key's name ("Enter", "PgUp", "y"). */
+/* A key's name ("Enter", "PgUp", "y"); buf holds 8 bytes. */
 const char	*keys_name(int key, char *buf);
+/* The key list (F1, and ? where there is no option help), made from the
+ * table: one line per action with all its keys (malloc'd). */
+char		*keys_text(void);
 #endif

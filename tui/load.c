@@ -292,6 +292,10 @@ load_finish(struct tui *t)
 	}
 	if (t->view != NULL)
 		tree_build(t->view->tree);
+	/* t while it loaded: now. */
+	if (t->trim_wanted && t->trim != NULL)
+		review_open_at(t, t->trim_wanted_sym);
+	t->trim_wanted = false;
 	return R_ALL;
 }
 

@@ -293,14 +293,18 @@ menu_draw(void *arg, struct tree *tr, const struct tree_line *l,
 		if (s != NULL && kc_sym_index(s) >= 0 &&
 		    t->snap->verdict[kc_sym_index(s)] != WS_NO_VERDICT)
 			verdict = t->snap->verdict[kc_sym_index(s)];
-		if (s != NULL && review_is_candidate(t, s))
-			row_add(r, EL_TRIM, menu_trim_mark(t));
-		else if (verdict >= 0)
+		/* The evidence mark, then the suggestion beside it: a
+		 * candidate with some evidence (◐ a traced function) shows
+		 * both. */
+		if (verdict >= 0)
 			row_add(r, menu_verdict_el(verdict),
 			    menu_verdict_mark(t, verdict));
 		else
 			row_add(r, el, " ");
-		row_add(r, el, " ");
+		if (s != NULL && review_is_candidate(t, s))
+			row_add(r, EL_TRIM, menu_trim_mark(t));
+		else
+			row_add(r, el, " ");
 	}
 	start = r->n;
 	switch (ml->kind) {
@@ -453,7 +457,11 @@ menu_false_part(struct tui *t, const struct kc_expr *e, struct strbuf *sb)
 	s = kc_expr_str(e);
 	if (sb->len > 0)
 		strbuf_adds(sb, " && ");
-	strbuf_adds(sb, s);
+	/* Joined with &&: an || keeps its parentheses. */
+	if (kc_expr_op(e) == KC_EXPR_OR)
+		strbuf_addf(sb, "(%s)", s);
+	else
+		strbuf_adds(sb, s);
 	free(s);
 }
 
@@ -532,6 +540,9 @@ menu_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 	} else if (vd != WS_NO_VERDICT)
 		row_addf(r, menu_verdict_el(vd), "  %s",
 		    verdict_name((enum verdict)vd));
+	/* Used on the recorded machine, off here. */
+	if (vd == V_USED && tui_sym_tri(t, s) == 0)
+		row_add(r, EL_ERROR, " (off here)");
 	if (kc_menu_file(ml->m) != NULL)
 		row_addf(r, EL_STATUS, "  %s:%d", kc_menu_file(ml->m),
 		    kc_menu_line(ml->m));
@@ -693,6 +704,10 @@ menu_action(struct tui *t, struct tui_view *v, enum tui_action act)
 	case A_HELP:
 		help_open(t, ml->m);
 		return R_ALL;
+	case A_TRIM:
+		/* On a candidate's line: the review at it (else where it
+		 * was left). */
+		return review_open_at(t, s);
 	case A_ENABLE:
 		if (s == NULL || ml->kind == ML_HEADER)
 			return R_NONE;
@@ -704,7 +719,8 @@ menu_action(struct tui *t, struct tui_view *v, enum tui_action act)
 }
 
 const struct tui_view_ops tui_menu_ops = {
-	"menu", &menu_tree_ops, menu_title, menu_action, menu_info, NULL
+	"menu", &menu_tree_ops, menu_title, menu_action, menu_info, NULL,
+	NULL
 };
 
 struct tui_view *
@@ -719,16 +735,18 @@ menu_jump(struct tui *t, struct kc_menu *m)
 	struct kc_menu	*chain[64], *p;
 	int		 n = 0, i;
 
-	if (!tui_menu_visible(t, m) && !t->show_all) {
-		t->show_all = true;
-		tui_message(t, EL_STATUS, "show-all on: the option is "
-		    "invisible");
-	}
 	for (p = menu_container(m); p != NULL && n < 64; p = menu_container(p))
 		chain[n++] = p;
 	/* Back to the main menu, then down the chain. */
 	while (t->view != NULL && t->view->prev != NULL)
 		tui_pop(t);
+	if (!tui_menu_visible(t, m) && !t->show_all) {
+		/* On for this jump only: off again at the main menu. */
+		t->show_all = true;
+		t->show_all_auto = true;
+		tui_message(t, EL_STATUS, "show-all on: the option is "
+		    "invisible (off again at the main menu)");
+	}
 	for (i = n - 2; i >= 0; i--)
 		menu_open(t, chain[i]);
 	return tree_select_key(t->view->tree, m);

@@ -3,11 +3,13 @@
  * pager.c - scrollable lines of text with a title, a mode of the tree
  * widget with one item per line: the help screen (help.c) and the plan to
  * turn an option on (plan.c). The cursor is the top line, so up and down
- * scroll the view; what a key does otherwise, which lines are headings,
- * and the info line are the kind's (struct pager_ops).
+ * scroll the view, PgUp/PgDn/Space page, / finds text and n the next
+ * line with it (less); what a key does otherwise, which lines are
+ * headings, and the info line are the kind's (struct pager_ops).
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../lib/util.h"
 #include "tree.h"
@@ -20,7 +22,62 @@ struct pager {
 	char		       **lines;
 	int			 nlines;
 	void			*data;
+	char			*find;		/* the last / text, or NULL */
 };
+
+/* Whether line contains needle, ignoring ASCII case. */
+static bool
+pager_contains(const char *line, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *line != '\0'; line++) {
+		if (strncasecmp(line, needle, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Scroll to the next line (after the top one, wrapping) that holds the
+ * text searched last, as less's / and n. */
+static void
+pager_find_next(struct tui *t, struct tui_view *v)
+{
+	struct pager	*pg = v->data;
+	int		 top = tree_offset(v->tree), i, l;
+
+	if (pg->find == NULL || *pg->find == '\0') {
+		tui_message(t, EL_STATUS, "/ finds text on this page");
+		return;
+	}
+	for (i = 1; i <= pg->nlines; i++) {
+		l = (top + i) % pg->nlines;
+		if (pager_contains(pg->lines[l], pg->find)) {
+			tree_scroll_to(v->tree, l);
+			if (tree_offset(v->tree) != l)
+				/* On the last page: the line is shown. */
+				tui_message(t, EL_STATUS, "/%s: line %d",
+				    pg->find, l + 1);
+			return;
+		}
+	}
+	tui_message(t, EL_ERROR, "/%s: not on this page", pg->find);
+}
+
+/* The text typed for / (arg: the pager's view, still on top). */
+static void
+pager_find_done(struct tui *t, const char *text, void *arg)
+{
+	struct tui_view	*v = arg;
+	struct pager	*pg;
+
+	if (t->view != v || text == NULL || *text == '\0')
+		return;
+	pg = v->data;
+	free(pg->find);
+	pg->find = xstrdup(text);
+	pager_find_next(t, v);
+}
 
 /* One item per line. */
 static void
@@ -63,7 +120,8 @@ pager_title(struct tui *t, struct tui_view *v)
 	return xstrdup(pg->title);
 }
 
-/* Up and down scroll; the rest is the kind's. */
+/* Up and down scroll a line, PgUp and PgDn (and Space, as less) a page,
+ * Home and End to the ends; the rest is the kind's. */
 static int
 pager_action(struct tui *t, struct tui_view *v, enum tui_action act)
 {
@@ -72,14 +130,34 @@ pager_action(struct tui *t, struct tui_view *v, enum tui_action act)
 
 	switch (act) {
 	case A_UP:
-		tree_home(v->tree);
-		tree_move(v->tree, top - 1);
+		tree_scroll_to(v->tree, top - 1);
 		return R_LINES;
 	case A_DOWN:
-		tree_end(v->tree);
-		tree_home(v->tree);
-		tree_move(v->tree, top + h);
+		tree_scroll_to(v->tree, top + 1);
 		return R_LINES;
+	case A_PGUP:
+		tree_scroll_to(v->tree, top - h);
+		return R_LINES;
+	case A_PGDN:
+	case A_CYCLE:
+		tree_scroll_to(v->tree, top + h);
+		return R_LINES;
+	case A_HOME:
+		tree_scroll_to(v->tree, 0);
+		return R_LINES;
+	case A_END:
+		tree_scroll_to(v->tree, tree_count(v->tree));
+		return R_LINES;
+	case A_SEARCH:
+		tui_ask(t, "Find on this page: ", pg->find, pager_find_done,
+		    v);
+		return R_ALL;
+	case A_SET_N:
+		/* less's n: the next line with it, when / was used. */
+		if (pg->find == NULL)
+			return pg->ops->action(t, v, act);
+		pager_find_next(t, v);
+		return R_ALL;
 	default:
 		return pg->ops->action(t, v, act);
 	}
@@ -103,6 +181,7 @@ pager_free(struct tui_view *v)
 	if (pg->ops->free != NULL)
 		pg->ops->free(pg->data);
 	free(pg->title);
+	free(pg->find);
 	free(pg->text);
 	free(pg->lines);
 	free(pg);
@@ -110,7 +189,7 @@ pager_free(struct tui_view *v)
 
 static const struct tui_view_ops pager_ops = {
 	"pager", &pager_tree_ops, pager_title, pager_action, pager_info,
-	pager_free
+	pager_free, NULL
 };
 
 struct tui_view *
@@ -137,6 +216,12 @@ pager_open(struct tui *t, const struct pager_ops *ops, struct kc_menu *m,
 			break;
 	}
 	return tui_push(t, &pager_ops, m, pg);
+}
+
+const struct pager_ops *
+pager_kind(struct tui_view *v)
+{
+	return v->ops == &pager_ops ? ((struct pager *)v->data)->ops : NULL;
 }
 
 void *

@@ -78,6 +78,7 @@ plan_action(struct tui *t, struct tui_view *v, enum tui_action act)
 	case A_HOME:
 	case A_END:
 	case A_BACK:
+	case A_HELP:
 		return -1;
 	default:
 		return R_NONE;

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "../core/decisions.h"
@@ -78,6 +79,19 @@ struct tui_trim {
 	bool			 sub_open;
 	size_t			 open_sub;
 	char			*keys;	/* stable tree keys */
+	/* Where the cursors were when the views closed: the list's line
+	 * and, in the subsystem last open, its line (tree keys). */
+	const void		*list_key;
+	size_t			 last_sub;
+	const void		*sub_key;
+	int			 sort;		/* rlist_sorts[] */
+	/* Per candidate, what accepting it turned off, as last computed
+	 * before it was accepted: still shown under it after. */
+	struct review_change   **dragged;
+	size_t			*ndragged;
+	/* Whether the decisions file was there when the review began: if
+	 * not, and no decision is left (a then u), none is written. */
+	bool			 dexisted;
 };
 
 enum ritem_kind { RI_SUB, RI_ALL, RI_CAND, RI_CHANGE };
@@ -100,6 +114,9 @@ review_new(struct tui *t, struct kconfig *k, struct trim *tr,
 	tt->d = d;
 	tt->dpath = dpath;
 	tt->policy = (enum trim_policy)policy;
+	tt->dexisted = access(dpath, F_OK) == 0;
+	tt->dragged = xcalloc(trim_ncands(tr) + 1, sizeof *tt->dragged);
+	tt->ndragged = xcalloc(trim_ncands(tr) + 1, sizeof *tt->ndragged);
 	pthread_mutex_init(&tt->calc, NULL);
 	tt->keys = xcalloc(trim_ncands(tr) + trim_nsubsys(tr) +
 	    (size_t)kconfig_nsymbols(k) + 2, 1);
@@ -160,6 +177,10 @@ review_free(struct tui *t)
 		review_undo_clear(&tt->undo[i]);
 	free(tt->undo);
 	review_result_free(tt->res);
+	for (i = 0; i < trim_ncands(tt->t); i++)
+		free(tt->dragged[i]);
+	free(tt->dragged);
+	free(tt->ndragged);
 	trim_free(tt->t);
 	decisions_free(tt->d);
 	free(tt->dpath);
@@ -178,6 +199,10 @@ review_is_candidate(struct tui *t, const struct kc_symbol *s)
 		return false;
 	return trim_cand(t->trim->t, (size_t)c)->state == TRIM_PENDING;
 }
+
+static void	review_save_decisions(struct tui *);
+static void	review_remember(struct tui_trim *,
+		    const struct review_result *);
 
 /* ------------------------------------------------------ consequences */
 
@@ -279,6 +304,7 @@ review_request(struct tui *t)
 		review_result_free(tt->res);
 		tt->res = review_compute(tt, t->k, q->id, q->sub, q->cands,
 		    q->n);
+		review_remember(tt, tt->res);
 		free(q->cands);
 		free(q);
 		return;
@@ -305,6 +331,23 @@ review_request_clear(struct tui *t)
 	pthread_mutex_unlock(&t->req_lock);
 }
 
+/* Keep what each candidate of a result turns off, for after it is
+ * accepted (then the worker no longer computes it). */
+static void
+review_remember(struct tui_trim *tt, const struct review_result *r)
+{
+	size_t i, c;
+
+	for (i = 0; i < r->n; i++) {
+		if ((c = r->cands[i]) >= trim_ncands(tt->t) || r->ch[i] == NULL)
+			continue;
+		free(tt->dragged[c]);
+		tt->dragged[c] = xcalloc(r->nch[i] + 1, sizeof *r->ch[i]);
+		memcpy(tt->dragged[c], r->ch[i], r->nch[i] * sizeof *r->ch[i]);
+		tt->ndragged[c] = r->nch[i];
+	}
+}
+
 void
 review_collect(struct tui *t, struct worker_snapshot *s)
 {
@@ -315,17 +358,64 @@ review_collect(struct tui *t, struct worker_snapshot *s)
 		return;
 	review_result_free(t->trim->res);
 	t->trim->res = r;
+	review_remember(t->trim, r);
 	s->consequences = NULL;
 	tui_bench(t, "consequences %.3f", r->ms);
 }
 
-/* The consequences of a candidate in the current result, or NULL. */
+/*
+ * The values changed (a new snapshot of the newest values): an accepted
+ * candidate that is on again (set in the menu, a plan, a load) is no
+ * longer accepted, its trim decision forgotten, and the message says so.
+ * One state: what the review shows accepted is what is n.
+ */
+void
+review_sync(struct tui *t)
+{
+	struct tui_trim		*tt = t->trim;
+	struct trim_cand	*c;
+	struct strbuf		 names;
+	size_t			 i, n = 0;
+	int			 v = 0;
+
+	if (tt == NULL || t->snap->gen < t->gen)
+		return;
+	strbuf_init(&names);
+	for (i = 0; i < trim_ncands(tt->t); i++) {
+		c = trim_cand(tt->t, i);
+		if (c->state != TRIM_ACCEPTED ||
+		    (v = t->snap->tri[kc_sym_index(c->sym)]) == 0)
+			continue;
+		c->state = TRIM_PENDING;
+		decisions_set(tt->d, c->name, DECISION_NONE, NULL);
+		strbuf_addf(&names, "%sCONFIG_%s=%c", n > 0 ? ", " : "",
+		    c->name, "nmy"[v]);
+		n++;
+	}
+	if (n > 0) {
+		review_save_decisions(t);
+		tui_message(t, EL_ERROR, "%s %s on again: no longer accepted "
+		    "in the trim review", names.s, n == 1 ? "is" : "are");
+		if (t->view != NULL)
+			tree_build(t->view->tree);
+	}
+	strbuf_free(&names);
+}
+
+/* The consequences of a candidate in the current result (of an
+ * accepted one, those remembered), or NULL. */
 static struct review_change *
 review_changes_of(struct tui_trim *tt, size_t cand, size_t *n)
 {
 	size_t i;
 
 	*n = 0;
+	/* Accepted: what it turned off, as computed before. */
+	if (cand < trim_ncands(tt->t) && trim_cand(tt->t, cand)->state ==
+	    TRIM_ACCEPTED) {
+		*n = tt->ndragged[cand];
+		return tt->dragged[cand];
+	}
 	if (tt->res == NULL || tt->res->id != tt->reqid)
 		return NULL;
 	for (i = 0; i < tt->res->n; i++) {
@@ -361,11 +451,18 @@ review_subsys_done(struct tui_trim *tt)
 	return n;
 }
 
-/* Write the decisions file; a message when it fails. */
+/* Write the decisions file; a message when it fails. Nothing the user
+ * did not decide: with no decision left in a file this review created,
+ * the file goes. */
 static void
 review_save_decisions(struct tui *t)
 {
 	char *cause = NULL;
+
+	if (decisions_count(t->trim->d) == 0 && !t->trim->dexisted) {
+		unlink(t->trim->dpath);
+		return;
+	}
 
 	if (decisions_save(t->trim->d, t->trim->dpath, &cause) != 0) {
 		tui_message(t, EL_ERROR, "%s", cause);
@@ -431,11 +528,12 @@ review_decide(struct tui *t, const size_t *cands, size_t n,
 			c->state = TRIM_REJECTED;
 	}
 	if (nacc > 0) {
-		if (trim_apply(tt->t, t->k, acc, nacc, &cause) != 0) {
-			tui_message(t, EL_ERROR, "%s", cause);
-			free(cause);
-		}
-		values = true;
+		/* cause: those that could not be set to n, and why; the
+		 * values changed only if one could. */
+		trim_apply(tt->t, t->k, acc, nacc, &cause);
+		for (i = 0; i < nacc; i++)
+			values |= trim_cand(tt->t, acc[i])->state ==
+			    TRIM_ACCEPTED;
 	}
 	for (i = 0; i < n; i++) {
 		c = trim_cand(tt->t, cands[i]);
@@ -457,18 +555,32 @@ review_decide(struct tui *t, const size_t *cands, size_t n,
 	review_save_decisions(t);
 	if (values)
 		review_changed(t);
+	if (cause != NULL) {
+		/* Which ones and why, in full, in a pager. */
+		tui_message(t, EL_ERROR, "%zu of %zu options trimmed; %zu could "
+		    "not be set to n (the list is open; q closes it)", nok, n,
+		    n - nok);
+		help_text_open(t, xstrdup("Not trimmed"), cause);
+		return;
+	}
 	if (t->msg == NULL) {
 		/* Its name only: the path is --decisions. */
 		const char *base = strrchr(tt->dpath, '/') != NULL ?
 		    strrchr(tt->dpath, '/') + 1 : tt->dpath;
 
+		/* Say plainly where an accept goes: the configuration
+		 * being edited (s saves it, e exports a copy, u undoes). */
+		const char *where = to == TRIM_ACCEPTED ? ": set to n in the "
+		    "config being edited (u undoes, s saves, e exports)" : "";
+
 		if (n == 1)
-			tui_message(t, EL_STATUS, "CONFIG_%s: %s (%s)",
+			tui_message(t, EL_STATUS, "CONFIG_%s: %s (%s)%s",
 			    trim_cand(tt->t, cands[0])->name, to ==
-			    TRIM_ACCEPTED ? "trimmed" : "kept", base);
+			    TRIM_ACCEPTED ? "trimmed" : "kept", base, where);
 		else
-			tui_message(t, EL_STATUS, "%zu options %s (%s)", nok,
-			    to == TRIM_ACCEPTED ? "trimmed" : "kept", base);
+			tui_message(t, EL_STATUS, "%zu options %s (%s)%s", nok,
+			    to == TRIM_ACCEPTED ? "trimmed" : "kept", base,
+			    where);
 	}
 }
 
@@ -646,14 +758,19 @@ review_keep_verified(struct tui *t, const struct verify *v)
 int
 review_export(struct tui *t)
 {
+	char *def;
+
 	if (t->trim == NULL) {
 		tui_message(t, EL_ERROR, load_busy(t) ? "Evidence is still "
 		    "loading" : "Export needs trim suggestions: start kctui "
 		    "with -e BUNDLE");
 		return R_ALL;
 	}
-	tui_ask(t, "Export trimmed config to: ", ".config.trimmed",
-	    review_export_done, NULL);
+	/* Beside the config being edited, not in the tree. */
+	def = xasprintf("%s.trimmed", t->config_path);
+	tui_ask(t, "Export trimmed config to: ", def, review_export_done,
+	    NULL);
+	free(def);
 	return R_ALL;
 }
 
@@ -669,6 +786,27 @@ ritem_new(enum ritem_kind kind, size_t sub, size_t cand, size_t change)
 	ri->cand = cand;
 	ri->change = change;
 	return ri;
+}
+
+/* An item's tree key (stable across rebuilds and views). */
+static const void *
+ritem_key(struct tui_trim *tt, const struct ritem *ri)
+{
+	struct review_change	*ch;
+	size_t			 n;
+
+	switch (ri->kind) {
+	case RI_CHANGE:
+		ch = review_changes_of(tt, ri->cand, &n);
+		if (ch != NULL && ri->change < n)
+			return &tt->keys[trim_nsubsys(tt->t) +
+			    trim_ncands(tt->t) + (size_t)ch[ri->change].sym];
+		/* FALLTHROUGH */
+	case RI_CAND:
+		return &tt->keys[trim_nsubsys(tt->t) + ri->cand];
+	default:
+		return &tt->keys[ri->sub];
+	}
 }
 
 /* What some candidates build. */
@@ -706,6 +844,48 @@ review_saving(struct tui_trim *tt, const size_t *cands, size_t n,
 		row_addf(r, el, ", %llu KiB", (bytes + 1023) / 1024);
 }
 
+/*
+ * A menu path in at most avail cells: cut from the middle so that its
+ * last part (the subsystem itself) stays readable ("Networking support
+ * > Network… > Core Netfilter Configuration").
+ */
+static void
+review_path(struct tui *t, struct row *r, const char *path, int avail)
+{
+	const char	*leaf = strrchr(path, '>');
+	const char	*dots = t->ascii ? "..." : "\u2026";
+	int		 len, nd = t->ascii ? 3 : 1, head, i;
+	struct row	 tmp;
+
+	row_init(&tmp);
+	row_add(&tmp, EL_NORMAL, path);
+	len = tmp.n;
+	row_free(&tmp);
+	if (len <= avail || leaf == NULL || avail < 8) {
+		row_add(r, EL_NORMAL, path);
+		return;
+	}
+	leaf--;		/* " > LEAF" */
+	row_init(&tmp);
+	row_add(&tmp, EL_NORMAL, leaf);
+	head = avail - tmp.n - nd;
+	row_free(&tmp);
+	if (head < 4) {
+		/* Not even the leaf and a head: the leaf alone, cut. */
+		row_add(r, EL_INVISIBLE, dots);
+		row_add(r, EL_NORMAL, leaf);
+		return;
+	}
+	row_init(&tmp);
+	row_add(&tmp, EL_NORMAL, path);
+	tmp.n = head;
+	for (i = 0; i < tmp.n; i++)
+		row_addch(r, EL_NORMAL, tmp.ch[i]);
+	row_free(&tmp);
+	row_add(r, EL_INVISIBLE, dots);
+	row_add(r, EL_NORMAL, leaf);
+}
+
 /* Cut a row to width cells, with an ellipsis when something goes. */
 static void
 review_cut(struct tui *t, struct row *r, int width)
@@ -716,16 +896,59 @@ review_cut(struct tui *t, struct row *r, int width)
 	row_add(r, EL_INVISIBLE, t->ascii ? "..." : "\u2026");
 }
 
+/* The list's orders (o), as ncdu's and htop's sort keys. */
+static const char *const rlist_sorts[] = {
+	"menu order", "most turned off", "most candidates", "name"
+};
+#define RLIST_NSORTS (int)(sizeof rlist_sorts / sizeof rlist_sorts[0])
+
+/* The trim being sorted (qsort has no argument). */
+static struct tui_trim *rlist_sort_tt;
+
+/* Two subsystems in the current order; menu order breaks ties. */
+static int
+rlist_cmp(const void *a, const void *b)
+{
+	size_t			 x = *(const size_t *)a, y = *(const size_t *)b;
+	struct trim_subsys	*sx = trim_subsys(rlist_sort_tt->t, x);
+	struct trim_subsys	*sy = trim_subsys(rlist_sort_tt->t, y);
+	const char		*lx, *ly;
+	int			 c = 0;
+
+	switch (rlist_sort_tt->sort) {
+	case 1:
+		c = (sy->removes > sx->removes) - (sy->removes < sx->removes);
+		break;
+	case 2:
+		c = (sy->ncands > sx->ncands) - (sy->ncands < sx->ncands);
+		break;
+	case 3:
+		lx = strrchr(sx->path, '>') != NULL ? strrchr(sx->path, '>') +
+		    2 : sx->path;
+		ly = strrchr(sy->path, '>') != NULL ? strrchr(sy->path, '>') +
+		    2 : sy->path;
+		c = strcasecmp(lx, ly);
+		break;
+	}
+	return c != 0 ? c : (x > y) - (x < y);
+}
+
 static void
 rlist_build(void *arg, struct tree *tr)
 {
 	struct tui_view	*v = arg;
 	struct tui_trim	*tt = v->tui->trim;
-	size_t		 s;
+	size_t		 s, n = trim_nsubsys(tt->t), *order;
 
-	for (s = 0; s < trim_nsubsys(tt->t); s++)
-		tree_add(tr, NULL, ritem_new(RI_SUB, s, 0, 0), &tt->keys[s],
-		    false);
+	order = xcalloc(n + 1, sizeof *order);
+	for (s = 0; s < n; s++)
+		order[s] = s;
+	rlist_sort_tt = tt;
+	qsort(order, n, sizeof *order, rlist_cmp);
+	for (s = 0; s < n; s++)
+		tree_add(tr, NULL, ritem_new(RI_SUB, order[s], 0, 0),
+		    &tt->keys[order[s]], false);
+	free(order);
 }
 
 static void
@@ -751,10 +974,22 @@ rlist_draw(void *arg, struct tree *tr, const struct tree_line *l,
 	if (bytes)
 		row_addf(r, EL_NORMAL, "%6lluK ", (bytes + 1023) / 1024);
 	row_addf(r, EL_TRIM, "%4zu off", sub->removes);
-	row_addf(r, EL_NORMAL, "  %s", sub->path);
+	row_add(r, EL_NORMAL, "  ");
+	review_path(t, r, sub->path, width - r->n);
 	review_cut(t, r, width);
 	if (selected)
 		row_paint(r, EL_SELECTED, 0, width);
+}
+
+/* The list's column headings, on the rule above it. */
+static void
+rlist_heading(struct tui *t, struct tui_view *v, struct row *r, int width)
+{
+	(void)t;
+	(void)v;
+	(void)width;
+	row_addf(r, EL_HELP_TITLE, "  reviewed   objects  modules      off  "
+	    "subsystem (o: %s)", rlist_sorts[t->trim->sort]);
 }
 
 static const char *
@@ -780,9 +1015,9 @@ rlist_title(struct tui *t, struct tui_view *v)
 
 	(void)v;
 	trim_get_stats(tt->t, &st);
-	return xasprintf("Trim review: %zu of %zu subsystems reviewed, %zu "
-	    "candidates (policy %s%s)", review_subsys_done(tt),
-	    trim_nsubsys(tt->t), trim_ncands(tt->t),
+	return xasprintf("Trim review: %zu of %zu reviewed, %zu candidates, "
+	    "%zu accepted (%s%s)", review_subsys_done(tt),
+	    trim_nsubsys(tt->t), trim_ncands(tt->t), review_naccepted(t),
 	    trim_policy_name(tt->policy), tt->policy == TRIM_POLICY_AGGRESSIVE && !st.aggressive ?
 	    ", no trace: as modules" : "");
 }
@@ -817,7 +1052,11 @@ rlist_action(struct tui *t, struct tui_view *v, enum tui_action act)
 		return R_ALL | R_REBUILD;
 	case A_VERIFY:
 		return verify_key(t);
-	case A_HELP:
+	case A_SORT:
+		t->trim->sort = (t->trim->sort + 1) % RLIST_NSORTS;
+		tui_message(t, EL_STATUS, "Subsystems by %s (o: next order)",
+		    rlist_sorts[t->trim->sort]);
+		return R_ALL | R_REBUILD;
 	case A_ENABLE:
 	case A_SET_Y:
 	case A_SET_M:
@@ -833,27 +1072,68 @@ rlist_action(struct tui *t, struct tui_view *v, enum tui_action act)
 static void
 rlist_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 {
-	struct ritem *ri = tree_current_data(v->tree);
+	struct ritem	*ri = tree_current_data(v->tree);
+	struct row	 p;
+	char		*counts;
+	int		 avail, i;
 
-	(void)width;
 	if (ri == NULL)
 		return;
-	row_addf(r, EL_STATUS, "%zu of %zu reviewed here;  Enter opens  a "
-	    "trims all  r keeps all  u undo  e export  v verify",
-	    review_done(t->trim, ri->sub),
-	    trim_subsys(t->trim->t, ri->sub)->ncands);
+
+	/* The selected row's path: what the list cut from its middle, in
+	 * full, or at least its end (the list shows its start). */
+	counts = xasprintf("  (%zu of %zu reviewed)", review_done(t->trim,
+	    ri->sub), trim_subsys(t->trim->t, ri->sub)->ncands);
+	row_init(&p);
+	row_add(&p, EL_STATUS, trim_subsys(t->trim->t, ri->sub)->path);
+	avail = width - r->n - (int)strlen(counts) - 1;
+	i = 0;
+	if (p.n > avail && avail > 10) {
+		row_add(r, EL_INVISIBLE, t->ascii ? "..." : "\u2026");
+		i = p.n - (avail - (t->ascii ? 3 : 1));
+	}
+	for (; i < p.n; i++)
+		row_addch(r, EL_STATUS, p.ch[i]);
+	row_free(&p);
+	row_add(r, EL_STATUS, counts);
+	free(counts);
+	row_add(r, EL_STATUS, "  Enter opens  a trims all  r keeps all  u "
+	    "undo  e export  v verify");
+}
+
+/* The list closes: remember its line for the next t. */
+static void
+rlist_free(struct tui_view *v)
+{
+	struct ritem *ri = tree_current_data(v->tree);
+
+	if (v->tui->trim != NULL && ri != NULL)
+		v->tui->trim->list_key = ritem_key(v->tui->trim, ri);
 }
 
 static const struct tui_view_ops rlist_ops = {
-	"trim", &rlist_tree_ops, rlist_title, rlist_action, rlist_info, NULL
+	"trim", &rlist_tree_ops, rlist_title, rlist_action, rlist_info,
+	rlist_free, rlist_heading
 };
 
+/*
+ * Open the review (t): back to the list if it is open, else the list
+ * with the cursor where it was. At a symbol that is a candidate (t on
+ * its line in the menu), its subsystem opens with the cursor on it.
+ * While evidence loads, it opens when the loading is done.
+ */
 int
-review_open(struct tui *t)
+review_open_at(struct tui *t, const struct kc_symbol *sym)
 {
+	struct tui_trim	*tt = t->trim;
 	struct tui_view *v;
+	long		 c = -1;
 
-	if (t->trim == NULL) {
+	if (tt == NULL) {
+		if (load_busy(t)) {
+			t->trim_wanted = true;
+			t->trim_wanted_sym = sym;
+		}
 		tui_message(t, EL_ERROR, load_busy(t) ? "Evidence is still "
 		    "loading: the trim review opens when it is done" :
 		    t->load != NULL ? "No trim suggestions (see the message "
@@ -861,6 +1141,9 @@ review_open(struct tui *t)
 		    "evidence: start kctui with -e BUNDLE");
 		return R_ALL;
 	}
+	t->trim_wanted = false;
+	if (sym != NULL)
+		c = trim_cand_of(tt->t, sym);
 	for (v = t->view; v != NULL; v = v->prev)
 		if (v->ops == &rlist_ops)
 			break;
@@ -868,10 +1151,24 @@ review_open(struct tui *t)
 		/* Back to it. */
 		while (t->view != v)
 			tui_pop(t);
-		return R_ALL;
+	} else {
+		v = tui_push(t, &rlist_ops, NULL, NULL);
+		if (tt->list_key != NULL)
+			tree_select_key(v->tree, tt->list_key);
 	}
-	tui_push(t, &rlist_ops, NULL, NULL);
+	if (c < 0)
+		return R_ALL;
+	tree_select_key(v->tree, &tt->keys[trim_cand(tt->t, (size_t)c)->subsys]);
+	rsub_open(t, trim_cand(tt->t, (size_t)c)->subsys);
+	tree_select_key(t->view->tree, &tt->keys[trim_nsubsys(tt->t) +
+	    (size_t)c]);
 	return R_ALL;
+}
+
+int
+review_open(struct tui *t)
+{
+	return review_open_at(t, NULL);
 }
 
 /* The subsystem view. */
@@ -954,13 +1251,20 @@ rsub_draw(void *arg, struct tree *tr, const struct tree_line *l,
 		row_add(r, EL_NORMAL, " ");
 		col = r->n;
 		review_saving(tt, &ri->cand, 1, r, EL_NORMAL);
-		if (r->n < col + 17)
-			row_fit(r, EL_NORMAL, col + 17);
+		/* Two blanks at least before the prompt: the counts never
+		 * run into it. */
+		row_fit(r, EL_NORMAL, r->n < col + 17 ? col + 19 : r->n + 2);
 		if (c->decided)
-			row_add(r, EL_TRIM, " (decision: trim)");
+			row_add(r, EL_TRIM, "(decision: trim) ");
 		else if (c->to_verify)
-			row_add(r, EL_TRIM, " (to be verified by booting)");
-		row_addf(r, EL_INVISIBLE, " %s", c->reason);
+			row_add(r, EL_TRIM, "(to be verified by booting) ");
+		/* The prompt beside the symbol; the reason after it (in
+		 * full on the bottom line). */
+		if (kc_sym_menu(c->sym) != NULL &&
+		    kc_menu_prompt(kc_sym_menu(c->sym)) != NULL)
+			row_addf(r, EL_NORMAL, "%s  ",
+			    kc_menu_prompt(kc_sym_menu(c->sym)));
+		row_addf(r, EL_INVISIBLE, "%s", c->reason);
 		review_cut(t, r, width);
 		break;
 	case RI_CHANGE:
@@ -1005,8 +1309,34 @@ rsub_title(struct tui *t, struct tui_view *v)
 {
 	size_t s = (size_t)(uintptr_t)v->data - 1;
 
-	return xasprintf("Trim review %s %s", t->ascii ? ">" : "\u203a",
-	    trim_subsys(t->trim->t, s)->path);
+	struct row	 r;
+	char		*path, *title;
+
+	/* Cut from the middle as the list does: the leaf stays. */
+	row_init(&r);
+	review_path(t, &r, trim_subsys(t->trim->t, s)->path, t->width - 16);
+	path = row_text(&r);
+	row_free(&r);
+	title = xasprintf("Trim review %s %s", t->ascii ? ">" : "\u203a",
+	    path);
+	free(path);
+	return title;
+}
+
+/* The cursor to the next candidate (after a or r on one), if any. */
+static void
+rsub_next(struct tui_view *v)
+{
+	int		 cur = tree_current(v->tree), i;
+	struct ritem	*ri;
+
+	for (i = cur + 1; i < tree_count(v->tree); i++) {
+		ri = tree_line(v->tree, i)->data;
+		if (ri->kind == RI_CAND) {
+			tree_move(v->tree, i - cur);
+			return;
+		}
+	}
 }
 
 static int
@@ -1024,16 +1354,19 @@ rsub_action(struct tui *t, struct tui_view *v, enum tui_action act)
 		if (ri->kind == RI_ALL)
 			review_decide_sub(t, ri->sub, act == A_ACCEPT ?
 			    TRIM_ACCEPTED : TRIM_REJECTED);
-		else
+		else {
 			review_decide(t, &ri->cand, 1, act == A_ACCEPT ?
 			    TRIM_ACCEPTED : TRIM_REJECTED, NULL);
+			rsub_next(v);
+		}
 		return R_ALL | R_REBUILD;
 	case A_ENTER:
 	case A_HELP:
 	case A_ENABLE:
-		/* Help on the option (or the one that changes). */
+		/* Help on the option (or the one that changes); on the
+		 * subsystem's line, ? lists the keys. */
 		if (ri->kind == RI_ALL)
-			return R_NONE;
+			return act == A_HELP ? -1 : R_NONE;
 		if (ri->kind == RI_CHANGE) {
 			size_t n;
 			struct review_change *ch = review_changes_of(t->trim,
@@ -1098,6 +1431,12 @@ rsub_free(struct tui_view *v)
 	struct tui *t = v->tui;
 
 	if (t->trim != NULL) {
+		struct ritem *ri = tree_current_data(v->tree);
+
+		if (ri != NULL) {
+			t->trim->last_sub = ri->sub;
+			t->trim->sub_key = ritem_key(t->trim, ri);
+		}
 		t->trim->sub_open = false;
 		review_result_free(t->trim->res);
 		t->trim->res = NULL;
@@ -1107,17 +1446,21 @@ rsub_free(struct tui_view *v)
 
 static const struct tui_view_ops rsub_ops = {
 	"trim-subsystem", &rsub_tree_ops, rsub_title, rsub_action, rsub_info,
-	rsub_free
+	rsub_free, NULL
 };
 
 static int
 rsub_open(struct tui *t, size_t s)
 {
+	struct tui_view *v;
+
 	t->trim->sub_open = true;
 	t->trim->open_sub = s;
 	review_result_free(t->trim->res);
 	t->trim->res = NULL;
 	review_request(t);
-	tui_push(t, &rsub_ops, NULL, (void *)(uintptr_t)(s + 1));
+	v = tui_push(t, &rsub_ops, NULL, (void *)(uintptr_t)(s + 1));
+	if (t->trim->sub_key != NULL && t->trim->last_sub == s)
+		tree_select_key(v->tree, t->trim->sub_key);
 	return R_ALL;
 }

@@ -121,6 +121,23 @@ search_title(struct tui *t, struct tui_view *v)
 	    s->nmatches == 1 ? "" : "es");
 }
 
+/* The cursor to the next match after it (a line with an entry), from
+ * the top again after the last. */
+static void
+search_next(struct tui_view *v)
+{
+	int		 n = tree_count(v->tree), cur = tree_current(v->tree), i;
+	struct sresult	*sr;
+
+	for (i = 1; i <= n; i++) {
+		sr = tree_line(v->tree, (cur + i) % n)->data;
+		if (sr->m != NULL) {
+			tree_move(v->tree, (cur + i) % n - cur);
+			return;
+		}
+	}
+}
+
 static int
 search_action(struct tui *t, struct tui_view *v, enum tui_action act)
 {
@@ -141,7 +158,11 @@ search_action(struct tui *t, struct tui_view *v, enum tui_action act)
 			help_open(t, sr->m);
 			return R_ALL;
 		}
-		return R_NONE;
+		return -1;	/* a heading: the key list */
+	case A_SET_N:
+		/* n: the next match, over the headings (wrapping). */
+		search_next(v);
+		return R_LINES;
 	default:
 		return -1;
 	}
@@ -166,6 +187,7 @@ search_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 		row_addf(r, EL_INVISIBLE, "  invisible: %s", why);
 		free(why);
 	}
+	row_add(r, EL_STATUS, "  Enter jumps, n next match, ? help, Esc back");
 }
 
 static void
@@ -183,7 +205,7 @@ search_free(struct tui_view *v)
 
 static const struct tui_view_ops search_ops = {
 	"search", &search_tree_ops, search_title, search_action, search_info,
-	search_free
+	search_free, NULL
 };
 
 static void
@@ -216,6 +238,7 @@ search_open(struct tui *t, const char *regex, char **cause)
 	PCRE2_UCHAR		 msg[256];
 	PCRE2_SIZE		 off;
 	struct search		*s;
+	struct tui_view		*v;
 	struct kc_menu		*m;
 	struct kc_symbol	*sym;
 	char			*loc, *last = NULL;
@@ -266,6 +289,9 @@ search_open(struct tui *t, const char *regex, char **cause)
 		free(s);
 		return -1;
 	}
-	tui_push(t, &search_ops, NULL, s);
+	/* The cursor on the first match, not its heading: Enter jumps. */
+	v = tui_push(t, &search_ops, NULL, s);
+	if (s->n > 1 && s->r[0].m == NULL)
+		tree_move(v->tree, 1);
 	return 0;
 }

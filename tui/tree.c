@@ -218,6 +218,15 @@ tree_home(struct tree *t)
 }
 
 void
+tree_scroll_to(struct tree *t, int top)
+{
+	t->offset = t->current = top;
+	tree_clamp(t);
+	/* The last page: the cursor on its first line too. */
+	t->current = t->offset;
+}
+
+void
 tree_end(struct tree *t)
 {
 	t->current = t->nlines - 1;

@@ -56,6 +56,8 @@ void		*tree_current_data(const struct tree *);
 /* Move the cursor; false when it did not move. */
 bool		 tree_move(struct tree *, int delta);
 void		 tree_home(struct tree *);
+/* Show the lines from top on, the cursor on the first (pagers). */
+void		 tree_scroll_to(struct tree *, int top);
 void		 tree_end(struct tree *);
 /* Put the cursor on the item with this key (or data); false if none. */
 bool		 tree_select_key(struct tree *, const void *key);

@@ -96,6 +96,7 @@ tui_done(struct tui *t)
 		free(t->input);
 	}
 	free(t->config_path);
+	free(t->last_search);
 	theme_free(&t->theme);
 	pthread_mutex_destroy(&t->req_lock);
 }
@@ -167,6 +168,8 @@ tui_recompute(struct tui *t)
 	kconfig_recalc(t->k);
 	worker_snapshot_free(t->snap);
 	t->snap = worker_snapshot_compute(t->k, t->a);
+	t->snap->gen = t->gen;
+	review_sync(t);
 }
 
 void
@@ -194,6 +197,9 @@ tui_ask(struct tui *t, const char *prompt, const char *initial,
 	strbuf_reset(t->input);
 	if (initial != NULL)
 		strbuf_adds(t->input, initial);
+	/* An offered text (the last search, a default path) is replaced
+	 * by what is typed, kept by Enter, edited after Backspace. */
+	t->input_fresh = initial != NULL && *initial != '\0';
 	t->input_done = done;
 	t->input_arg = arg;
 	t->prompt = P_INPUT;
@@ -225,10 +231,16 @@ tui_pop(struct tui *t)
 	if (v == NULL)
 		return;
 	t->view = v->prev;
-	tree_free(v->tree);
+	/* The view's free may read its tree (where the cursor was). */
 	if (v->ops->free != NULL)
 		v->ops->free(v);
+	tree_free(v->tree);
 	free(v);
+	/* Show-all that a jump turned on goes at the main menu. */
+	if (t->show_all_auto && t->view != NULL && t->view->prev == NULL) {
+		t->show_all = t->show_all_auto = false;
+		tui_message(t, EL_STATUS, "show-all off again");
+	}
 	/* What is below may be stale (values changed meanwhile). */
 	if (t->view != NULL) {
 		tree_set_height(t->view->tree, t->height - TUI_TOP -
@@ -283,6 +295,9 @@ tui_search_done(struct tui *t, const char *re, void *arg)
 	(void)arg;
 	if (re == NULL || *re == '\0')
 		return;
+	/* / again offers it: Enter goes back to these results. */
+	free(t->last_search);
+	t->last_search = xstrdup(re);
 	if (search_open(t, re, &cause) != 0) {
 		tui_message(t, EL_ERROR, "%s", cause);
 		free(cause);
@@ -308,6 +323,7 @@ tui_input_key(struct tui *t, int key)
 		return R_ALL;
 	case K_BACKSPACE:
 	case K_DEL:
+		t->input_fresh = false;
 		/* Drop one UTF-8 character. */
 		while (t->input->len > 0) {
 			unsigned char c = (unsigned char)
@@ -320,10 +336,14 @@ tui_input_key(struct tui *t, int key)
 			t->input->s[t->input->len] = '\0';
 		return R_LINES;
 	case 'U' & 0x1f:
+		t->input_fresh = false;
 		strbuf_reset(t->input);
 		return R_LINES;
 	}
 	if (key >= 0x20 && key < 0x110000 && key != 0x7f) {
+		if (t->input_fresh)
+			strbuf_reset(t->input);
+		t->input_fresh = false;
 		strbuf_add(t->input, b, (size_t)utf8_encode((uint32_t)key, b));
 		return R_LINES;
 	}
@@ -345,6 +365,31 @@ tui_confirm_key(struct tui *t, int key)
 		return R_QUIT;
 	}
 	tui_message(t, EL_STATUS, "Not leaving");
+	return R_ALL;
+}
+
+/* A key bound to nothing: an unbound letter jumps to the next line
+ * starting with it (mconf's hotkeys); else the message says it is no
+ * key. */
+static int
+tui_unbound_key(struct tui *t, struct tui_view *v, int key)
+{
+	char buf[8];
+
+	if (key < 0x80 && key > 0x20 && tree_hotkey(v->tree, key))
+		return R_LINES;
+	if (key >= 0x110000)
+		return R_NONE;
+	if (key >= 0x80) {
+		buf[utf8_encode((uint32_t)key, buf)] = '\0';
+		tui_message(t, EL_STATUS, "%s: not a key (F1 lists the keys)",
+		    buf);
+	} else if (key > 0x20)
+		tui_message(t, EL_STATUS, "%c: no key, nor a line starting "
+		    "with it (F1 lists the keys)", key);
+	else
+		tui_message(t, EL_STATUS, "%s: not a key (F1 lists the keys)",
+		    keys_name(key, buf));
 	return R_ALL;
 }
 
@@ -378,21 +423,29 @@ tui_key(struct tui *t, int key)
 	act = keys_action(key);
 	if (act != A_VERIFY)
 		verify_other_key(t);
-	if (act == A_BACK && key == K_ESC) {
-		/* mconf's Esc Esc: the first one only arms. */
+	if (act == A_BACK && key == K_ESC && v->prev == NULL) {
+		/* One Esc closes a view (ESCDELAY is short, as mconf's);
+		 * at the main menu, mconf's Esc Esc leaves: the first one
+		 * only arms. */
 		if (!t->esc) {
 			t->esc = true;
-			return R_NONE;
+			return R_ALL;
 		}
 		t->esc = false;
 	}
 	free(t->msg);
 	t->msg = NULL;
-	if (act == A_NONE) {
-		/* Unbound letters jump to the next line starting with it. */
-		if (key < 0x80 && key > 0x20 && tree_hotkey(v->tree, key))
-			return R_LINES;
-		return R_NONE;
+	if (act == A_NONE)
+		return tui_unbound_key(t, v, key);
+	if (act == A_QUIT_ALL)
+		return tui_quit(t);
+	if (act == A_KEYS) {
+		/* F1 anywhere: the key list, or closes it. */
+		if (help_is_keys(v))
+			tui_pop(t);
+		else
+			help_keys_open(t);
+		return R_ALL;
 	}
 	if ((r = v->ops->action(t, v, act)) >= 0) {
 		if ((r & R_REBUILD) && t->view == v)
@@ -420,12 +473,16 @@ tui_key(struct tui *t, int key)
 		tree_end(v->tree);
 		return R_LINES;
 	case A_BACK:
+	case A_QUIT:
+		/* Close the view; quit only from the top (tig, mutt). */
 		if (v->prev == NULL)
 			return tui_quit(t);
 		tui_pop(t);
 		return R_ALL;
-	case A_QUIT:
-		return tui_quit(t);
+	case A_HELP:
+		/* No option help here: the keys. */
+		help_keys_open(t);
+		return R_ALL;
 	case A_SAVE:
 		tui_save(t);
 		return R_ALL;
@@ -434,10 +491,12 @@ tui_key(struct tui *t, int key)
 		    tui_load_done, NULL);
 		return R_ALL;
 	case A_SEARCH:
-		tui_ask(t, "Search (regex): ", NULL, tui_search_done, NULL);
+		tui_ask(t, "Search (regex): ", t->last_search,
+		    tui_search_done, NULL);
 		return R_ALL;
 	case A_SHOW_ALL:
 		t->show_all = !t->show_all;
+		t->show_all_auto = false;	/* the user's now */
 		tui_message(t, EL_STATUS, "show-all %s", t->show_all ? "on" :
 		    "off");
 		tree_build(v->tree);
@@ -461,8 +520,10 @@ tui_key(struct tui *t, int key)
 		return review_undo(t);
 	case A_ACCEPT:
 	case A_REJECT:
-		tui_message(t, EL_STATUS, "a and r accept or reject trims in "
-		    "the trim review: press t");
+	case A_SORT:
+		tui_message(t, EL_STATUS, "%s: in the trim review (press t)",
+		    key == 'o' ? "o sorts subsystems" : "a and r accept or "
+		    "reject trims");
 		return R_ALL;
 	case A_VERIFY:
 		/* Outside the trim review only to cancel a run; else a
@@ -485,15 +546,47 @@ tui_rule(struct tui *t, struct row *r, int width)
 		row_add(r, EL_RULE, t->ascii ? "-" : "\u2500");
 }
 
-/* The legend: the evidence marks, or the main keys. */
+/*
+ * The evidence legend in one of three lengths (0 the longest): marks
+ * with their names, shorter names, marks alone; "? help" ends each.
+ */
 static void
-tui_legend(struct tui *t, struct row *r)
+tui_legend_marks(struct tui *t, struct row *r, int tier)
 {
-	int v;
-	static const char *names[] = { "used", "plausible", "none",
-	    "no code" };
+	static const char *names[3][4] = {
+		{ "used", "plausible", "none", "no code" },
+		{ "used", "plaus.", "none", "no code" },
+		{ "", "", "", "" },
+	};
 	static const int els[] = { EL_EV_USED, EL_EV_PLAUSIBLE, EL_EV_NONE,
 	    EL_EV_NOCODE };
+	int v;
+
+	row_add(r, EL_LEGEND, tier == 0 ? "Evidence: " : "");
+	for (v = 0; v < 4; v++) {
+		row_add(r, els[v], menu_verdict_mark(t, v));
+		row_addf(r, EL_LEGEND, tier == 2 ? "" : tier == 1 ? "%s " :
+		    " %s  ", names[tier][v]);
+	}
+	if (t->trim != NULL) {
+		row_add(r, EL_TRIM, menu_trim_mark(t));
+		row_add(r, EL_LEGEND, tier == 0 ? " suggested trim  " :
+		    tier == 1 ? "trim " : " ");
+	}
+	if (tier < 2)
+		row_add(r, EL_NEW, "(NEW)");
+	row_add(r, EL_LEGEND, t->trim != NULL ? (tier == 0 ?
+	    "  t trim review  ? help" : "  t review  ? help") : tier == 0 ?
+	    " new since .config   ? help  / search  N new only" :
+	    "  ? help  F1 keys");
+}
+
+/* The legend: the evidence marks, or the main keys; shorter on a
+ * narrow screen, never without "? help". */
+static void
+tui_legend(struct tui *t, struct row *r, int width)
+{
+	int tier, start = r->n;
 
 	if (load_busy(t)) {
 		row_addf(r, EL_BUSY, " loading evidence%s ", t->ascii ? "..." :
@@ -502,22 +595,17 @@ tui_legend(struct tui *t, struct row *r)
 		return;
 	}
 	if (t->a == NULL) {
-		row_add(r, EL_LEGEND, "Enter open/toggle  y/m/n set  ? help  "
-		    "/ search  s save  l load  q quit  A all  N new");
+		row_add(r, EL_LEGEND, width >= 90 ? "Enter open/toggle  y/m/n "
+		    "set  ? help  / search  s save  l load  q quit  A all  N "
+		    "new" : "? help  F1 keys  / search  s save  q quit");
 		return;
 	}
-	row_add(r, EL_LEGEND, "Evidence: ");
-	for (v = 0; v < 4; v++) {
-		row_add(r, els[v], menu_verdict_mark(t, v));
-		row_addf(r, EL_LEGEND, " %s  ", names[v]);
+	for (tier = 0; tier < 3; tier++) {
+		r->n = start;
+		tui_legend_marks(t, r, tier);
+		if (r->n <= width)
+			break;
 	}
-	if (t->trim != NULL) {
-		row_add(r, EL_TRIM, menu_trim_mark(t));
-		row_add(r, EL_LEGEND, " suggested trim  ");
-	}
-	row_add(r, EL_NEW, "(NEW)");
-	row_add(r, EL_LEGEND, t->trim != NULL ? "  t trim review  ? help" :
-	    " new since .config   ? help  / search  N new only");
 }
 
 void
@@ -553,9 +641,13 @@ tui_render(struct tui *t, struct row *rows, int height, int width)
 		row_add(&rows[1], EL_NEW, "  [NEW only]");
 	row_fit(&rows[1], EL_NORMAL, width);
 	row_add(&rows[2], EL_NORMAL, " ");
-	tui_legend(t, &rows[2]);
+	tui_legend(t, &rows[2], width);
 	row_fit(&rows[2], EL_NORMAL, width);
-	tui_rule(t, &rows[3], width);
+	if (v->ops->heading != NULL) {
+		v->ops->heading(t, v, &rows[3], width);
+		row_fit(&rows[3], EL_RULE, width);
+	} else
+		tui_rule(t, &rows[3], width);
 
 	if (tree_height(v->tree) != list)
 		tree_set_height(v->tree, list);
@@ -589,13 +681,18 @@ tui_render(struct tui *t, struct row *rows, int height, int width)
 		row_add(&rows[height - 1], EL_INPUT, t->input->s != NULL ?
 		    t->input->s : "");
 		row_add(&rows[height - 1], EL_SELECTED, " ");
-	} else if (t->prompt == P_CONFIRM_QUIT)
+	} else if (t->prompt == P_CONFIRM_QUIT && review_naccepted(t) > 0)
+		/* The accepted trims are in it: say so. */
+		row_addf(&rows[height - 1], EL_INPUT, "Save the configuration, "
+		    "with its %zu accepted trims, to %s? [y]es [n]o [Esc] "
+		    "stay", review_naccepted(t), t->config_path);
+	else if (t->prompt == P_CONFIRM_QUIT)
 		row_addf(&rows[height - 1], EL_INPUT, "Save the configuration "
 		    "to %s? [y]es [n]o [Esc] stay", t->config_path);
 	else if (t->msg != NULL)
 		row_add(&rows[height - 1], t->msg_el, t->msg);
 	else if (t->esc)
-		row_add(&rows[height - 1], EL_STATUS, "Esc (again to go back)");
+		row_add(&rows[height - 1], EL_STATUS, "Esc (again to leave)");
 	row_fit(&rows[height - 1], EL_NORMAL, width);
 	if (t->w != NULL && t->snap->gen < t->gen) {
 		const char *busy = t->ascii ? " recomputing... " :
@@ -632,12 +729,13 @@ static void
 tui_colors(struct tui *t, struct tui_screen *scr)
 {
 	int	i, fg, bg;
-	bool	color = has_colors() && !t->theme.mono && COLORS >= 8;
+	bool	color = false;
 
-	if (color) {
-		start_color();
+	/* COLORS and COLOR_PAIRS are only known once start_color() ran. */
+	if (has_colors() && !t->theme.mono && start_color() == OK)
+		color = COLORS >= 8;
+	if (color)
 		use_default_colors();
-	}
 	for (i = 0; i < EL_COUNT; i++) {
 		const struct theme_color *c = &t->theme.el[i];
 		attr_t a = 0;
@@ -928,6 +1026,7 @@ tui_worker_ready(struct tui *t)
 		review_collect(t, s);
 		worker_snapshot_free(t->snap);
 		t->snap = s;
+		review_sync(t);
 		tree_build(t->view->tree);
 		return R_ALL;
 	}

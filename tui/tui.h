@@ -27,6 +27,7 @@ struct session;
 struct kconfig;
 struct kc_menu;
 struct kc_symbol;
+struct kc_expr;
 struct attrib;
 struct worker;
 struct worker_snapshot;
@@ -55,6 +56,9 @@ struct tui_view_ops {
 	void		 (*info)(struct tui *, struct tui_view *,
 			     struct row *, int width);
 	void		 (*free)(struct tui_view *);
+	/* Column headings on the rule above the list, or NULL: a rule. */
+	void		 (*heading)(struct tui *, struct tui_view *,
+			     struct row *, int width);
 };
 
 struct tui_view {
@@ -86,17 +90,20 @@ struct tui {
 	struct theme		 theme;
 	bool			 ascii;		/* no UTF-8 line drawing */
 	bool			 show_all, show_name, only_new;
+	bool			 show_all_auto;	/* turned on by a jump */
 	bool			 config_existed;	/* for NEW */
 	bool			 dirty;
 	char			*config_path;
 
 	char			*msg;
 	int			 msg_el;
+	char			*last_search;	/* the last / regex, or NULL */
 	bool			 esc;		/* first Esc of Esc Esc seen */
 
 	enum tui_prompt		 prompt;
 	char			*prompt_text;
 	struct strbuf		*input;
+	bool			 input_fresh;	/* typing replaces it */
 	void			(*input_done)(struct tui *, const char *,
 				    void *);
 	void			*input_arg;	/* input_done's */
@@ -111,6 +118,10 @@ struct tui {
 	 * first paint (load.c); NULL until then, or without -e. */
 	struct tui_load		*load;
 	struct tui_trim		*trim;
+	/* t was pressed while loading: the review opens when it is done
+	 * (at this symbol, or NULL). */
+	bool			 trim_wanted;
+	const struct kc_symbol	*trim_wanted_sym;
 	/* The consequence request the worker's hook reads (review.c). */
 	pthread_mutex_t		 req_lock;
 	struct review_req	*req;
@@ -172,9 +183,21 @@ int		 search_open(struct tui *, const char *regex, char **cause);
 /* The help screen's text for an entry (malloc'd, lines end in \n). */
 char		*help_text(struct tui *, struct kc_menu *);
 void		 help_open(struct tui *, struct kc_menu *);
+/* The key list (F1; ? where there is no option help). */
+void		 help_keys_open(struct tui *);
 
+/* help.c: an expression with each symbol's value and the parentheses
+ * its precedence needs inside an operator of precedence prec (0: none;
+ * || 1, && 2). */
+struct strbuf;
+void		 help_expr_values(struct tui *, const struct kc_expr *,
+		     struct strbuf *, int prec);
 /* help.c: wrap text into lines of at most width cells (malloc'd). */
 char		*help_wrap(const char *text, int width, int indent);
+/* Each line of a text so (continuations indented). */
+char		*help_wrap_lines(const char *text, int width);
+/* A text in a pager (title, text malloc'd, taken over). */
+void		 help_text_open(struct tui *, char *title, char *text);
 
 /* plan.c: "how do I turn this on?" for a symbol (E). */
 void		 plan_open(struct tui *, struct kc_symbol *);
@@ -197,6 +220,10 @@ struct pager_ops {
  * (malloc'd) and data. */
 struct tui_view	*pager_open(struct tui *, const struct pager_ops *,
 		     struct kc_menu *, char *title, char *text, void *data);
+/* The kind of a pager view (NULL: not a pager). */
+const struct pager_ops *pager_kind(struct tui_view *);
+/* Whether a view is the key list. */
+bool		 help_is_keys(struct tui_view *);
 /* The data given to pager_open(). */
 void		*pager_data(struct tui_view *);
 
@@ -215,6 +242,8 @@ bool		 load_busy(struct tui *);
 /* review.c: the trim review (t) */
 struct worker_snapshot;
 int		 review_open(struct tui *);
+/* At a candidate's line (sym NULL: where the cursor was). */
+int		 review_open_at(struct tui *, const struct kc_symbol *);
 int		 review_export(struct tui *);
 int		 review_undo(struct tui *);
 /* The worker's hook: consequences of the current request. */
@@ -223,6 +252,9 @@ void		*review_consequences(void *arg, struct kconfig *,
 void		 review_consequences_free(void *);
 /* A snapshot came back: take its consequences. */
 void		 review_collect(struct tui *, struct worker_snapshot *);
+/* A snapshot of the newest values came: accepted candidates that are on
+ * again are no longer accepted (and it says so). */
+void		 review_sync(struct tui *);
 /* Whether a symbol is a pending trim candidate (the main view's mark). */
 bool		 review_is_candidate(struct tui *, const struct kc_symbol *);
 /* Free the review's state. */

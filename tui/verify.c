@@ -212,6 +212,7 @@ verify_pager_action(struct tui *t, struct tui_view *v, enum tui_action act)
 		return R_ALL;
 	case A_BACK:
 	case A_VERIFY:
+	case A_HELP:
 		return -1;
 	default:
 		return R_NONE;

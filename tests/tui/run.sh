@@ -10,7 +10,8 @@
 #
 # Two scenarios: the small fixture tree (tests/tui/fixture), and Linux
 # 6.1 with Debian's cloud config and the cloud-vm evidence bundle.
-# KCTUI_TUI_UPDATE=1 rewrites the goldens.
+# KCTUI_TUI_UPDATE=1 rewrites the goldens; KCTUI_TUI_ONLY="SCENARIO..."
+# runs some only (the function names at the end).
 set -u
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -59,6 +60,19 @@ step() {
 	return 0
 }
 
+# down_to NAME TEXT: Down until TEXT is on the screen (at most 40).
+down_to() {
+	local n=$1 text=$2 i
+	for ((i = 0; i < 40; i++)); do
+		tui_settle
+		tui_screen | grep -qF -- "$text" && return 0
+		tui_keys Down
+	done
+	fail "tui/$n$sfx" "not found going down: $text"
+	tui_screen | indent
+	return 1
+}
+
 # -------------------------------------------------------------- fixture
 fixture() {
 	local d=$work/fx fx=$here/fixture
@@ -67,6 +81,21 @@ fixture() {
 	tui_start "$fx" "$KCTUI" --config "$d/.config"
 	step fx-start "Main menu" || return
 	screen fx-main
+	# F1: the key list, made from the key table; one Esc closes it.
+	step fx-keys "Keys (F1; ? where there is no option help):" F1 || return
+	screen fx-keys
+	step fx-keys-close "Main menu" Escape || return
+	# z shows invisible options as mconf's does; z again hides them.
+	step fx-z "[show-all]" z || return
+	tui_keys z
+	if tui_wait_gone "[show-all]" 10; then
+		pass "tui/fx-z$sfx"
+	else
+		fail "tui/fx-z$sfx" "z did not turn show-all off again"
+	fi
+	# A key that is none says so.
+	step fx-unknown "x: no key, nor a line starting with it (F1 lists the keys)" x ||
+		return
 	# Into "General setup", swap off: ZSWAP (depends on SWAP) goes.
 	step fx-open "Main menu › General setup" Down Enter || return
 	screen fx-general
@@ -87,18 +116,42 @@ fixture() {
 	# The choice is a radio list.
 	step fx-choice "Optimize for size" End Up Up Enter || return
 	screen fx-choice
-	step fx-choice-set "(Optimize for size (-Os))" Down Enter Escape Escape || return
+	step fx-choice-set "(Optimize for size (-Os))" Down Enter Escape || return
 	# Help.
 	step fx-help "Symbol: LOG_BUF_SHIFT" Home Down '?' || return
 	screen fx-help
-	step fx-help-close "General setup" Escape Escape || return
+	step fx-help-close "General setup" Escape || return
+	# q closes the submenu: back at the main menu, still running.
+	tui_keys q
+	if tui_wait_gone "Main menu › General setup" 10 && tui_settle &&
+	   [ "$(tui_screen | sed -n 2p)" = " Main menu" ] &&
+	   ! tui_screen | grep -q "exited"; then
+		pass "tui/fx-q-closes$sfx"
+	else
+		fail "tui/fx-q-closes$sfx" "q did not close the submenu"
+		tui_screen | indent
+	fi
 	# Search, then jump into the menuconfig.
 	step fx-search-prompt "Search (regex):" / || return
 	tui_keys 'e1000|sha2' Enter
 	step fx-search "Search /e1000|sha2/: 3 matches" || return
 	screen fx-search
-	step fx-jump "Network device support" Down Enter || return
+	# n: the next match, over the heading, and round to the first.
+	step fx-search-n "Kconfig:" n || return
+	if tui_sgr "Use Rx polling (NAPI)" | grep -q "bg=4" &&
+	   tui_keys n && tui_settle && tui_sgr "SHA224 and SHA256" | grep -q "bg=4" &&
+	   tui_keys n && tui_settle && tui_sgr "Intel PRO/1000" | grep -q "bg=4"; then
+		pass "tui/fx-search-next$sfx"
+	else
+		fail "tui/fx-search-next$sfx" "n did not go to the next match"
+		tui_screen | indent
+	fi
+	step fx-jump "Network device support" Enter || return
 	screen fx-jump
+	# / again offers the last search: Enter is back at the results.
+	step fx-search-again "Search (regex): e1000|sha2" / || return
+	step fx-search-back "Search /e1000|sha2/: 3 matches" Enter || return
+	step fx-jump-again "Main menu › Network device support" Enter || return
 	# Show-all shows VIRTIO_NET (depends on VIRTIO, which nothing sets)
 	# with why it is invisible.
 	step fx-showall "[show-all]" A || return
@@ -112,7 +165,7 @@ fixture() {
 	step fx-trim-none "needs evidence: start kctui with -e BUNDLE" t || return
 	# Save and leave.
 	step fx-save "Configuration written to" s || return
-	step fx-quit "[exited 0]" q || return
+	step fx-quit "[exited 0]" Q || return
 	# The same changes made to the file, through olddefconfig.
 	sed -e 's/^CONFIG_SWAP=y/# CONFIG_SWAP is not set/' \
 	    -e 's/^CONFIG_LOG_BUF_SHIFT=17/CONFIG_LOG_BUF_SHIFT=18/' \
@@ -147,11 +200,18 @@ real() {
 	step real-start "Main menu" 120 || return
 	step real-loaded "suggested trim" 120 || return
 	screen real-main
+	# The evidence marks in their colours (classic theme).
+	got=$(tui_sgr "● [*] 64-bit" "module crc32c_intel" | tr '\n' ';')
+	if [ "$got" = "fg=2 bg=7 bold;fg=2 bg=7;" ]; then
+		pass "tui/real-colours$sfx"
+	else
+		fail "tui/real-colours$sfx" "mark, item: $got"
+	fi
 	step real-search-prompt "Search (regex):" / || return
 	tui_keys '^VIRTIO_NET$' Enter
 	step real-search "1 match" || return
 	screen real-search
-	step real-jump "Main menu › Device Drivers › Network device support" Down Enter || return
+	step real-jump "Main menu › Device Drivers › Network device support" Enter || return
 	screen real-jump
 	step real-toggle "modified" n || return
 	screen real-toggled
@@ -163,9 +223,13 @@ real() {
 		fail "tui/real-explain$sfx" "no explanation in the help"
 	fi
 	screen real-help
-	step real-back "Network device support" Escape Escape || return
+	# Space pages (less): the last page at once, not one line.
+	step real-help-page "(100%)" Space || return
+	screen real-help-page
+	step real-help-pgup "(60%)" PgUp || return
+	step real-back "Network device support" Escape || return
 	step real-save "Configuration written to" s || return
-	step real-quit "[exited 0]" q || return
+	step real-quit "[exited 0]" Q || return
 	same_file "tui/real-saved$sfx" "$work/real-expected" "$d/.config" \
 		"(saved .config = olddefconfig with VIRTIO_NET=n)"
 	tui_stop
@@ -191,6 +255,77 @@ bad_theme() {
 	tui_stop
 }
 
+# ------------------------------------------------------------- colours
+# colour NAME THEME ENV [TEXT STATE]...: the fixture's main menu under a
+# theme (THEME a file, or "" for the default) with ENV (NAME=value or
+# ""); each TEXT must show in STATE (sgr.pl's "fg=N bg=N bold..."), as
+# tmux received it from the terminal (capture-pane -e). STATE "nocolour":
+# no colour anywhere on the screen.
+colour() {
+	local name=$1 theme=$2 envv=$3 text want got bad=; shift 3
+	local fx=$here/fixture args=()
+	[ -n "$theme" ] && args=(--theme "$theme")
+	TUI_SOCK=kctui-test-$$-colour-$name
+	tui_start "$fx" env ${envv:+"$envv"} "$KCTUI" --config "$fx/config" \
+	    "${args[@]}"
+	step "colour-$name" "Main menu" || return
+	while [ $# -ge 2 ]; do
+		text=$1 want=$2; shift 2
+		if [ "$want" = nocolour ]; then
+			got=$(tui_sgr --colours | tr '\n' ' ')
+			[ -z "$got" ] && continue
+		else
+			got=$(tui_sgr "$text")
+			[ "$got" = "$want" ] && continue
+		fi
+		bad+="$text: want $want, got $got; "
+	done
+	if [ -z "$bad" ]; then
+		pass "tui/colour-$name$sfx"
+	else
+		fail "tui/colour-$name$sfx" "$bad"
+	fi
+	# The fixture's config is not olddefconfig's: q asks to save it.
+	step "colour-$name-ask" "Save the configuration" q &&
+	step "colour-$name-quit" "[exited 0]" n
+	tui_stop
+}
+
+# Every theme draws its colours (tests/tui/sgr.pl reads them); mono and
+# NO_COLOR none.
+colours() {
+	local th=$KCTUI_REPO/themes
+	colour classic "" "" \
+	    "Fixture Kernel" "fg=3 bg=4 bold" \
+	    "Main menu" "fg=4 bg=7 bold" \
+	    "Enable loadable" "fg=7 bg=4 bold" \
+	    "General setup" "fg=0 bg=7" \
+	    "set by you" "fg=0 bg=6"
+	colour dark "$th/dark.yaml" "" \
+	    "Fixture Kernel" "fg=3 bg=4 bold" \
+	    "Main menu" "fg=14 bg=default bold" \
+	    "Enable loadable" "fg=7 bg=4 bold" \
+	    "General setup" "fg=7 bg=default" \
+	    "set by you" "fg=0 bg=6"
+	colour light "$th/light.yaml" "" \
+	    "Main menu" "fg=4 bg=default bold" \
+	    "Enable loadable" "fg=7 bg=25 bold" \
+	    "General setup" "fg=0 bg=default"
+	colour high-contrast "$th/high-contrast.yaml" "" \
+	    "Fixture Kernel" "fg=0 bg=15 bold" \
+	    "Main menu" "fg=11 bg=0 bold" \
+	    "Enable loadable" "fg=0 bg=11 bold" \
+	    "General setup" "fg=15 bg=0" \
+	    "set by you" "fg=0 bg=15"
+	colour mono mono "" \
+	    "" nocolour \
+	    "Enable loadable" "fg=default bg=default reverse" \
+	    "Fixture Kernel" "fg=default bg=default bold"
+	colour no-color "" "NO_COLOR=1" \
+	    "" nocolour \
+	    "Enable loadable" "fg=default bg=default reverse"
+}
+
 # ------------------------------------------------- trim review, enable
 # Linux 6.1, Debian's cloud config and the cloud-vm bundle: t, one
 # subsystem, accept it whole, export; the file must be what
@@ -214,17 +349,32 @@ real_trim() {
 	tui_start "$TREE" "$KCTUI" --config "$d/.config" \
 	    -e "$bundle" --decisions "$d/decisions"
 	step trim-loaded "suggested trim" 120 || return
-	step trim-list "subsystems reviewed" t || return
+	step trim-list "reviewed," t || return
 	screen trim-list
 	step trim-sub "Trim review › $sub" Down Down Down Down Down Enter || return
 	step trim-conseq "also CONFIG_BFQ_GROUP_IOSCHED y→n" || return
 	screen trim-sub
 	step trim-accept "2 options trimmed" a || return
 	screen trim-accepted
-	step trim-reviewed "1 of 101 subsystems reviewed" Escape Escape || return
+	# What accepting dragged along stays shown under what dragged it.
+	if tui_screen | grep -q "[[]trim[]].*CONFIG_IOSCHED_BFQ" &&
+	   tui_screen | grep -q "also CONFIG_BFQ_GROUP_IOSCHED y→n"; then
+		pass "tui/trim-dragged-shown$sfx"
+	else
+		fail "tui/trim-dragged-shown$sfx" "the dragged options went from the view"
+		tui_screen | indent
+	fi
+	step trim-reviewed "1 of 99 reviewed," Escape || return
 	# Undo, and again.
 	step trim-undo "Undone: 2 options as before" u || return
-	step trim-undone "0 of 101 subsystems reviewed" || return
+	step trim-undone "0 of 99 reviewed," || return
+	# Nothing decided any more: no decisions file left behind.
+	if [ ! -e "$d/decisions" ]; then
+		pass "tui/trim-undo-no-file$sfx"
+	else
+		fail "tui/trim-undo-no-file$sfx" "a decisions file with nothing decided:"
+		indent < "$d/decisions"
+	fi
 	step trim-sub2 "Trim review › $sub" Enter || return
 	step trim-accept2 "2 options trimmed" a || return
 	# v: verify what is accepted; the tree is not clean for O=, the
@@ -243,7 +393,8 @@ real_trim() {
 	else
 		fail "tui/verify-unclean-files$sfx" "no trimmed config in the verify dir ($vt), or the decisions changed"
 	fi
-	step trim-export-ask "Export trimmed config to: .config.trimmed" Escape Escape e || return
+	# The default is beside the config being edited, not in the tree.
+	step trim-export-ask "Export trimmed config to: $d/.config.trimmed" Escape e || return
 	tui_keys C-u "$d/trimmed" Enter
 	step trim-exported "Exported 2 trimmed options to" || return
 	# The accepted options are n, BFQ's group option (depends on it) went
@@ -270,14 +421,30 @@ real_trim() {
 	fi
 	# E on an invisible option: the plan, y applies it.
 	step trim-search "1 match" / '^SENSORS_LIS3_SPI$' Enter || return
-	step trim-jump "invisible: depends on !ACPI && SPI_MASTER" Down Enter || return
+	step trim-jump "invisible: depends on !ACPI && SPI_MASTER" Enter || return
+	step trim-showall "show-all on: the option is invisible" || return
 	step enable-help "(E: how to turn it on)" '?' || return
 	step enable-plan "To make CONFIG_SENSORS_LIS3_SPI y, 3 changes:" E || return
 	screen enable-plan
 	step enable-apply "CONFIG_SENSORS_LIS3_SPI=y: 3 changes applied" y || return
 	step enable-shown "<*> STMicroeletronics LIS3LV02Dx" || return
 	screen enable-applied
-	step trim-quit "Save the configuration" q || return
+	# The jump turned show-all on (and said so); at the main menu it
+	# is off again.
+	local i
+	for ((i = 0; i < 8; i++)); do
+		[ "$(tui_screen | sed -n 2p)" = " Main menu" ] && break
+		tui_keys Escape
+		tui_settle
+	done
+	if [ "$(tui_screen | sed -n 2p)" = " Main menu" ] &&
+	   tui_screen | grep -q "show-all off again"; then
+		pass "tui/showall-off-again$sfx"
+	else
+		fail "tui/showall-off-again$sfx" "show-all left on"
+		tui_screen | indent
+	fi
+	step trim-quit "Save the configuration, with its 2 accepted trims, to" Q || return
 	step trim-quit2 "[exited 0]" n || return
 	tui_stop
 	# The same export from the command line, with the decisions file
@@ -289,6 +456,312 @@ real_trim() {
 		"(TUI export = kctui export --accept \"$sub\")"
 	cmp -s "$DEBIAN_CLOUD" "$d/.config" && pass "tui/trim-input-untouched$sfx" ||
 		fail "tui/trim-input-untouched$sfx" "the input config was written"
+}
+
+# ----------------------------------------------- one state, one truth
+# The Kyber case (issue 25): accept IO Schedulers in the review, set
+# MQ_IOSCHED_KYBER back to m in the menu, export. The review no longer
+# counts it accepted (and says so), its decision is gone, the file has
+# it m, and the report's removed options are exactly the y/m options of
+# the input that the written file turns off (report = diff(input,
+# output)).
+real_kyber() {
+	local d=$work/kyber bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local sub="Enable the block layer > IO Schedulers" diffset repset
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	cp "$DEBIAN_CLOUD" "$d/input"
+	"$KCTUI" -C "$TREE" --config "$d/input" olddefconfig > /dev/null
+	TUI_SOCK=kctui-test-$$-kyber
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" \
+	    -e "$bundle" --decisions "$d/decisions"
+	step kyber-loaded "suggested trim" 120 || return
+	step kyber-list "reviewed," t || return
+	step kyber-sub "Trim review › $sub" Down Down Down Down Down Enter ||
+		return
+	step kyber-accept "2 options trimmed" a || return
+	step kyber-menu "Main menu" Escape Escape || return
+	step kyber-search "1 match" / '^MQ_IOSCHED_KYBER$' Enter || return
+	step kyber-jump "Kyber I/O scheduler" Enter || return
+	step kyber-on "CONFIG_MQ_IOSCHED_KYBER=m is on again: no longer accepted in the trim review" m ||
+		return
+	screen kyber-on
+	# t on its line: the review at it, 1 of 2 reviewed now.
+	step kyber-sub2 "Trim review › $sub" t || return
+	if tui_screen | grep -q "All 2 candidates, 1 reviewed"; then
+		pass "tui/kyber-review$sfx"
+	else
+		fail "tui/kyber-review$sfx" "IO Schedulers not 1 of 2 reviewed"
+		tui_screen | indent
+	fi
+	step kyber-export-ask "Export trimmed config to:" e || return
+	tui_keys C-u "$d/trimmed" Enter
+	step kyber-exported "Exported 1 trimmed options to" || return
+	step kyber-quit "Save the configuration" Q || return
+	step kyber-quit2 "[exited 0]" n || return
+	tui_stop
+	if grep -qx "CONFIG_MQ_IOSCHED_KYBER=m" "$d/trimmed" &&
+	   ! grep -q "MQ_IOSCHED_KYBER" "$d/trimmed.md" &&
+	   ! grep -q "MQ_IOSCHED_KYBER" "$d/decisions" &&
+	   grep -q "^CONFIG_IOSCHED_BFQ trim" "$d/decisions"; then
+		pass "tui/kyber-file$sfx"
+	else
+		fail "tui/kyber-file$sfx" "KYBER not m in the file, or in the report or decisions"
+		grep -h KYBER "$d/trimmed" "$d/trimmed.md" "$d/decisions" | indent
+	fi
+	# y/m in the input, n in the output: what the report lists removed.
+	diffset=$(comm -23 <(grep -oE '^CONFIG_[A-Za-z0-9_]+=[ym]' "$d/input" |
+		cut -d= -f1 | sort) <(grep -oE '^CONFIG_[A-Za-z0-9_]+=[ym]' \
+		"$d/trimmed" | cut -d= -f1 | sort) | tr '\n' ' ')
+	repset=$(grep -oE '^(- |  - dragged along: )`CONFIG_[A-Za-z0-9_]+` \(' \
+		"$d/trimmed.md" | grep -oE 'CONFIG_[A-Za-z0-9_]+' | sort |
+		tr '\n' ' ')
+	if [ -n "$diffset" ] && [ "$diffset" = "$repset" ]; then
+		pass "tui/kyber-report$sfx" "(removed: $repset)"
+	else
+		fail "tui/kyber-report$sfx" "diff(input, output): $diffset; report: $repset"
+	fi
+}
+
+# t while evidence loads opens the review when it is done; a candidate
+# with evidence shows both marks (◐✂); t on its line opens the review at
+# it; the list and the subsystem remember their cursors.
+real_review() {
+	local d=$work/review bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	TUI_SOCK=kctui-test-$$-review
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" \
+	    -e "$bundle" --decisions "$d/decisions"
+	step review-start "loading evidence" 120 || return
+	step review-early "the trim review opens when it is done" t || return
+	step review-opened "Trim review: 0 of" 120 || return
+	pass "tui/review-after-load$sfx"
+	# ? where there is no option help: the key list.
+	step review-keys "Keys (F1; ? where there is no option help):" '?' ||
+		return
+	step review-keys-close "Trim review: 0 of" Escape || return
+	step review-menu "Main menu" Escape || return
+	step review-search "1 match" / '^MLX5_CORE$' Enter || return
+	step review-jump "Mellanox 5th generation network adapters" Enter ||
+		return
+	if tui_screen | grep -q "^◐✂<M> .*Mellanox 5th generation network adapters (ConnectX series) core driver"; then
+		pass "tui/review-marks$sfx"
+	else
+		fail "tui/review-marks$sfx" "no ◐✂ on MLX5_CORE's line"
+		tui_screen | indent
+	fi
+	screen review-marks
+	step review-at "Trim review ›" t || return
+	if [ "$(tui_sgr "CONFIG_MLX5_CORE ")" = "fg=7 bg=4 bold" ]; then
+		pass "tui/review-at-candidate$sfx"
+	else
+		fail "tui/review-at-candidate$sfx" "the cursor is not on CONFIG_MLX5_CORE"
+		tui_screen | indent
+	fi
+	screen review-at
+	# Up to the candidate above, back to the menu, off the candidate,
+	# t: the list at the same subsystem, Enter: the same line.
+	step review-up "CONFIG_MLX4_EN:" Up Up || return
+	step review-menu2 "Main menu ›" Escape Escape || return
+	step review-list2 "Trim review: " Home t || return
+	step review-sub2 "Trim review › Device Drivers > Network device support > Ethernet driver support" Enter || return
+	if [ "$(tui_sgr "CONFIG_MLX4_EN ")" = "fg=7 bg=4 bold" ]; then
+		pass "tui/review-remembers$sfx"
+	else
+		fail "tui/review-remembers$sfx" "the cursor is not back on CONFIG_MLX4_EN"
+		tui_screen | indent
+	fi
+	# r (keep) on a candidate: the cursor goes to the next one.
+	step review-keep "CONFIG_MLX4_EN: kept" r || return
+	if [ "$(tui_sgr "CONFIG_MLX5_CORE ")" = "fg=7 bg=4 bold" ]; then
+		pass "tui/review-next-after-r$sfx"
+	else
+		fail "tui/review-next-after-r$sfx" "the cursor did not move to CONFIG_MLX5_CORE"
+		tui_screen | indent
+	fi
+	step review-quit-ask "Save the configuration" Q || return
+	step review-quit "[exited 0]" n || return
+}
+
+# An option forced on by a select is never suggested (IOSF_MBI,
+# PCI_HYPERV_INTERFACE): trimming what selects it takes it along. A
+# "trim" decision still makes it a candidate; accepting it then fails,
+# and the review says which and why, in full, without changing anything.
+real_forced() {
+	local d=$work/forced bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	"$KCTUI" -C "$TREE" --config "$d/.config" -e "$bundle" suggest \
+	    --decisions "$d/none" > "$d/suggest" 2>&1
+	"$KCTUI" -C "$TREE" --config "$d/.config" -e "$bundle" export \
+	    --decisions "$d/none" --accept all -o "$d/all" > /dev/null 2>&1
+	if grep -q "CONFIG_PCI_HYPERV " "$d/suggest" &&
+	   ! grep -qE "CONFIG_(PCI_HYPERV_INTERFACE|IOSF_MBI) " "$d/suggest" &&
+	   grep -qx "# CONFIG_PCI_HYPERV_INTERFACE is not set" "$d/all" &&
+	   grep -qx "# CONFIG_IOSF_MBI is not set" "$d/all"; then
+		pass "tui/forced-not-suggested$sfx"
+	else
+		fail "tui/forced-not-suggested$sfx" "a forced option suggested, or not taken along"
+		grep -E "PCI_HYPERV|IOSF_MBI" "$d/suggest" "$d/all" | indent
+	fi
+	printf 'CONFIG_PCI_HYPERV_INTERFACE trim  # asked for\n' > "$d/decisions"
+	TUI_SOCK=kctui-test-$$-forced
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" \
+	    -e "$bundle" --decisions "$d/decisions"
+	step forced-loaded "suggested trim" 120 || return
+	step forced-search "1 match" / '^PCI_HYPERV_INTERFACE$' Enter || return
+	step forced-jump "Hyper-V PCI Interface" Enter || return
+	step forced-review "Trim review › Device Drivers > PCI support > PCI controller drivers" t ||
+		return
+	step forced-accept "0 of 1 options trimmed; 1 could not be set to n" a ||
+		return
+	screen forced-list
+	if tui_screen | grep -q "CONFIG_PCI_HYPERV_INTERFACE (m): selected by PCI_HYPERV &&" &&
+	   ! tui_screen | grep -q "modified"; then
+		pass "tui/forced-why$sfx"
+	else
+		fail "tui/forced-why$sfx" "no full list with why, or modified"
+		tui_screen | indent
+	fi
+	step forced-close "Trim review ›" q || return
+	step forced-quit-ask "Save the configuration" Q || return
+	step forced-quit "[exited 0]" n || return
+}
+
+# Help that reads right: each symbol with its value (mconf), the
+# parentheses precedence needs, one line per selector, evidence of an
+# option that is off says so, E offered only for what is off.
+real_help() {
+	local d=$work/help bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	TUI_SOCK=kctui-test-$$-help
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" -e "$bundle" \
+	    --decisions "$d/decisions"
+	step help-loaded "suggested trim" 120 || return
+	step help-search "1 match" / '^WEXT_CORE$' Enter || return
+	step help-wext "Symbol: WEXT_CORE" '?' || return
+	screen help-wext
+	if tui_screen | grep -qx "  Depends on: NET \[=y\] && WIRELESS \[=n\] && (CFG80211_WEXT \[=n\] || WIRELESS_EXT \[=n\])" &&
+	   tui_screen | grep -qx "  - CFG80211_WEXT \[=n\] && NET \[=y\] && WIRELESS \[=n\] && CFG80211 \[=n\]" &&
+	   tui_screen | grep -qx "  Invisible: depends on WIRELESS && (CFG80211_WEXT || WIRELESS_EXT)" &&
+	   tui_screen | grep -q "^Evidence: used on the recorded machine, but it is off in this configuration"; then
+		pass "tui/help-expr$sfx"
+	else
+		fail "tui/help-expr$sfx" "values, parentheses or the off evidence missing"
+		tui_screen | indent
+	fi
+	step help-back "Search /" Escape || return
+	step help-search2 "1 match" Escape / '^EXT4_FS$' Enter || return
+	step help-ext4 "Help: EXT4_FS" '?' || return
+	# / finds text on the page (less): the line comes to the top.
+	step help-find "Find on this page:" / || return
+	tui_keys "Selected by" Enter
+	step help-found "  Selected by [n]:" || return
+	if [ "$(tui_screen | sed -n 5p)" = "  Selected by [n]:" ]; then
+		pass "tui/help-find$sfx"
+	else
+		fail "tui/help-find$sfx" "the line found is not at the top"
+		tui_screen | indent
+	fi
+	if tui_screen | grep -qx "  Selected by \[n\]:" &&
+	   tui_screen | grep -qx "  - EXT3_FS \[=n\] && BLOCK \[=y\]" &&
+	   ! tui_screen | grep -q "(E: how to turn it on)"; then
+		pass "tui/help-selected-by$sfx"
+	else
+		fail "tui/help-selected-by$sfx" "no Selected by line with values, or E offered for a y option"
+		tui_screen | indent
+	fi
+	# Every evidence item is listed (none "... N more").
+	step help-ext4-end "(100%)" End || return
+	if tui_screen | grep -q "^  trace:" && ! tui_screen | grep -q " more$"; then
+		pass "tui/help-all-items$sfx"
+	else
+		fail "tui/help-all-items$sfx" "evidence items cut"
+		tui_screen | indent
+	fi
+	step help-quit-ask "Save the configuration" Q || return
+	step help-quit "[exited 0]" n || return
+}
+
+# The review at 80x24: the legend shortens and keeps "? help", the
+# list has column headings, paths are cut in the middle so the leaf
+# stays readable, the selected one is in full on the status line; a
+# subsystem's candidates show their prompt, the counts apart from it.
+real_small() {
+	local d=$work/small bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local TUI_W=80 TUI_H=24
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	TUI_SOCK=kctui-test-$$-small
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" -e "$bundle" \
+	    --decisions "$d/decisions"
+	step small-loaded "t review  ? help" 120 || return
+	step small-list "reviewed," t || return
+	down_to small-netfilter "Core Netfilter Configuration  (0 of" || return
+	screen small-list
+	if tui_screen | sed -n 3p | grep -q "? help$" &&
+	   tui_screen | grep -q "^ *0/107 .*… > Core Netfilter Configuration$" &&
+	   tui_screen | grep -q "^ ….* > Core Netfilter Configuration  (0 of 107 reviewed)" &&
+	   tui_screen | grep -q "^  reviewed   objects  modules      off  subsystem"; then
+		pass "tui/small-list$sfx"
+	else
+		fail "tui/small-list$sfx" "legend without ? help, a path cut at its end, or no headings"
+		tui_screen | indent
+	fi
+	# o sorts: by what each turns off, the most first.
+	step small-sort "subsystem (o: most turned off)" o || return
+	local offs
+	offs=$(tui_screen | sed -n '5,20p' | grep -oE '[0-9]+ off' | cut -d' ' -f1 | tr '\n' ' ')
+	if [ -n "$offs" ] && [ "$offs" = "$(printf '%s\n' $offs | sort -rn | tr '\n' ' ')" ]; then
+		pass "tui/small-sort$sfx" "($offs)"
+	else
+		fail "tui/small-sort$sfx" "not by most turned off: $offs"
+	fi
+	step small-unsort "subsystem (o: menu order)" o o o || return
+	down_to small-netfilter2 "Core Netfilter Configuration  (0 of" || return
+	step small-sub "Trim review ›" Enter || return
+	step small-sub2 "trimming all turns off" || return
+	screen small-sub
+	if tui_screen | grep -q "^ Trim review › .*… > Core Netfilter Configuration$" &&
+	   tui_screen | grep -qE "^   ✂    m  CONFIG_NF_CONNTRACK +[0-9]+ objs?, [0-9]+ modules?  Netfilter"; then
+		pass "tui/small-sub$sfx"
+	else
+		fail "tui/small-sub$sfx" "title cut at its end, or counts run into the prompt"
+		tui_screen | indent
+	fi
+	step small-quit-ask "Save the configuration" Q || return
+	step small-quit "[exited 0]" n || return
+}
+
+# The review at 220x60: the full legend, every path whole.
+real_large() {
+	local d=$work/large bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local TUI_W=220 TUI_H=60
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	TUI_SOCK=kctui-test-$$-large
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" -e "$bundle" \
+	    --decisions "$d/decisions"
+	step large-loaded "suggested trim  (NEW)  t trim review  ? help" 120 || return
+	step large-list "of 99 reviewed," t || return
+	screen large-list
+	if tui_screen | grep -q "Networking support > Networking options > Network packet filtering framework (Netfilter) > Core Netfilter Configuration$" &&
+	   ! tui_screen | sed -n '5,56p' | grep -q "…"; then
+		pass "tui/large-list$sfx"
+	else
+		fail "tui/large-list$sfx" "a path cut on a wide screen"
+		tui_screen | indent
+	fi
+	step large-quit-ask "Save the configuration" Q || return
+	step large-quit "[exited 0]" n || return
 }
 
 # ------------------------------------------------------------ Linux 6.12
@@ -316,20 +789,23 @@ real_612() {
 	tui_start "$TREE" "$KCTUI" --config "$d/.config"
 	step k612-start "Main menu" 120 || return
 	step k612-search "1 match" / '^HZ_1000$' Enter || return
-	step k612-jump "Timer frequency" Down Enter || return
+	step k612-jump "Timer frequency" Enter || return
 	screen k612-choice
 	step k612-pick "(X) 1000 HZ" y || return
 	screen k612-picked
 	step k612-save "Configuration written to" Escape s || return
-	step k612-quit "[exited 0]" q || return
+	step k612-quit "[exited 0]" Q || return
 	same_file "tui/k612-saved$sfx" "$work/k612-expected" "$d/.config" \
 		"(saved .config = the 6.12 conf's olddefconfig of HZ_1000=y)"
 	tui_stop
 }
 
 # A scenario that stops early leaves its server: stop it (its own socket).
-fixture; tui_stop
-bad_theme; tui_stop
-real; tui_stop
-real_trim; tui_stop
-( real_612 ); tui_stop
+# KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
+for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_review real_forced real_help real_small real_large real_612}; do
+	case $sc in
+	real_612) ( real_612 ) ;;	# it changes TREE
+	*) "$sc" ;;
+	esac
+	tui_stop
+done

@@ -7,6 +7,8 @@
 #   tui_keys KEY...        tmux send-keys
 #   tui_wait TEXT [SECS]   poll the screen until TEXT appears (default 20 s)
 #   tui_screen             the screen as text (trailing blanks removed)
+#   tui_sgr TEXT...        the colours and attributes at each TEXT
+#                          (capture-pane -e read by sgr.pl), one a line
 #   tui_stop               kill the server
 
 TUI_SOCK=kctui-test-$$-${RANDOM}
@@ -27,6 +29,8 @@ tui_start() {
 tui_keys() { tmux_ send-keys "$@"; }
 
 tui_screen() { tmux_ capture-pane -p | sed 's/[[:space:]]*$//'; }
+
+tui_sgr() { tmux_ capture-pane -e -p | perl "$(dirname "${BASH_SOURCE[0]}")/sgr.pl" "$@"; }
 
 # tui_wait TEXT [SECS]: 0 when TEXT is on screen, 1 after SECS.
 tui_wait() {

@@ -3,12 +3,15 @@
  * test_tui_rows.c - the attributed rows and the generic tree widget, with
  * no curses: flattening (depth, last), the tree drawing, cursor kept
  * across rebuilds, hotkeys, scrolling, and row formatting read back as
- * text and per-cell elements.
+ * text and per-cell elements; the key table against the key list made
+ * from it and the man page's KEYS section (docs/kctui.1).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/fileio.h"
+#include "../../tui/keys.c"
 #include "../../tui/rows.c"
 #include "../../tui/tree.c"
 
@@ -60,6 +63,90 @@ text(void *arg, void *data)
 }
 
 static const struct tree_ops ops = { build, draw, text, NULL };
+
+/* Whether name is one of the keys a man page tag line names ("Up/Down,
+ * j/k", "s, l, q"): words split at blanks, commas and slashes (a lone
+ * "/" is the key itself). */
+static int
+tag_has(const char *tag, const char *name)
+{
+	char	*copy = xstrdup(tag), *w, *p, *save = NULL, *save2 = NULL;
+	int	 found = 0;
+
+	for (w = strtok_r(copy, " ,", &save); w != NULL && !found;
+	    w = strtok_r(NULL, " ,", &save)) {
+		if (strcmp(w, name) == 0) {
+			found = 1;
+			break;
+		}
+		if (strcmp(w, "/") == 0)
+			continue;
+		for (p = strtok_r(w, "/", &save2); p != NULL;
+		    p = strtok_r(NULL, "/", &save2))
+			if (strcmp(p, name) == 0)
+				found = 1;
+	}
+	free(copy);
+	return found;
+}
+
+/* Every key of the table is in the key list and on a tag line of the
+ * man page's KEYS section; every tag names keys of the table. */
+static void
+check_keys(void)
+{
+	const struct key_binding	*kb;
+	const char			*repo = getenv("KCTUI_REPO");
+	char				*path, *man, *text, *sec, *end, *line;
+	char				 buf[8], *missing;
+	size_t				 len;
+	int				 n, i, nok = 0;
+	struct strbuf			 tags, miss;
+
+	kb = keys_table(&n);
+	text = keys_text();
+	strbuf_init(&miss);
+	for (i = 0; i < n; i++) {
+		if (strstr(text, keys_name(kb[i].key, buf)) == NULL)
+			strbuf_addf(&miss, " %s", buf);
+	}
+	check("keys-list", miss.len == 0, miss.s);
+	strbuf_free(&miss);
+	free(text);
+
+	path = xasprintf("%s/docs/kctui.1", repo != NULL ? repo : ".");
+	man = file_read_all(path, &len);
+	check("keys-man-read", man != NULL, path);
+	free(path);
+	if (man == NULL)
+		return;
+	strbuf_init(&tags);
+	sec = strstr(man, "\n.SH KEYS\n");
+	end = sec != NULL ? strstr(sec + 1, "\n.SH ") : NULL;
+	for (line = sec; line != NULL && line < end;
+	    line = strchr(line + 1, '\n')) {
+		if (strncmp(line, "\n.TP\n", 5) == 0) {
+			char *tag = line + 5, *nl = strchr(tag, '\n');
+
+			strbuf_add(&tags, tag, (size_t)(nl - tag));
+			strbuf_addc(&tags, ',');
+		}
+	}
+	strbuf_init(&miss);
+	for (i = 0; i < n; i++) {
+		if (tags.s != NULL && tag_has(tags.s, keys_name(kb[i].key,
+		    buf)))
+			nok++;
+		else
+			strbuf_addf(&miss, " %s", buf);
+	}
+	missing = miss.s != NULL ? miss.s : "";
+	checkf("keys-man", sec != NULL && nok == n, "not on a tag line of "
+	    "KEYS in docs/kctui.1:%s", missing);
+	strbuf_free(&miss);
+	strbuf_free(&tags);
+	free(man);
+}
 
 int
 main(void)
@@ -127,7 +214,18 @@ main(void)
 	check_got("hotkey-none", !tree_hotkey(t, 'z'), "");
 	check_got("move", !tree_move(t, -1) && tree_move(t, 100) &&
 	    tree_current(t) == 4, "");
+	tree_set_height(t, 3);
+	tree_scroll_to(t, 1);
+	check_got("scroll-to", tree_offset(t) == 1 && tree_current(t) == 1,
+	    "");
+	tree_scroll_to(t, 100);
+	check_got("scroll-to-end", tree_offset(t) == 2 &&
+	    tree_current(t) == 2, "");
+	tree_scroll_to(t, -5);
+	check_got("scroll-to-top", tree_offset(t) == 0 &&
+	    tree_current(t) == 0, "");
 	tree_free(t);
 	row_free(&r);
+	check_keys();
 	return unit_failures != 0;
 }
