@@ -28,7 +28,10 @@ kctui_binary
 sfx=$(flavor_suffix)
 GOLDEN=$here/golden
 work=$(mktemp -d "${KCTUI_TMP:-/tmp}/tui.XXXXXX")
-trap 'tui_stop; rm -rf "$work"' EXIT
+# At 80 columns the title holds the config's path: one of a fixed
+# length (shown as @TMP80@) keeps it from being cut at varying places.
+work80=$(mktemp -d /tmp/kc80.XXXXXX)
+trap 'tui_stop; rm -rf "$work" "$work80"' EXIT
 export HOME=$work/home XDG_CONFIG_HOME=$work/home/.config
 mkdir -p "$HOME"
 
@@ -39,7 +42,7 @@ screen() {
 	# so does the padding after it.
 	# The tree's path too, and a message about it is cut where the
 	# terminal ends.
-	tui_screen | sed "s|$work|@TMP@|g; /@TMP@/s/   */  /g; s|$TREE|@TREE@|g" |
+	tui_screen | sed "s|$work80|@TMP80@|g; s|$work|@TMP@|g; /@TMP@/s/   */  /g; s|$TREE|@TREE@|g" |
 		sed 's/\(is not clean for an out-of-tree build\).*/\1 .../' > "$out"
 	if [ "${KCTUI_TUI_UPDATE:-}" = 1 ]; then
 		mkdir -p "$GOLDEN"
@@ -694,7 +697,7 @@ real_help() {
 # stays readable, the selected one is in full on the status line; a
 # subsystem's candidates show their prompt, the counts apart from it.
 real_small() {
-	local d=$work/small bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local d=$work80 bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
 	local TUI_W=80 TUI_H=24
 	kctui_tree_ensure > /dev/null 2>&1 || return
 	mkdir -p "$d"
