@@ -31,6 +31,10 @@ struct cmd_entry {
 /* cmd.c */
 const struct cmd_entry *cmd_lookup(const char *name);
 void	 cmd_usage(FILE *);
+/* One command's usage, for "kctui COMMAND --help". */
+void	 cmd_usage_one(FILE *, const struct cmd_entry *);
+/* What --version prints after "kctui ". */
+#define KCTUI_VERSION	"0.24 (2026-12-07)"
 /* The session's config and evidence, with the reason printed on
  * failure. */
 struct kconfig *cli_open_config(struct session *);

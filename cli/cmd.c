@@ -101,6 +101,21 @@ cmd_usage_entry(struct strbuf *sb, size_t i)
 	return i + 1;
 }
 
+/* One command's usage ("kctui COMMAND --help"), from the table. */
+void
+cmd_usage_one(FILE *f, const struct cmd_entry *e)
+{
+	struct strbuf	sb;
+
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "usage: kctui [OPTIONS] ");
+	(void)cmd_usage_entry(&sb, (size_t)(e - cmd_table));
+	/* The entry is indented for the list; one line here. */
+	fputs(sb.s, f);
+	fprintf(f, "(kctui --help: the options before the command)\n");
+	strbuf_free(&sb);
+}
+
 /* The usage and help text, made from the table. */
 void
 cmd_usage(FILE *f)

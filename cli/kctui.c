@@ -49,6 +49,7 @@ main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "evidence", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "theme", required_argument, NULL, 'T' },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "decisions", required_argument, NULL, 'D' },
@@ -58,7 +59,7 @@ main(int argc, char **argv)
 	struct session		 s;
 	char			*cause = NULL;
 	const char		*theme = NULL, *decisions = NULL;
-	int			 ch, status;
+	int			 ch, status, vars_start;
 
 	/*
 	 * Large blocks (the tree's indexes, xz dictionaries, per-run
@@ -111,10 +112,27 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(0);
+		case 'V':
+			printf("kctui %s\n", KCTUI_VERSION);
+			session_free(&s);
+			return 0;
 		default:
 			usage(1);
 		}
 	}
+	/* "kctui COMMAND --help": that command's usage, before anything is
+	 * read (the options after a command are its own). */
+	vars_start = optind;
+	while (optind < argc && cli_is_assignment(argv[optind]))
+		optind++;
+	if (optind + 1 < argc && (cmd = cmd_lookup(argv[optind])) != NULL &&
+	    (strcmp(argv[optind + 1], "--help") == 0 ||
+	    strcmp(argv[optind + 1], "-h") == 0)) {
+		cmd_usage_one(stdout, cmd);
+		session_free(&s);
+		return 0;
+	}
+	optind = vars_start;
 	if (decisions != NULL)
 		session_set_decisions(&s, decisions);
 	/* make-style NAME=value arguments, as in "make CC=clang ...". */

@@ -288,4 +288,17 @@ head -c 10000000 /dev/zero | tr '\0' x > "$work/longline/modules"
 echo >> "$work/longline/modules"
 kt --config "$in" -e "$work/longline" evidence
 check long-line-one "" grep -q 'modules: unknown format, skipped (1 line not understood' "$work/err"
+# ------------------------------------------------------ the command line
+if "$KCTUI" verify --help > "$work/out" 2>&1 &&
+    grep -q '^usage: kctui \[OPTIONS\] *verify -e BUNDLE' "$work/out" &&
+    grep -q -- '--base-kernel ROOT' "$work/out"; then
+	pass "$(R command-help)" "(kctui verify --help)"
+else
+	fail "$(R command-help)"; indent < "$work/out"
+fi
+if "$KCTUI" --version > "$work/out" 2>&1 && grep -q '^kctui [0-9]' "$work/out"; then
+	pass "$(R version)" "($(cat "$work/out"))"
+else
+	fail "$(R version)"; indent < "$work/out"
+fi
 exit 0
