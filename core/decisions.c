@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sys/stat.h>
 
@@ -343,6 +344,36 @@ clean:
 			ds->lines[i].dirty = false;
 	decisions_free(cur);
 out:
+	path_unlock(lock);
+	return rc;
+}
+
+/*
+ * Remove path if it holds nothing at all (no decision, no comment): for
+ * a file the browser created and the user then emptied by undoing every
+ * decision. Under the same lock as decisions_save, and re-read first, so
+ * a decision another writer saved meanwhile keeps the file. 0, or -1
+ * with *cause.
+ */
+int
+decisions_drop_if_empty(const char *path, char **cause)
+{
+	struct decisions	*cur;
+	char			*warn = NULL;
+	int			 lock, rc = 0;
+
+	lock = path_lock(path);
+	if ((cur = decisions_load(path, &warn)) == NULL) {
+		*cause = warn;
+		rc = -1;
+	} else {
+		free(warn);
+		if (cur->n == 0 && unlink(path) != 0 && errno != ENOENT) {
+			*cause = xasprintf("%s: %s", path, strerror(errno));
+			rc = -1;
+		}
+		decisions_free(cur);
+	}
 	path_unlock(lock);
 	return rc;
 }

@@ -39,6 +39,9 @@ void		 decisions_set(struct decisions *, const char *sym,
  * meanwhile; nothing is written when nothing was decided. */
 int		 decisions_save(struct decisions *, const char *path,
 		     char **cause);
+/* Remove path when it holds no line at all (a file the browser created,
+ * emptied by undo), under the save's lock; 0 or -1 with *cause. */
+int		 decisions_drop_if_empty(const char *path, char **cause);
 /* Whether a reason may be recorded (one line: no control characters). */
 bool		 decisions_reason_ok(const char *reason);
 void		 decisions_free(struct decisions *);

@@ -459,12 +459,12 @@ review_save_decisions(struct tui *t)
 {
 	char *cause = NULL;
 
-	if (decisions_count(t->trim->d) == 0 && !t->trim->dexisted) {
-		unlink(t->trim->dpath);
-		return;
-	}
-
-	if (decisions_save(t->trim->d, t->trim->dpath, &cause) != 0) {
+	/* Saved (merged with what other writers saved meanwhile) first;
+	 * then a file this review created and left empty goes, unless
+	 * another writer's decision is in it now. */
+	if (decisions_save(t->trim->d, t->trim->dpath, &cause) != 0 ||
+	    (decisions_count(t->trim->d) == 0 && !t->trim->dexisted &&
+	    decisions_drop_if_empty(t->trim->dpath, &cause) != 0)) {
 		tui_message(t, EL_ERROR, "%s", cause);
 		free(cause);
 	}

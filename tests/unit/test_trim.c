@@ -449,6 +449,49 @@ test_decisions(void)
 	free(cause);
 	decisions_free(d);
 	unlink(path);
+
+	/* Two writers: each set saves only its own decisions over what the
+	 * other saved (the browser and `decide` at once lost decisions). */
+	{
+		struct decisions *a = decisions_load(path, NULL);
+		struct decisions *b = decisions_load(path, NULL);
+
+		decisions_set(a, "EXT4_FS", DECISION_KEEP, "root");
+		decisions_set(b, "BTRFS_FS", DECISION_TRIM, NULL);
+		cause = NULL;
+		check("decisions-merge", decisions_save(a, path, &cause) == 0 &&
+		    decisions_save(b, path, &cause) == 0, cause);
+		decisions_free(a);
+		decisions_free(b);
+		d = decisions_load(path, NULL);
+		check("decisions-merge-both", d != NULL &&
+		    decisions_get(d, "EXT4_FS") == DECISION_KEEP &&
+		    decisions_get(d, "BTRFS_FS") == DECISION_TRIM, "lost one");
+		/* Emptied by undo: dropped only when nothing is left. */
+		decisions_set(d, "EXT4_FS", DECISION_NONE, NULL);
+		check("decisions-drop-kept", decisions_save(d, path, &cause) ==
+		    0 && decisions_drop_if_empty(path, &cause) == 0 &&
+		    access(path, F_OK) == 0, "dropped a file with a decision");
+		decisions_set(d, "BTRFS_FS", DECISION_NONE, NULL);
+		check("decisions-drop-empty", decisions_save(d, path, &cause) ==
+		    0 && decisions_drop_if_empty(path, &cause) == 0 &&
+		    access(path, F_OK) != 0, "empty file left");
+		decisions_free(d);
+		/* A reason's newline cannot plant a second entry. */
+		d = decisions_new();
+		decisions_set(d, "VIRTIO_NET", DECISION_KEEP,
+		    "needed\nCONFIG_EXT4_FS trim");
+		check("decisions-reason-one-line", !decisions_reason_ok(
+		    "a\nb") && decisions_reason_ok("fine") &&
+		    decisions_save(d, path, &cause) == 0, cause);
+		decisions_free(d);
+		d = decisions_load(path, NULL);
+		check("decisions-reason-no-entry", d != NULL &&
+		    decisions_count(d) == 1 &&
+		    decisions_get(d, "EXT4_FS") == DECISION_NONE, "planted");
+		decisions_free(d);
+		unlink(path);
+	}
 }
 
 int
