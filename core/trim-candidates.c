@@ -317,7 +317,11 @@ trim_collect(struct trim *t)
 		if (!decided && !to_verify && !trim_policy_allows(t, s, v, vd,
 		    path, kc_menu_file(m)))
 			continue;
-		if (forced) {
+		/* One kept only by traced code (to be verified) stays a
+		 * candidate even when forced: trimming it is what the boot
+		 * must verify, so the report must name it (the selects are
+		 * undone in passes by trim_set_all()). */
+		if (forced && !to_verify) {
 			t->cand_of[idx] = TRIM_FORCED;
 			continue;
 		}
