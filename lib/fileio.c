@@ -88,6 +88,17 @@ path_mkdir_parent(const char *path, mode_t mode, char **cause)
 	return rc;
 }
 
+/* The directory part of path ("." for a bare name, "/" for "/x"),
+ * malloc'd: where its temporaries, its lock and its realpath live. */
+static char *
+path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash == NULL ? xstrdup(".") : slash == path ? xstrdup("/") :
+	    xstrndup(path, (size_t)(slash - path));
+}
+
 /* Read all of path into a NUL-terminated buffer; with regular, refuse
  * anything but a regular file. */
 static char *
@@ -272,8 +283,7 @@ atomic_sweep(const char *path)
 	long		 pid;
 	char		*end;
 
-	dir = slash == NULL ? xstrdup(".") : slash == path ? xstrdup("/") :
-	    xstrndup(path, (size_t)(slash - path));
+	dir = path_dirname(path);
 	base = slash == NULL ? path : slash + 1;
 	blen = strlen(base);
 	if ((d = opendir(dir)) == NULL) {
@@ -581,8 +591,7 @@ path_canonical(const char *path)
 
 	if ((real = realpath(path, NULL)) != NULL)
 		return real;
-	dir = slash == NULL ? xstrdup(".") : slash == path ? xstrdup("/") :
-	    xstrndup(path, (size_t)(slash - path));
+	dir = path_dirname(path);
 	real = realpath(dir, NULL);
 	out = real == NULL ? xstrdup(path) : xasprintf("%s/%s",
 	    strcmp(real, "/") == 0 ? "" : real, slash == NULL ? path :
@@ -624,12 +633,10 @@ path_same_file(const char *a, const char *b)
 int
 path_lock(const char *path)
 {
-	const char	*slash = strrchr(path, '/');
 	char		*dir;
 	int		 fd;
 
-	dir = slash == NULL ? xstrdup(".") : slash == path ? xstrdup("/") :
-	    xstrndup(path, (size_t)(slash - path));
+	dir = path_dirname(path);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(dir);
 	if (fd < 0)
