@@ -69,7 +69,7 @@ endif
 
 LIB_SRCS  := $(sort $(wildcard lib/*.c))
 KP_SRCS   := $(sort $(wildcard kconfig-parser/*.c))
-CORE_SRCS := $(sort $(wildcard core/*.c))
+CORE_SRCS := $(sort $(wildcard core/*.c core/*/*.c))
 TUI_SRCS  := $(sort $(wildcard tui/*.c))
 CLI_SRCS  := $(sort $(wildcard cli/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
@@ -116,7 +116,7 @@ $(1)/libkcutil.a: $(patsubst %.c,$(1)/%.o,$(LIB_SRCS))
 	$$(say) AR $$@
 	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
 
-$(1)/libkccore.a: $(patsubst %.c,$(1)/%.o,$(CORE_SRCS)) $(1)/core/verify-init.o
+$(1)/libkccore.a: $(patsubst %.c,$(1)/%.o,$(CORE_SRCS)) $(1)/core/verify/verify-init.o
 	@mkdir -p $$(@D)
 	$$(say) AR $$@
 	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
@@ -136,21 +136,21 @@ $(1)/unit/%: tests/unit/%.c $(call libs_of,$(1))
 endef
 
 # $(call init_script_rules,DIR,COMPILE): the guest's /init
-# (core/verify-init.sh) as the C string verify_init_sh, in DIR's
+# (core/verify/verify-init.sh) as the C string verify_init_sh, in DIR's
 # libkccore.a.  Backslashes, quotes and '?' (no trigraphs under -std=c11)
 # are escaped; each line becomes "LINE\n".
 define init_script_rules
-$(1)/core/verify-init.c: core/verify-init.sh
+$(1)/core/verify/verify-init.c: core/verify/verify-init.sh
 	@mkdir -p $$(@D)
 	$$(say) GEN $$@
-	$$(Q){ echo '/* Generated from core/verify-init.sh by the Makefile. */'; \
+	$$(Q){ echo '/* Generated from core/verify/verify-init.sh by the Makefile. */'; \
 	  echo 'const char verify_init_sh[];'; \
 	  echo 'const char verify_init_sh[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' \
 	    -e 's/^/"/' -e 's/$$$$/\\n"/' $$<; \
 	  echo ';'; } > $$@.tmp && mv $$@.tmp $$@
 
-$(1)/core/verify-init.o: $(1)/core/verify-init.c
+$(1)/core/verify/verify-init.o: $(1)/core/verify/verify-init.c
 	$$(say) CC $$@
 	$$(Q)$(2) -c -o $$@ $$<
 endef
@@ -171,7 +171,7 @@ unit-bins: $(patsubst %,build/unit/%,$(UNITS)) $(patsubst %,build-asan/unit/%,$(
 # Every tests/fuzz/fuzz_*.c becomes build-fuzz/fuzz_*, linked with the
 # kconfig-parser objects built by clang with -fsanitize=fuzzer-no-link.
 FUZZ_KP_OBJS := $(patsubst %.c,build-fuzz/%.o,$(LIB_SRCS) $(KP_SRCS) $(CORE_SRCS)) \
-	$(if $(CORE_SRCS),build-fuzz/core/verify-init.o)
+	$(if $(CORE_SRCS),build-fuzz/core/verify/verify-init.o)
 FUZZ_SAN := address,undefined
 
 build-fuzz/%.o: %.c $(FLAGS_STAMP)

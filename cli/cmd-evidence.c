@@ -14,7 +14,7 @@
 #include "../core/attrib.h"
 #include "../core/collect.h"
 #include "../core/evidence.h"
-#include "../core/kbuild.h"
+#include "../core/kbuild/kbuild.h"
 #include "../core/srcindex.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../kconfig-parser/env.h"

@@ -16,7 +16,7 @@
 #include "../core/decisions.h"
 #include "../core/evidence.h"
 #include "../core/export.h"
-#include "../core/kbuild.h"
+#include "../core/kbuild/kbuild.h"
 #include "../core/report.h"
 #include "../core/trim.h"
 #include "../kconfig-parser/kconfig.h"

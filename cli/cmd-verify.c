@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cmd-verify.c - "kctui verify": the command-line face of core/verify.c.
+ * cmd-verify.c - "kctui verify": the command-line face of core/verify/verify.c.
  * Builds the trimmed config, boots it on the bundle's machine, judges
  * the workload, puts back what a step needs, and writes the final config,
  * its report and the keep decisions (docs/verify.md).
@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "../core/decisions.h"
-#include "../core/kbuild.h"
+#include "../core/kbuild/kbuild.h"
 #include "../core/session.h"
-#include "../core/verify.h"
-#include "../core/verify-session.h"
+#include "../core/verify/verify.h"
+#include "../core/verify/verify-session.h"
 #include "../kconfig-parser/env.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/clock.h"

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "attrib.h"
-#include "kbuild.h"
+#include "kbuild/kbuild.h"
 #include "srcindex.h"
 #include "../lib/strmap.h"
 #include "../lib/util.h"

@@ -27,7 +27,7 @@
 #include "attrib.h"
 #include "decisions.h"
 #include "evidence.h"
-#include "kbuild.h"
+#include "kbuild/kbuild.h"
 #include "session.h"
 #include "srcindex.h"
 

@@ -13,7 +13,7 @@
 #include "../lib/util.h"
 #include "attrib.h"
 #include "decisions.h"
-#include "kbuild.h"
+#include "kbuild/kbuild.h"
 #include "trim-int.h"
 
 /*

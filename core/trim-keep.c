@@ -15,7 +15,7 @@
 #include "attrib.h"
 #include "decisions.h"
 #include "evidence.h"
-#include "kbuild.h"
+#include "kbuild/kbuild.h"
 #include "trim-int.h"
 
 /*

@@ -22,7 +22,7 @@
 #include "../core/export.h"
 #include "../core/session.h"
 #include "../core/trim.h"
-#include "../core/verify-session.h"
+#include "../core/verify/verify-session.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/clock.h"

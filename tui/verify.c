@@ -3,8 +3,8 @@
  * verify.c - v in the trim review: verify what has been accepted so far.
  * The accepted candidates are exported to a trimmed config in the verify
  * build directory (as e does), and `kctui verify`'s loop runs on a thread
- * (core/verify-job.h) over the bundle's config, machine and workload
- * (core/verify-session.h), on its own struct kconfig parsed there. Its
+ * (core/verify/verify-job.h) over the bundle's config, machine and workload
+ * (core/verify/verify-session.h), on its own struct kconfig parsed there. Its
  * events are taken on this thread when its pipe is readable (tui.c polls
  * it) and shown as a progress line (vprogress.c); the keys stay live.
  * When it ends: the report in a pager, the options put back marked as
@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "../core/session.h"
-#include "../core/verify-job.h"
-#include "../core/verify-session.h"
+#include "../core/verify/verify-job.h"
+#include "../core/verify/verify-session.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/fileio.h"
 #include "../lib/util.h"

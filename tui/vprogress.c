@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/verify-job.h"
+#include "../core/verify/verify-job.h"
 #include "../lib/util.h"
 #include "theme.h"
 #include "vprogress.h"

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "evidence.h"
-#include "kbuild.h"
+#include "kbuild/kbuild.h"
 #include "srcindex.h"
 #include "../../lib/clock.h"
 

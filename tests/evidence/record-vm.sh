@@ -179,10 +179,10 @@ if [ -z "${KERNEL_ROOT:-}" ]; then
 fi
 install -m 0755 "$here/init.sh" "$ir/init"
 # The workload kctui verify judges, with the same step/disk/nic functions
-# (core/verify-init.sh sourced for its functions only): what was traced
+# (core/verify/verify-init.sh sourced for its functions only): what was traced
 # is what a trimmed kernel must run again.
 mkdir -p "$ir/etc/kctui" "$ir/lib/kctui"
-install -m 0644 "$repo/core/verify-init.sh" "$ir/lib/kctui/verify-init.sh"
+install -m 0644 "$repo/core/verify/verify-init.sh" "$ir/lib/kctui/verify-init.sh"
 install -m 0644 "$here/workload" "$ir/etc/kctui/workload"
 cat > "$ir/bin/workload" <<'EOF_WORKLOAD'
 #!/bin/sh

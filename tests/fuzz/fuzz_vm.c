@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fuzz_vm.c - libFuzzer target for a bundle's vm file (core/vm-spec.c and
- * its allow-list, core/vm-allow.c): any bytes either load into a spec
+ * fuzz_vm.c - libFuzzer target for a bundle's vm file (core/verify/vm-spec.c and
+ * its allow-list, core/verify/vm-allow.c): any bytes either load into a spec
  * whose every QEMU option string the allow-list accepted, or fail with a
  * "PATH..." message, without a crash, a hang or a leak. A bundle is
  * somebody else's file.
@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../core/verify.h"
-#include "../../core/vm-allow.h"
+#include "../../core/verify/verify.h"
+#include "../../core/verify/vm-allow.h"
 #include "../../lib/fileio.h"
 
 int

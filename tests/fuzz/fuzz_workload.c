@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fuzz_workload.c - libFuzzer target for a bundle's workload file
- * (core/vm-spec.c): any bytes either give step names of letters, digits,
+ * (core/verify/vm-spec.c): any bytes either give step names of letters, digits,
  * '_', '.' and '-' (they become file names and markers in the guest), or
  * fail with a "PATH..." message; no crash, hang or leak.
  */
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../core/verify.h"
+#include "../../core/verify/verify.h"
 #include "../../lib/fileio.h"
 
 int

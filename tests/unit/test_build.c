@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * test_build.c - the kernel build of kctui verify (core/build.c).
+ * test_build.c - the kernel build of kctui verify (core/verify/build.c).
  *
  * Run as a unit test (no arguments) it checks build_check_tree on scratch
  * directories: each case is one construct the check looks for (a missing
@@ -25,7 +25,7 @@
 #define UNIT_PREFIX "build/"
 #include "unit.h"
 
-#include "../../core/verify.h"
+#include "../../core/verify/verify.h"
 #include "../../lib/clock.h"
 #include "../../lib/proc.h"
 

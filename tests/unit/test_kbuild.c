@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * test_kbuild.c - unit tests of the Kbuild index (core/kbuild.h): every
+ * test_kbuild.c - unit tests of the Kbuild index (core/kbuild/kbuild.h): every
  * Makefile form through kbuild_parse_text, a small tree in /tmp through
  * kbuild_scan (includes, the top Makefile and Kbuild, other arches), and,
  * when a Linux 6.1 tree is found ($KCTUI_TREE, ~/.cache/kctui/linux-6.1
@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kbuild.h"
+#include "kbuild/kbuild.h"
 #include "../../lib/util.h"
 #include "../../lib/cachefile.h"
 

@@ -19,10 +19,10 @@
 #define UNIT_PREFIX "vm/"
 #include "unit.h"
 
-#include "../../core/verify.h"
-#include "../../core/vm-allow.h"
-#include "../../core/verify-informed.h"
-#include "../../core/kbuild.h"
+#include "../../core/verify/verify.h"
+#include "../../core/verify/vm-allow.h"
+#include "../../core/verify/verify-informed.h"
+#include "../../core/kbuild/kbuild.h"
 #include "../../lib/clock.h"
 #include "../../lib/fileio.h"
 

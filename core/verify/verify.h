@@ -361,7 +361,7 @@ int	 verify_run(struct verify *, char **cause);
 char	*verify_report(const struct verify *);
 void	 verify_free(struct verify *);
 
-/* The guest's /init (core/verify-init.sh, made into a string by the
+/* The guest's /init (core/verify/verify-init.sh, made into a string by the
  * Makefile). */
 extern const char verify_init_sh[];
 

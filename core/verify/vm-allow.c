@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/util.h"
+#include "../../lib/util.h"
 #include "verify.h"
 #include "vm-allow.h"
 

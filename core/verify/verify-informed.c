@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/util.h"
-#include "kbuild.h"
+#include "../../lib/util.h"
+#include "../kbuild/kbuild.h"
 #include "verify.h"
 #include "verify-informed.h"
 

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/fileio.h"
-#include "../lib/util.h"
+#include "../../lib/fileio.h"
+#include "../../lib/util.h"
 #include "verify.h"
 #include "vm-allow.h"
 

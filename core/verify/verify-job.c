@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../kconfig-parser/kconfig.h"
-#include "../lib/util.h"
+#include "../../kconfig-parser/kconfig.h"
+#include "../../lib/util.h"
 #include "verify-job.h"
 
 struct verify_job {

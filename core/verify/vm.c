@@ -17,10 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/clock.h"
-#include "../lib/fileio.h"
-#include "../lib/proc.h"
-#include "../lib/util.h"
+#include "../../lib/clock.h"
+#include "../../lib/fileio.h"
+#include "../../lib/proc.h"
+#include "../../lib/util.h"
 #include "verify.h"
 
 /* Console lines kept for a step that was never reached. */

@@ -18,8 +18,8 @@
 #include <stdint.h>
 
 #include "kbuild.h"
-#include "../lib/strmap.h"
-#include "../lib/util.h"
+#include "../../lib/strmap.h"
+#include "../../lib/util.h"
 
 #define KB_MAX_WORDS	4096	/* words one expansion may give */
 #define KB_MAX_DEPTH	48	/* nested references and functions */

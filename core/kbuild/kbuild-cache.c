@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../lib/cachefile.h"
+#include "../../lib/cachefile.h"
 
 #include "kbuild-int.h"
 

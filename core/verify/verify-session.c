@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/util.h"
-#include "decisions.h"
-#include "session.h"
+#include "../../lib/util.h"
+#include "../decisions.h"
+#include "../session.h"
 #include "verify-session.h"
 
 /* A file of the bundle, or the path given; NULL with *cause when neither

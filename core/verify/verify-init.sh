@@ -1,12 +1,12 @@
 #!/bin/sh
-# /init of the guest "kctui verify" boots (core/verify-init.sh, made into
-# the C string verify_init_sh by the Makefile; core/initramfs.c packs it).
+# /init of the guest "kctui verify" boots (core/verify/verify-init.sh, made into
+# the C string verify_init_sh by the Makefile; core/verify/initramfs.c packs it).
 # busybox sh as PID 1 in an initramfs of busybox-static, Debian's kmod, the
 # kernel's modules (if any), the bundle's workload (/etc/kctui/workload) and
 # its helpers (/usr/local/bin).
 #
 # Everything the host reads is a line "@@kctui: ..." on the serial console
-# (core/vm.c): init RELEASE, coldplug pass=N modules=M, step NAME begin,
+# (core/verify/vm.c): init RELEASE, coldplug pass=N modules=M, step NAME begin,
 # step NAME end rc=N, module NAME, driver BUS DRIVER DEVICE, done.
 # It must also work on a tiny kernel: no modules, no block devices in sysfs,
 # perhaps no devtmpfs; every optional step is tried quietly.

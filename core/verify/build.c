@@ -24,10 +24,10 @@
 #include <unistd.h>
 
 #include "verify.h"
-#include "../lib/clock.h"
-#include "../lib/fileio.h"
-#include "../lib/proc.h"
-#include "../lib/util.h"
+#include "../../lib/clock.h"
+#include "../../lib/fileio.h"
+#include "../../lib/proc.h"
+#include "../../lib/util.h"
 
 extern char **environ;
 

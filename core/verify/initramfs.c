@@ -21,9 +21,9 @@
 
 #include <gelf.h>
 
-#include "../lib/fileio.h"
-#include "../lib/proc.h"
-#include "../lib/util.h"
+#include "../../lib/fileio.h"
+#include "../../lib/proc.h"
+#include "../../lib/util.h"
 #include "verify.h"
 
 /* One archive member; name has no leading '/'. */

@@ -27,13 +27,13 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "../kconfig-parser/kconfig.h"
-#include "../lib/clock.h"
-#include "../lib/fileio.h"
-#include "../lib/proc.h"
-#include "../lib/strmap.h"
-#include "../lib/util.h"
-#include "zstream.h"
+#include "../../kconfig-parser/kconfig.h"
+#include "../../lib/clock.h"
+#include "../../lib/fileio.h"
+#include "../../lib/proc.h"
+#include "../../lib/strmap.h"
+#include "../../lib/util.h"
+#include "../zstream.h"
 #include "verify-informed.h"
 #include "verify.h"
 
