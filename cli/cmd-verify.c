@@ -87,12 +87,19 @@ verify_print(void *arg, const struct verify_event *e)
 	}
 	switch (e->kind) {
 	case VEV_PROBE:
+		/* TSV: the estimate in two more columns (-1 / 0: none) */
 		if (o->tsv)
-			printf("probe\t%d\t%zu\t%zu\n", e->probe, e->n,
-			    e->ntrims);
+			printf("probe\t%d\t%zu\t%zu\t%d\t%.0f\n", e->probe,
+			    e->n, e->ntrims, e->left, e->eta);
+		else if (e->left > 0)
+			printf("probe %d: %zu of %zu trims (at least %d more "
+			    "probe%s for this failure, about %.0f min)\n",
+			    e->probe, e->n, e->ntrims, e->left, e->left == 1 ?
+			    "" : "s", e->eta / 60);
 		else
-			printf("probe %d: %zu of %zu trims\n", e->probe, e->n,
-			    e->ntrims);
+			printf("probe %d: %zu of %zu trims%s\n", e->probe, e->n,
+			    e->ntrims, e->left == 0 ? " (the last if it "
+			    "passes)" : "");
 		break;
 	case VEV_PHASE:
 		if (o->tsv)

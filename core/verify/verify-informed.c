@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/strmap.h"
 #include "../../lib/util.h"
 #include "../kbuild/kbuild.h"
 #include "verify.h"
@@ -201,4 +202,88 @@ verify_match_devices(const struct vm_driver *want, size_t nwant,
 		}
 	}
 	free(used);
+}
+
+/* Whether the guest has a device at path (bound, or with a modalias),
+ * or one with this modalias. */
+static bool
+verify_absent_here(const struct vm_device *have, size_t nhave,
+    const struct vm_driver *bound, size_t nbound, const char *path,
+    const char *alias)
+{
+	size_t	i;
+
+	for (i = 0; i < nbound; i++) {
+		if (strcmp(bound[i].device, path) == 0)
+			return true;
+	}
+	for (i = 0; i < nhave; i++) {
+		if (strcmp(have[i].path, path) == 0 || (alias != NULL &&
+		    strcmp(have[i].modalias, alias) == 0))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Split the lost devices (see verify-informed.h). A device the guest
+ * has without a driver lost it to the trim. One the guest does not have
+ * is absent when the device above it is there and bound (its driver
+ * would have made it: the hardware is missing, as for a recorder's
+ * device the vm file cannot describe) or when nothing above it was
+ * bound in the bundle (firmware-enumerated devices: PCI, ACPI, pnp);
+ * under a parent that lost its own driver it is lost with it.
+ */
+void
+verify_absent_devices(const struct vm_driver *want, size_t nwant,
+    const bool *lost, const struct strmap *aliases,
+    const struct vm_device *have, size_t nhave,
+    const struct vm_driver *bound, size_t nbound, bool *absent)
+{
+	size_t	*order = xcalloc(nwant + 1, sizeof *order);
+	size_t	 i, j, k, len;
+	const char *dev, *alias;
+
+	for (i = 0; i < nwant; i++) {
+		order[i] = i;
+		absent[i] = false;
+	}
+	/* No device lines (an older guest /init): nothing can be told. */
+	if (nhave == 0) {
+		free(order);
+		return;
+	}
+	/* parents first: by path length (insertion sort, a few hundred) */
+	for (i = 1; i < nwant; i++) {
+		size_t	o = order[i], lo = strlen(want[o].device);
+
+		for (j = i; j > 0 && strlen(want[order[j - 1]].device) > lo; j--)
+			order[j] = order[j - 1];
+		order[j] = o;
+	}
+	for (k = 0; k < nwant; k++) {
+		i = order[k];
+		if (!lost[i])
+			continue;
+		dev = want[i].device;
+		alias = strmap_get(aliases, dev, strlen(dev));
+		if (verify_absent_here(have, nhave, bound, nbound, dev, alias))
+			continue;
+		absent[i] = true;
+		/* the nearest bound device above it in the bundle */
+		for (len = strlen(dev); len > 0; len--) {
+			if (dev[len - 1] != '/')
+				continue;
+			for (j = 0; j < nwant; j++) {
+				if (strlen(want[j].device) == len - 1 &&
+				    strncmp(want[j].device, dev, len - 1) == 0)
+					break;
+			}
+			if (j < nwant) {
+				absent[i] = !lost[j] || absent[j];
+				break;
+			}
+		}
+	}
+	free(order);
 }

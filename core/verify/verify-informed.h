@@ -11,6 +11,8 @@
 #include <stddef.h>
 
 struct kbuild;
+struct strmap;
+struct vm_device;
 struct vm_driver;
 
 /* Module names (or request_module aliases) a boot asked for, each with
@@ -40,5 +42,15 @@ void	verify_named_free(struct verify_named *);
  * each guest device used once. */
 void	verify_match_devices(const struct vm_driver *want, size_t nwant,
 	    const struct vm_driver *have, size_t nhave, bool *lost);
+/* Of the lost devices, which are absent from the guest's machine
+ * (absent[i]): neither its path nor its modalias (the bundle's, from
+ * aliases: path -> modalias, may be empty) is among the guest's devices
+ * (have: those with a modalias; bound: those with a driver), and no
+ * device above it on its path lost its driver. Such a device is the
+ * machine's difference, not the trim's. */
+void	verify_absent_devices(const struct vm_driver *want, size_t nwant,
+	    const bool *lost, const struct strmap *aliases,
+	    const struct vm_device *have, size_t nhave,
+	    const struct vm_driver *bound, size_t nbound, bool *absent);
 
 #endif

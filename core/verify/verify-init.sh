@@ -140,6 +140,16 @@ for l in /sys/bus/*/drivers/*/*; do
 	bus=${drv%/drivers/*}
 	mark "driver ${bus#/sys/bus/} ${drv##*/} ${t#/sys/devices/}"
 done
+# Every device the machine has, bound or not, with its modalias: a device
+# the bundle had bound that is here without a driver lost it; one that is
+# not here at all is the machine's difference, not the trim's.
+find /sys/devices -name modalias -type f 2>/dev/null |
+	while read -r f; do
+		a=$(cat "$f" 2>/dev/null) || continue
+		[ -n "$a" ] || continue
+		d=${f%/modalias}
+		mark "device ${d#/sys/devices/} $a"
+	done
 mark done
 sync
 # QEMU runs with -no-reboot, so a reboot ends it: unlike a power-off

@@ -56,6 +56,12 @@ struct verify_state {
 	char		*initrd;
 	char		*probe_config;	/* the config file of a probe */
 	double		 probe_t0;	/* when the current probe began */
+	/* The estimate the next probe announces: the fewest probes after
+	 * it for the current failure (-1: none), set by whoever asks for
+	 * it; and the later probes' times, for the time left. */
+	int		 left;
+	double		 later_sum;
+	int		 nlater;
 	char		*base_config;	/* the untrimmed config, plain */
 	/* int, hex and string values the trimmed config changes: every
 	 * probe takes them (they are not trims to search over). */
@@ -565,7 +571,14 @@ verify_probe(struct verify_state *st, const char *config, size_t ntrimmed,
 	v->probes++;
 	e.n = ntrimmed;
 	e.ntrims = v->ntrims;
+	e.left = v->probes == 1 ? -1 : st->left;
+	/* Later probes rebuild what changed (ccache): the first, cold one
+	 * says nothing of them; until one ran, the first is the bound. */
+	if (e.left > 0)
+		e.eta = e.left * (st->nlater > 0 ? st->later_sum / st->nlater :
+		    v->first_probe);
 	verify_emit(v, &e);
+	st->left = -1;
 	if (file_write_atomic(st->probe_config, config, strlen(config), 0644,
 	    0, cause) != 0)
 		return -1;
@@ -616,8 +629,12 @@ verify_probe(struct verify_state *st, const char *config, size_t ntrimmed,
 	verify_emit(v, &e);
 	if (v->probes == 1)
 		v->first_probe = e.seconds;
-	else if (e.seconds > v->later_probe_max)
-		v->later_probe_max = e.seconds;
+	else {
+		if (e.seconds > v->later_probe_max)
+			v->later_probe_max = e.seconds;
+		st->later_sum += e.seconds;
+		st->nlater++;
+	}
 	if (first == NULL)
 		return 1;
 	*step = xstrdup(first);
@@ -677,6 +694,19 @@ verify_prefix(struct verify_state *st, const size_t *live, size_t nlive,
 		want[live[i]] = true;
 }
 
+/* The number of halvings that bring n candidates down to one. */
+static int
+verify_log2(size_t n)
+{
+	int	k = 0;
+
+	while (n > 1) {
+		n = (n + 1) / 2;
+		k++;
+	}
+	return k;
+}
+
 /*
  * Find the first trim of live[] (indexes of trims not kept, in subsystem
  * order) whose prefix fails, knowing that the prefix of length lo passes
@@ -706,6 +736,9 @@ verify_bisect(struct verify_state *st, const size_t *live, size_t nlive,
 	bhi = nb - 1;	/* bounds[nb - 1] == nlive fails */
 	while (blo < bhi) {
 		mid = (blo + bhi) / 2;
+		/* the rest of this halving, then (at least) the probe of
+		 * the trims left once the culprit is back */
+		st->left = verify_log2(bhi - blo);
 		verify_prefix(st, live, nlive, bounds[mid], want);
 		if ((r = verify_try(st, want, &s, cause)) < 0)
 			goto fail;
@@ -723,6 +756,7 @@ verify_bisect(struct verify_state *st, const size_t *live, size_t nlive,
 	/* Inside the subsystem: the first option whose prefix fails. */
 	while (hi - lo > 1) {
 		mid = (lo + hi) / 2;
+		st->left = verify_log2(hi - lo);
 		verify_prefix(st, live, nlive, mid, want);
 		if ((r = verify_try(st, want, &s, cause)) < 0)
 			goto fail;
@@ -874,7 +908,9 @@ verify_fill_back(struct verify_state *st, const char *first_step,
 		verify_keep(v, live[c], step);
 		lo = (size_t)c;
 probe:
-		/* The trims left, all of them. */
+		/* The trims left, all of them: if they pass, that was the
+		 * last probe. */
+		st->left = 0;
 		for (i = 0; i < v->ntrims; i++)
 			want[i] = !v->trims[i].kept;
 		if ((r = verify_try(st, want, &s, cause)) < 0)
@@ -929,22 +965,49 @@ verify_list_add(char ***list, size_t *n, char *s)
 	(*list)[(*n)++] = s;
 }
 
+/* The bundle's modalias file as path -> modalias in m; keys and values
+ * point into the returned text, which outlives the map (NULL: the bundle
+ * has none, m empty). */
+static char *
+verify_bundle_aliases(struct verify *v, struct strmap *m)
+{
+	char	*text, *line, *save = NULL, *sp;
+
+	strmap_init(m);
+	if ((text = verify_bundle_file(v, "modalias")) == NULL)
+		return NULL;
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if ((sp = strchr(line, ' ')) == NULL || sp[1] == '\0')
+			continue;
+		*sp = '\0';
+		if (strmap_get(m, line, sp - line) == NULL)
+			strmap_set(m, line, sp - line, sp + 1);
+	}
+	return text;
+}
+
 /* Compare the guest's modules and bound drivers with the bundle's: a
  * device the recorded machine had bound and this kernel left without
- * its driver is a lost device (the "devices" check). */
+ * its driver is a lost device (the "devices" check); one this machine
+ * does not have at all is absent, its difference, reported apart. */
 static void
 verify_compare(struct verify *v, const struct vm_result *r)
 {
 	struct vm_driver	*want = NULL;
 	char			*text, *line, *save = NULL;
+	struct strmap		 aliases;
 	size_t			 i, nwant = 0;
-	bool			*lost;
+	bool			*lost, *absent;
+	char			*s, *atext;
 
 	for (i = 0; i < v->nlost; i++)
 		free(v->lost[i]);
+	for (i = 0; i < v->nabsent; i++)
+		free(v->absent[i]);
 	for (i = 0; i < v->nmissing; i++)
 		free(v->missing[i]);
-	v->nlost = v->nmissing = 0;
+	v->nlost = v->nabsent = v->nmissing = 0;
 	if (!r->finished)
 		return;
 	if ((text = verify_bundle_file(v, "modules")) != NULL) {
@@ -980,13 +1043,25 @@ verify_compare(struct verify *v, const struct vm_result *r)
 			nwant++;
 		}
 		lost = xcalloc(nwant + 1, sizeof *lost);
+		absent = xcalloc(nwant + 1, sizeof *absent);
 		verify_match_devices(want, nwant, r->drivers, r->ndrivers,
 		    lost);
-		for (i = 0; i < nwant; i++)
-			if (lost[i])
-				verify_list_add(&v->lost, &v->nlost,
-				    xasprintf("%s %s %s", want[i].bus,
-				    want[i].driver, want[i].device));
+		atext = verify_bundle_aliases(v, &aliases);
+		verify_absent_devices(want, nwant, lost, &aliases, r->devices,
+		    r->ndevices, r->drivers, r->ndrivers, absent);
+		for (i = 0; i < nwant; i++) {
+			if (!lost[i])
+				continue;
+			s = xasprintf("%s %s %s", want[i].bus, want[i].driver,
+			    want[i].device);
+			if (absent[i])
+				verify_list_add(&v->absent, &v->nabsent, s);
+			else
+				verify_list_add(&v->lost, &v->nlost, s);
+		}
+		strmap_free(&aliases);
+		free(atext);
+		free(absent);
 		free(lost);
 		free(want);
 		free(text);
@@ -1319,6 +1394,7 @@ verify_run(struct verify *v, char **cause)
 	int			 r;
 
 	memset(&st, 0, sizeof st);
+	st.left = -1;
 	st.v = v;
 	if (verify_setup(&st, cause) != 0 || verify_baseline(&st, cause) !=
 	    0) {
@@ -1389,6 +1465,9 @@ verify_free(struct verify *v)
 	for (i = 0; i < v->nlost; i++)
 		free(v->lost[i]);
 	free(v->lost);
+	for (i = 0; i < v->nabsent; i++)
+		free(v->absent[i]);
+	free(v->absent);
 	for (i = 0; i < v->nmissing; i++)
 		free(v->missing[i]);
 	free(v->missing);
@@ -1453,6 +1532,13 @@ verify_report_devices(const struct verify *v, struct strbuf *sb)
 		    "here (bus driver device):\n\n");
 		for (i = 0; i < v->nlost; i++)
 			strbuf_addf(sb, "- %s\n", v->lost[i]);
+	}
+	if (v->nabsent > 0) {
+		strbuf_addf(sb, "\nDevices bound in the bundle that this "
+		    "machine does not have (the machine's difference, not "
+		    "the trim's; bus driver device):\n\n");
+		for (i = 0; i < v->nabsent; i++)
+			strbuf_addf(sb, "- %s\n", v->absent[i]);
 	}
 	if (v->nmissing > 0) {
 		strbuf_addf(sb, "\nModules loaded in the bundle, not "

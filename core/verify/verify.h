@@ -81,7 +81,7 @@ void	 build_free(struct build *);
 struct vm_disk {
 	char		*name;		/* id and serial */
 	uint64_t	 size;		/* bytes */
-	char		*fstype;	/* "ext4", ... or "none" */
+	char		*fstype;	/* "ext4", "vfat", ... or "none" */
 	char		*device;	/* QEMU device, e.g. virtio-blk-pci */
 	size_t		 at;		/* its place among vm_spec.args: a
 					   disk's device may sit on a bus an
@@ -109,6 +109,9 @@ struct vm_spec {
 
 /* Read a vm file; -1 with *cause "PATH:LINE: what is wrong". */
 int	 vm_spec_load(struct vm_spec *, const char *path, char **cause);
+/* The host program that makes FSTYPE on a disk image ("mkfs.ext4",
+ * "mkfs.vfat", ...), NULL for a type kctui cannot make. */
+const char *vm_disk_mkfs(const char *fstype);
 void	 vm_spec_free(struct vm_spec *);
 
 /*
@@ -175,6 +178,12 @@ struct vm_driver {
 	char		*bus, *driver, *device;
 };
 
+/* A device the guest has, bound or not ("device PATH MODALIAS"). */
+struct vm_device {
+	char		*path;		/* under /sys/devices */
+	char		*modalias;
+};
+
 struct vm_result {
 	bool		 booted;	/* the guest's /init ran */
 	bool		 finished;	/* it reached the end */
@@ -192,6 +201,8 @@ struct vm_result {
 	size_t		 nmodules;
 	struct vm_driver *drivers;	/* bound at the end */
 	size_t		 ndrivers;
+	struct vm_device *devices;	/* every device with a modalias */
+	size_t		 ndevices;
 	char		*console;	/* path of the whole console log */
 	double		 seconds;
 	/* Parser state. */
@@ -276,6 +287,11 @@ struct verify_event {
 	int		 rc;
 	double		 seconds;
 	const char	*detail;
+	/* VEV_PROBE: the fewest probes still to come after this one for
+	 * the failure being searched (-1: not known, e.g. the first), and
+	 * the time they take at the later probes' mean (0: not known). */
+	int		 left;
+	double		 eta;
 	/* VEV_STEP end of a failed step: its console lines. */
 	char	       **log;
 	size_t		 nlog;
@@ -335,6 +351,11 @@ struct verify {
 	char	       **lost;		/* "bus driver device" bound in the
 					   bundle, not in the guest */
 	size_t		 nlost;
+	char	       **absent;	/* "bus driver device" bound in the
+					   bundle, a device this machine does
+					   not have: its difference, not the
+					   trim's */
+	size_t		 nabsent;
 	bool		 has_drivers;	/* the bundle has a drivers file:
 					   "devices" is judged */
 	char	       **missing;	/* modules loaded in the bundle, not

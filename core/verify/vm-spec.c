@@ -244,10 +244,11 @@ spec_disk(struct vm_spec *spec, struct spec_seen *seen,
 	}
 	if (spec_size(l, l->words[2], &size, cause) != 0)
 		return -1;
-	if (strcmp(l->words[3], "ext4") != 0 &&
+	if (vm_disk_mkfs(l->words[3]) == NULL &&
 	    strcmp(l->words[3], "none") != 0)
 		return spec_error(l, cause, "unknown file system '%s' for disk "
-		    "'%s' (ext4 or none)", l->words[3], l->words[1]);
+		    "'%s' (ext2, ext3, ext4, vfat or none)", l->words[3],
+		    l->words[1]);
 	if (spec_opts_ok(l, l->words[4], cause) != 0 ||
 	    spec_allowed(l, seen, VM_ALLOW_DISK, l->words[4], cause) != 0)
 		return -1;

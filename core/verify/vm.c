@@ -269,6 +269,22 @@ vm_mark_driver(struct vm_result *res, const char *s, const char *end)
 	d->device = xstrndup(last, end - last);
 }
 
+/* "device PATH MODALIAS": the path has no blank, the modalias may. */
+static void
+vm_mark_device(struct vm_result *res, const char *s, const char *end)
+{
+	struct vm_device *d;
+	size_t		 n = vm_word(s, end);
+
+	if (n == 0 || s + n + 1 >= end)
+		return;
+	res->devices = xrealloc(res->devices, (res->ndevices + 1) *
+	    sizeof *res->devices);
+	d = &res->devices[res->ndevices++];
+	d->path = xstrndup(s, n);
+	d->modalias = xstrndup(s + n + 1, end - (s + n + 1));
+}
+
 /* A marker (the text after "@@kctui: "); false if it is none we know. */
 static bool
 vm_mark(struct vm_result *res, const char *s, const char *end)
@@ -287,6 +303,8 @@ vm_mark(struct vm_result *res, const char *s, const char *end)
 			    vm_word(s + 7, end));
 	} else if (len >= 7 && strncmp(s, "driver ", 7) == 0)
 		vm_mark_driver(res, s + 7, end);
+	else if (len >= 7 && strncmp(s, "device ", 7) == 0)
+		vm_mark_device(res, s + 7, end);
 	else if (len >= 4 && strncmp(s, "done", 4) == 0)
 		res->finished = true;
 	else
@@ -373,6 +391,11 @@ vm_result_free(struct vm_result *res)
 		free(res->drivers[i].device);
 	}
 	free(res->drivers);
+	for (i = 0; i < res->ndevices; i++) {
+		free(res->devices[i].path);
+		free(res->devices[i].modalias);
+	}
+	free(res->devices);
 	free(res->console);
 	free(res->kvm_error);
 	free(res->host_error);
@@ -396,18 +419,58 @@ vm_keep_line(void *arg, const char *line, size_t len)
 	}
 }
 
-/* An empty raw image DIR/NAME.img of the disk's size, with ext4 made on
- * it when asked. */
+/*
+ * The file systems a vm file's disk may be made with, and the host program
+ * that makes each: e2fsprogs (ext2/3/4) and dosfstools (vfat), both in
+ * make deps. A label is set where the type allows one as long as NAME
+ * (vfat: 11 characters); the guest finds a disk by serial, not by label.
+ */
+static const struct vm_mkfs {
+	const char	*fstype;
+	const char	*prog;
+	const char	*label;		/* the label option */
+	size_t		 label_max;
+} vm_mkfs_table[] = {
+	{ "ext2", "mkfs.ext2", "-L", 16 },
+	{ "ext3", "mkfs.ext3", "-L", 16 },
+	{ "ext4", "mkfs.ext4", "-L", 16 },
+	{ "vfat", "mkfs.vfat", "-n", 11 },
+};
+
+/* The table's entry for FSTYPE, or NULL. */
+static const struct vm_mkfs *
+vm_mkfs_find(const char *fstype)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof vm_mkfs_table / sizeof vm_mkfs_table[0]; i++) {
+		if (strcmp(vm_mkfs_table[i].fstype, fstype) == 0)
+			return &vm_mkfs_table[i];
+	}
+	return NULL;
+}
+
+/* The host program that makes FSTYPE, or NULL (vm-spec.c's check). */
+const char *
+vm_disk_mkfs(const char *fstype)
+{
+	const struct vm_mkfs *m = vm_mkfs_find(fstype);
+
+	return m != NULL ? m->prog : NULL;
+}
+
+/* An empty raw image DIR/NAME.img of the disk's size, with its file
+ * system made on it when asked. */
 static int
 vm_disk(const struct vm_boot *b, const struct vm_disk *d, char **cause)
 {
+	const struct vm_mkfs *m = vm_mkfs_find(d->fstype);
 	struct proc_opts o;
 	struct proc_result r;
 	struct strbuf	 msg;
 	char		*img = xasprintf("%s/%s.img", b->dir, d->name);
-	char		*argv[] = { "mkfs.ext4", "-q", "-F", "-L", d->name, img,
-			    NULL };
-	int		 fd, rc = 0;
+	char		*argv[8];
+	int		 fd, rc = 0, n = 0;
 
 	fd = open(img, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0 || ftruncate(fd, (off_t)d->size) != 0) {
@@ -418,21 +481,45 @@ vm_disk(const struct vm_boot *b, const struct vm_disk *d, char **cause)
 		return -1;
 	}
 	close(fd);
-	if (strcmp(d->fstype, "ext4") == 0) {
-		memset(&o, 0, sizeof o);
-		strbuf_init(&msg);
-		o.argv = argv;
-		o.timeout = 120;
-		o.line = vm_keep_line;
-		o.arg = &msg;
-		o.cancel = b->cancel;
-		if ((rc = proc_run(&o, &r, cause)) == 0 && r.exit_code != 0) {
-			*cause = xasprintf("mkfs.ext4 %s: exit %d: %s", img,
-			    r.exit_code, msg.len > 0 ? msg.s : "");
-			rc = -1;
-		}
-		strbuf_free(&msg);
+	if (m == NULL) {
+		free(img);
+		return 0;
 	}
+	/* Said before QEMU starts, and as the host's want, not the trim's. */
+	if (proc_find(m->prog, cause) != 0) {
+		char *why = *cause;
+
+		*cause = xasprintf("disk '%s' needs %s (%s): %s", d->name,
+		    m->prog, d->fstype[0] == 'v' ? "apt-get install dosfstools" :
+		    "apt-get install e2fsprogs", why);
+		free(why);
+		free(img);
+		return -1;
+	}
+	argv[n++] = (char *)m->prog;
+	if (m->prog[5] == 'e') {
+		argv[n++] = (char *)"-q";
+		argv[n++] = (char *)"-F";
+	}
+	if (strlen(d->name) <= m->label_max) {
+		argv[n++] = (char *)m->label;
+		argv[n++] = d->name;
+	}
+	argv[n++] = img;
+	argv[n] = NULL;
+	memset(&o, 0, sizeof o);
+	strbuf_init(&msg);
+	o.argv = argv;
+	o.timeout = 120;
+	o.line = vm_keep_line;
+	o.arg = &msg;
+	o.cancel = b->cancel;
+	if ((rc = proc_run(&o, &r, cause)) == 0 && r.exit_code != 0) {
+		*cause = xasprintf("%s %s: exit %d: %s", m->prog, img,
+		    r.exit_code, msg.len > 0 ? msg.s : "");
+		rc = -1;
+	}
+	strbuf_free(&msg);
 	free(img);
 	return rc;
 }

@@ -30,6 +30,13 @@
 #   QEMU_MEM             guest RAM in MiB (default 4096)
 #   QEMU_SMP             guest CPUs (default 2; on a loaded host, 1 avoids
 #                        soft lockups while ftrace patches text under TCG)
+#   RECORD_MACHINE       "cloud" (default): the cloud VM above; "desktop": a
+#                        desktop-like q35 machine (a vfat disk on AHCI, an
+#                        ext4 USB stick, USB keyboard and tablet on xhci,
+#                        e1000, Intel HDA with a codec on the "none" audio
+#                        backend, bochs display, QEMU's parallel port) with
+#                        tests/evidence/workload-desktop; OUTDIR defaults
+#                        to tests/fixtures/evidence/desktop-vm; text mode
 #   RECORD_MODE          "text" (default): ftrace text trace and every file;
 #                        "dat": trace-cmd record of the workload (trace.dat)
 #                        "collect": the bundle "kctui collect" records
@@ -40,8 +47,19 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 mode=${RECORD_MODE:-text}
+machine=${RECORD_MACHINE:-cloud}
+case $machine in
+cloud) wl_src=$here/workload ;;
+desktop)
+	wl_src=$here/workload-desktop
+	[ "$mode" = text ] || { echo "RECORD_MACHINE=desktop records in text mode only" >&2; exit 1; }
+	;;
+*) echo "RECORD_MACHINE must be cloud or desktop" >&2; exit 1 ;;
+esac
 case $mode in
-text) out=${1:-$repo/tests/fixtures/evidence/cloud-vm} ;;
+text) def=cloud-vm
+	[ "$machine" = desktop ] && def=desktop-vm
+	out=${1:-$repo/tests/fixtures/evidence/$def} ;;
 dat) out=${1:-$repo/tests/fixtures/evidence/cloud-vm-dat} ;;
 collect) out=${1:-$repo/tests/fixtures/evidence/cloud-vm-collect} ;;
 *) echo "RECORD_MODE must be text, dat or collect" >&2; exit 1 ;;
@@ -65,6 +83,7 @@ have qemu-system-x86_64 || need_pkgs+=(qemu-system-x86)
 dpkg -s busybox-static >/dev/null 2>&1 || need_pkgs+=(busybox-static)
 have kmod || need_pkgs+=(kmod)
 have debugfs && have mkfs.ext4 || need_pkgs+=(e2fsprogs)
+[ "$machine" = cloud ] || have mkfs.vfat || need_pkgs+=(dosfstools)
 have cpio || need_pkgs+=(cpio)
 have xz || need_pkgs+=(xz-utils)
 have gcc || need_pkgs+=(gcc)
@@ -183,7 +202,7 @@ install -m 0755 "$here/init.sh" "$ir/init"
 # is what a trimmed kernel must run again.
 mkdir -p "$ir/etc/kctui" "$ir/lib/kctui"
 install -m 0644 "$repo/core/verify/verify-init.sh" "$ir/lib/kctui/verify-init.sh"
-install -m 0644 "$here/workload" "$ir/etc/kctui/workload"
+install -m 0644 "$wl_src" "$ir/etc/kctui/workload"
 cat > "$ir/bin/workload" <<'EOF_WORKLOAD'
 #!/bin/sh
 # /bin/workload [WORKDEV NIC]: the bundle's workload (/etc/kctui/workload),
@@ -205,9 +224,17 @@ echo "kctui-evidence" > "$ir/etc/hostname"
 log "initramfs $(du -h initrd.cpio | cut -f1)"
 
 # ---- disks -------------------------------------------------------------------
-rm -f work.img bundle.img
-truncate -s 512M work.img
-mkfs.ext4 -q -F -L work work.img
+rm -f work.img bundle.img sata.img stick.img
+if [ "$machine" = cloud ]; then
+	truncate -s 512M work.img
+	mkfs.ext4 -q -F -L work work.img
+else
+	# as kctui verify makes a vm file's disks (core/verify/vm.c)
+	truncate -s 256M sata.img
+	mkfs.vfat -n sata sata.img >/dev/null
+	truncate -s 128M stick.img
+	mkfs.ext4 -q -F -L stick stick.img
+fi
 truncate -s 4G bundle.img
 mkfs.ext4 -q -F -L bundle bundle.img
 
@@ -228,6 +255,42 @@ quote_cmdline() {
 # so that kctui verify can boot a trimmed kernel on the same machine and
 # run the same steps.
 record_vm_workload() {
+	if [ "$machine" = desktop ]; then
+		cat > "$out/vm" <<EOF_VM
+# The machine this bundle was recorded on (tests/evidence/record-vm.sh,
+# RECORD_MACHINE=desktop, $(date -u +%Y-%m-%d)), for kctui verify, in the
+# order of the recorder's QEMU command line. Format: docs/evidence.md, "vm".
+arch x86_64
+machine q35
+cpu max,vendor=GenuineIntel
+smp $smp
+memory $mem
+cmdline console=ttyS0 panic=-1
+# QEMU's default parallel port, which -nodefaults drops (pnp 00:02 ...)
+legacy parallel
+# a vfat disk on the machine's AHCI controller (00:1f.2)
+disk sata 256M vfat ide-hd,bus=ide.0
+device qemu-xhci,id=xhci
+# a USB stick with ext4, then a keyboard and a tablet, on the xhci
+disk stick 128M ext4 usb-storage,bus=xhci.0
+device usb-kbd,bus=xhci.0
+device usb-tablet,bus=xhci.0
+netdev user,id=net0
+device e1000,netdev=net0
+audiodev none,id=snd0
+device intel-hda
+device hda-duplex,audiodev=snd0
+device bochs-display
+# the disk the recorder wrote the bundle to (kept so that the PCI slots
+# match the bundle's drivers and modalias files)
+disk bundle 4G ext4 virtio-blk-pci
+EOF_VM
+		cp "$wl_src" "$out/workload"
+		rm -rf "$out/workload.d"
+		mkdir -p "$out/workload.d"
+		cp "$here"/afalg.c "$here"/pcmplay.c "$out/workload.d/"
+		return 0
+	fi
 	cat > "$out/vm" <<EOF_VM
 # The machine this bundle was recorded on (tests/evidence/record-vm.sh,
 # $(date -u +%Y-%m-%d)), for kctui verify. Format: docs/evidence.md, "vm".
@@ -245,7 +308,7 @@ object rng-random,filename=/dev/urandom,id=rng0
 device virtio-rng-pci,rng=rng0
 device virtio-balloon-pci
 EOF_VM
-	cp "$here/workload" "$out/workload"
+	cp "$wl_src" "$out/workload"
 	rm -rf "$out/workload.d"
 	mkdir -p "$out/workload.d"
 	cp "$here"/*.c "$out/workload.d/"
@@ -340,6 +403,26 @@ record_dat_bundle() {
 
 # ---- QEMU --------------------------------------------------------------------
 # shellcheck disable=SC2054 # the commas are QEMU's option syntax
+if [ "$machine" = desktop ]; then
+qemu_cmd=(qemu-system-x86_64
+	-machine q35,accel=tcg -cpu max,vendor=GenuineIntel -smp "$smp" -m "$mem"
+	-nodefaults -no-reboot -display none -serial stdio
+	-kernel "$vmlinuz" -initrd initrd.cpio
+	-append "console=ttyS0 panic=-1 kctui.mode=$mode"
+	-parallel null
+	-drive file=sata.img,format=raw,if=none,id=sata
+	-device ide-hd,bus=ide.0,drive=sata,serial=sata
+	-device qemu-xhci,id=xhci
+	-drive file=stick.img,format=raw,if=none,id=stick
+	-device usb-storage,bus=xhci.0,drive=stick,serial=stick
+	-device usb-kbd,bus=xhci.0
+	-device usb-tablet,bus=xhci.0
+	-netdev user,id=net0 -device e1000,netdev=net0
+	-audiodev none,id=snd0 -device intel-hda -device hda-duplex,audiodev=snd0
+	-device bochs-display
+	-drive file=bundle.img,format=raw,if=none,id=bundle
+	-device virtio-blk-pci,drive=bundle,serial=bundle)
+else
 qemu_cmd=(qemu-system-x86_64
 	-machine q35,accel=tcg -cpu max,vendor=GenuineIntel -smp "$smp" -m "$mem"
 	-nodefaults -no-reboot -display none -serial stdio
@@ -353,6 +436,7 @@ qemu_cmd=(qemu-system-x86_64
 	-object rng-random,filename=/dev/urandom,id=rng0
 	-device virtio-rng-pci,rng=rng0
 	-device virtio-balloon-pci)
+fi
 qemu_version=$(qemu-system-x86_64 --version | head -n 1)
 log "booting (timeout ${timeout_s}s): ${qemu_cmd[*]}"
 t0=$(date +%s)
@@ -394,7 +478,9 @@ if [ -s raw/out/modules.builtin.ranges ]; then
 fi
 head -n 1 raw/out/trace | grep -q '^# tracer: function' ||
 	die "trace is not function-tracer output"
-for pat in ext4_ virtio tcp_; do
+pats="ext4_ virtio tcp_"
+[ "$machine" = desktop ] && pats="fat_ ext4_ e1000_ azx_ ahci_ xhci_"
+for pat in $pats; do
 	grep -q -m 1 ": $pat" raw/out/trace || die "no $pat* functions in trace"
 done
 if awk '$1 ~ /^0+$/ { z++ } END { exit !(z > NR / 2) }' raw/out/kallsyms; then
@@ -451,6 +537,39 @@ for a in "${qemu_cmd[@]}"; do
 done
 cmdline=${cmdline# }
 
+if [ "$machine" = desktop ]; then
+	devices_txt='Devices: q35 (ICH9 LPC, SMBus, AHCI built into the machine), QEMU'"'"'s
+ISA parallel port (-parallel null), an ide-hd disk on the AHCI controller
+(serial "sata", vfat made with mkfs.vfat), qemu-xhci with a usb-storage
+stick (serial "stick", ext4), a usb-kbd and a usb-tablet, e1000 on
+user-mode networking, intel-hda with hda-duplex on the "none" audio
+backend, bochs-display, a virtio-blk-pci disk (serial "bundle": where the
+guest wrote this bundle), a 16550 serial console (ttyS0).  -cpu max with
+vendor=GenuineIntel.'
+	workload_txt=$(sed -n 's/^\(step .*\)/   - \1/p' "$wl_src")
+else
+	devices_txt='Devices: q35 (ICH9 LPC, SMBus, AHCI built into the machine), two
+virtio-blk-pci disks (serial "work": the workload'"'"'s ext4 disk, serial
+"bundle": where the guest wrote this bundle; both are in mounts), a
+virtio-net-pci NIC on user-mode networking, virtio-rng-pci,
+virtio-balloon-pci, a 16550 serial console (ttyS0).  -cpu max with
+vendor=GenuineIntel.'
+	workload_txt=$(cat <<'EOF_WL'
+   - ext4 on the "work" virtio-blk disk mounted at /mnt/work: 4 MiB from
+     /dev/zero and 256 KiB from /dev/urandom written with fsync, 16 small
+     files, sync -f, rename, symlink, unlink, ls -lR, reads (one with
+     O_DIRECT), md5sum, df, sync;
+   - tmpfs at /mnt/tmp: 2 MiB written, a file copied from ext4 and
+     compared, unlink;
+   - lo up, tcploop: 1 MiB over TCP on 127.0.0.1 plus a UDP datagram;
+   - the virtio-net NIC up, 10.0.2.15/24, default route, 2 pings to the
+     user-mode gateway 10.0.2.2 and one to itself;
+   - afalg: sha256 over 256 KiB and cbc(aes) encryption of 4 x 64 KiB
+     through AF_ALG (af_alg, algif_hash, algif_skcipher load on demand);
+   - fork/exec and pipes: seq | sort | md5sum, 8 x sh -c '... | cat'.
+EOF_WL
+)
+fi
 title="kctui evidence bundle: $(basename "$out")"
 {
 	cat <<EOF
@@ -480,8 +599,8 @@ QEMU:    $qemu_version
          whole run (boot, coldplug, workload, writing the bundle).
 
 QEMU command line (run in the scratch directory; vmlinuz from $ksrc,
-initrd.cpio built by record-vm.sh, work.img and bundle.img are empty ext4
-images made with mkfs.ext4):
+initrd.cpio built by record-vm.sh, the .img files are the empty disks
+made there with mkfs.ext4 / mkfs.vfat):
 
     $cmdline
 
@@ -490,15 +609,10 @@ Guest
 /init is tests/evidence/init.sh, in an uncompressed initramfs holding
 busybox-static, Debian's kmod (the real modprobe, also written to
 /proc/sys/kernel/modprobe so kernel module requests work), the static
-helpers tests/evidence/afalg.c and tests/evidence/tcploop.c, and the
+helpers tests/evidence/*.c (afalg, tcploop, pcmplay), and the
 $ksrc's whole /lib/modules/$kver tree (depmod run on the host).
 
-Devices: q35 (ICH9 LPC, SMBus, AHCI built into the machine), two
-virtio-blk-pci disks (serial "work": the workload's ext4 disk, serial
-"bundle": where the guest wrote this bundle; both are in mounts), a
-virtio-net-pci NIC on user-mode networking, virtio-rng-pci,
-virtio-balloon-pci, a 16550 serial console (ttyS0).  -cpu max with
-vendor=GenuineIntel.
+$devices_txt
 
 Phases
 ------
@@ -516,24 +630,14 @@ ${cold_err:-       none}
        ${mount_mods:-none}
 4. Traced workload (function tracer, started after coldplug, stopped right
    after the workload; trace_marker lines "kctui: workload start" and
-   "kctui: workload end" bracket it):
-   - ext4 on the "work" virtio-blk disk mounted at /mnt/work: 4 MiB from
-     /dev/zero and 256 KiB from /dev/urandom written with fsync, 16 small
-     files, sync -f, rename, symlink, unlink, ls -lR, reads (one with
-     O_DIRECT), md5sum, df, sync;
-   - tmpfs at /mnt/tmp: 2 MiB written, a file copied from ext4 and
-     compared, unlink;
-   - lo up, tcploop: 1 MiB over TCP on 127.0.0.1 plus a UDP datagram;
-   - the virtio-net NIC up, 10.0.2.15/24, default route, 2 pings to the
-     user-mode gateway 10.0.2.2 and one to itself;
-   - afalg: sha256 over 256 KiB and cbc(aes) encryption of 4 x 64 KiB
-     through AF_ALG (af_alg, algif_hash, algif_skcipher load on demand);
-   - fork/exec and pipes: seq | sort | md5sum, 8 x sh -c '... | cat'.
+   "kctui: workload end" bracket it; the steps are the bundle's workload
+   file):
+$workload_txt
    Modules the kernel requested during the workload (loading them is in
    the trace):
        ${wl_mods:-none}
 5. Bundle written (tracer stopped): modules is the final /proc/modules;
-   mounts still has /mnt/work and /mnt/tmp mounted.
+   mounts has the workload's file systems still mounted, if any.
 
 Trace
 -----

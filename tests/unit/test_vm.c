@@ -19,6 +19,7 @@
 #define UNIT_PREFIX "vm/"
 #include "unit.h"
 
+#include "../../lib/strmap.h"
 #include "../../core/verify/verify.h"
 #include "../../core/verify/vm-allow.h"
 #include "../../core/verify/verify-informed.h"
@@ -61,6 +62,7 @@ test_spec_ok(const char *dir)
 	    "\t# indented comment\n"
 	    "disk work 512M ext4 virtio-blk-pci\n"
 	    "disk raw 4G none virtio-blk-pci\n"
+	    "disk sata 64M vfat ide-hd,bus=ide.0\n"
 	    "netdev user,id=net0\n"
 	    "device virtio-net-pci,netdev=net0\n"
 	    "object rng-random,filename=/dev/urandom,id=rng0\n");
@@ -74,12 +76,16 @@ test_spec_ok(const char *dir)
 	    strcmp(s.cpu, "max,vendor=GenuineIntel") == 0 && s.smp == 2 &&
 	    s.memory == 4096 && strcmp(s.cmdline, "console=ttyS0  quiet") == 0;
 	check("spec-ok", ok, s.cmdline);
-	ok = s.ndisks == 2 && strcmp(s.disks[0].name, "work") == 0 &&
+	ok = s.ndisks == 3 && strcmp(s.disks[0].name, "work") == 0 &&
 	    s.disks[0].size == 512ULL << 20 &&
 	    strcmp(s.disks[0].fstype, "ext4") == 0 &&
 	    strcmp(s.disks[0].device, "virtio-blk-pci") == 0 &&
 	    s.disks[1].size == 4ULL << 30 &&
-	    strcmp(s.disks[1].fstype, "none") == 0;
+	    strcmp(s.disks[1].fstype, "none") == 0 &&
+	    strcmp(s.disks[2].fstype, "vfat") == 0 &&
+	    strcmp(vm_disk_mkfs("vfat"), "mkfs.vfat") == 0 &&
+	    strcmp(vm_disk_mkfs("ext3"), "mkfs.ext3") == 0 &&
+	    vm_disk_mkfs("none") == NULL;
 	check("spec-disks", ok, NULL);
 	ok = s.nargs == 6 && strcmp(s.args[0], "-netdev") == 0 &&
 	    strcmp(s.args[1], "user,id=net0") == 0 &&
@@ -121,7 +127,8 @@ test_spec_errors(const char *dir)
 		    "size '1X' for 'disk' (a number with K, M, G or T, e.g. "
 		    "512M)" },
 		{ "disk-fs", "disk work 1G xfs virtio-blk-pci\n", ":4: unknown "
-		    "file system 'xfs' for disk 'work' (ext4 or none)" },
+		    "file system 'xfs' for disk 'work' (ext2, ext3, ext4, vfat or "
+		    "none)" },
 		{ "disk-name", "disk a,b 1G ext4 virtio-blk-pci\n", ":4: bad "
 		    "disk name 'a,b' (letters, digits, '_', '.', '-')" },
 		{ "disk-twice", "disk a 1G ext4 virtio-blk-pci\ndisk a 1G ext4 "
@@ -358,6 +365,117 @@ test_match_devices(void)
 	    lost[2], lost[3], lost[4], lost[5]);
 }
 
+/* Lines of the desktop-vm bundle's drivers and modalias files (recorded
+ * by tests/evidence/record-vm.sh, RECORD_MACHINE=desktop). */
+static const struct vm_driver desk_want[] = {
+	{ "pci", "xhci_hcd", "pci0000:00/0000:00:01.0" },
+	{ "usb", "usb", "pci0000:00/0000:00:01.0/usb2" },
+	{ "usb", "usb", "pci0000:00/0000:00:01.0/usb2/2-1" },
+	{ "usb", "usb-storage", "pci0000:00/0000:00:01.0/usb2/2-1/2-1:1.0" },
+	{ "scsi", "sd", "pci0000:00/0000:00:01.0/usb2/2-1/2-1:1.0/host6/"
+	  "target6:0:0/6:0:0:0" },
+	{ "pci", "e1000", "pci0000:00/0000:00:02.0" },
+	{ "pci", "ahci", "pci0000:00/0000:00:1f.2" },
+};
+#define DESK_N (sizeof desk_want / sizeof desk_want[0])
+static const char *const desk_alias[][2] = {
+	{ "pci0000:00/0000:00:01.0",
+	  "pci:v00001B36d0000000Dsv00001AF4sd00001100bc0Csc03i30" },
+	{ "pci0000:00/0000:00:01.0/usb2/2-1/2-1:1.0",
+	  "usb:v46F4p0001d0000dc00dsc00dp00ic08isc06ip50in00" },
+	{ "pci0000:00/0000:00:01.0/usb2/2-1/2-1:1.0/host6/target6:0:0/6:0:0:0",
+	  "scsi:t-0x00" },
+	{ "pci0000:00/0000:00:02.0",
+	  "pci:v00008086d0000100Esv00001AF4sd00001100bc02sc00i00" },
+};
+
+/* Run the devices step's two passes over desk_want; "L" lost, "A"
+ * absent, "-" bound, one letter per device. */
+static void
+absent_run(const struct vm_driver *bound, size_t nbound,
+    const struct vm_device *have, size_t nhave, char *out)
+{
+	struct strmap	m;
+	bool		lost[DESK_N], absent[DESK_N];
+	size_t		i;
+
+	strmap_init(&m);
+	for (i = 0; i < sizeof desk_alias / sizeof desk_alias[0]; i++)
+		strmap_set(&m, desk_alias[i][0], strlen(desk_alias[i][0]),
+		    (void *)desk_alias[i][1]);
+	verify_match_devices(desk_want, DESK_N, bound, nbound, lost);
+	verify_absent_devices(desk_want, DESK_N, lost, &m, have, nhave, bound,
+	    nbound, absent);
+	for (i = 0; i < DESK_N; i++)
+		out[i] = !lost[i] ? '-' : absent[i] ? 'A' : 'L';
+	out[DESK_N] = '\0';
+	strmap_free(&m);
+}
+
+/* A device the booted machine does not have is its difference, not a
+ * lost driver: the USB stick missing under a bound xhci is absent; with
+ * xhci trimmed (its PCI device there, unbound) the controller and all
+ * below it are lost; the e1000 gone from the machine is absent, but
+ * there under another path without a driver it is lost. */
+static void
+test_absent_devices(void)
+{
+	static const struct vm_driver bound_nostick[] = {
+		{ "pci", "xhci_hcd", "pci0000:00/0000:00:01.0" },
+		{ "usb", "usb", "pci0000:00/0000:00:01.0/usb2" },
+		{ "pci", "e1000", "pci0000:00/0000:00:02.0" },
+		{ "pci", "ahci", "pci0000:00/0000:00:1f.2" },
+	};
+	static const struct vm_device dev_all[] = {
+		{ "pci0000:00/0000:00:01.0",
+		  "pci:v00001B36d0000000Dsv00001AF4sd00001100bc0Csc03i30" },
+		{ "pci0000:00/0000:00:02.0",
+		  "pci:v00008086d0000100Esv00001AF4sd00001100bc02sc00i00" },
+		{ "pci0000:00/0000:00:1f.2",
+		  "pci:v00008086d00002922sv00001AF4sd00001100bc01sc06i01" },
+	};
+	static const struct vm_driver bound_noxhci[] = {
+		{ "pci", "e1000", "pci0000:00/0000:00:02.0" },
+		{ "pci", "ahci", "pci0000:00/0000:00:1f.2" },
+	};
+	static const struct vm_driver bound_nonic[] = {
+		{ "pci", "xhci_hcd", "pci0000:00/0000:00:01.0" },
+		{ "usb", "usb", "pci0000:00/0000:00:01.0/usb2" },
+		{ "usb", "usb", "pci0000:00/0000:00:01.0/usb2/2-1" },
+		{ "usb", "usb-storage",
+		  "pci0000:00/0000:00:01.0/usb2/2-1/2-1:1.0" },
+		{ "scsi", "sd", "pci0000:00/0000:00:01.0/usb2/2-1/2-1:1.0/host6/"
+		  "target6:0:0/6:0:0:0" },
+		{ "pci", "ahci", "pci0000:00/0000:00:1f.2" },
+	};
+	static const struct vm_device dev_nonic[] = {
+		{ "pci0000:00/0000:00:01.0",
+		  "pci:v00001B36d0000000Dsv00001AF4sd00001100bc0Csc03i30" },
+		{ "pci0000:00/0000:00:1f.2",
+		  "pci:v00008086d00002922sv00001AF4sd00001100bc01sc06i01" },
+	};
+	static const struct vm_device dev_nicmoved[] = {
+		{ "pci0000:00/0000:00:01.0",
+		  "pci:v00001B36d0000000Dsv00001AF4sd00001100bc0Csc03i30" },
+		{ "pci0000:00/0000:00:03.0",
+		  "pci:v00008086d0000100Esv00001AF4sd00001100bc02sc00i00" },
+	};
+	char	out[DESK_N + 1];
+
+	absent_run(bound_nostick, 4, dev_all, 3, out);
+	check("absent-stick", strcmp(out, "--AAA--") == 0, out);
+	absent_run(bound_noxhci, 2, dev_all, 3, out);
+	check("absent-xhci-trimmed", strcmp(out, "LLLLL--") == 0, out);
+	absent_run(bound_nonic, 6, dev_nonic, 2, out);
+	check("absent-nic", strcmp(out, "-----A-") == 0, out);
+	absent_run(bound_nonic, 6, dev_nicmoved, 2, out);
+	check("absent-nic-unbound-elsewhere", strcmp(out, "-----L-") == 0,
+	    out);
+	/* no device lines (an older guest /init): all stay lost */
+	absent_run(bound_noxhci, 2, NULL, 0, out);
+	check("absent-unknown", strcmp(out, "LLLLL--") == 0, out);
+}
+
 /* The report's verdict: exactly one of "Verified" and "Not verified",
  * for each outcome with and without a KVM failure (a dangling else once
  * printed both for every verified run, and neither for a failed one
@@ -576,6 +694,10 @@ test_console(void)
 	    "@@kctui: driver pci virtio-pci pci0000:00/0000:00:01.0\n"
 	    "@@kctui: driver pnp i8042 kbd pnp0/00:00\n"
 	    "@@kctui: driver bogus\n"
+	    "@@kctui: device pci0000:00/0000:00:1f.2 pci:v00008086d00002922sv"
+	    "00001AF4sd00001100bc01sc06i01\n"
+	    "@@kctui: device pnp0/00:00 pnp:dPNP0303\n"
+	    "@@kctui: device lonely\n"
 	    "@@kctui: done\n"
 	    "[   12.0] reboot: Power down\n");
 	vm_result_end(&r);
@@ -590,12 +712,17 @@ test_console(void)
 	check("console-fail", r.steps[2].state == VM_STEP_FAIL &&
 	    r.steps[2].rc == 1 && r.steps[2].nlog == 0, NULL);
 	check("console-never", r.steps[3].state == VM_STEP_NOT_REACHED &&
-	    r.steps[3].nlog == 22 &&
-	    strcmp(r.steps[3].log[21], "[   12.0] reboot: Power down") == 0,
+	    r.steps[3].nlog == 25 &&
+	    strcmp(r.steps[3].log[24], "[   12.0] reboot: Power down") == 0,
 	    NULL);
 	check("console-extra", r.nsteps == 5 &&
 	    strcmp(r.steps[4].name, "extra") == 0 &&
 	    r.steps[4].state == VM_STEP_PASS, NULL);
+	check("console-devices", r.ndevices == 2 &&
+	    strcmp(r.devices[0].path, "pci0000:00/0000:00:1f.2") == 0 &&
+	    strcmp(r.devices[0].modalias, "pci:v00008086d00002922sv00001AF4"
+	    "sd00001100bc01sc06i01") == 0 &&
+	    strcmp(r.devices[1].modalias, "pnp:dPNP0303") == 0, NULL);
 	check("console-modules", r.nmodules == 2 &&
 	    strcmp(r.modules[1], "ext4") == 0, NULL);
 	check("console-drivers", r.ndrivers == 2 &&
@@ -1167,6 +1294,7 @@ main(void)
 	test_report_verdict();
 	test_informed();
 	test_match_devices();
+	test_absent_devices();
 	test_workload(dir);
 	test_fixture();
 	test_console();
