@@ -19,6 +19,8 @@
 #   VERIFY_LATER=0      no later round (default: after the first policy,
 #                       one option put back and verified again in the same
 #                       build directory, as fill-back's next probe is)
+#   VERIFY_BUNDLE=NAME  a bundle of tests/fixtures/evidence (or a path) with
+#                       a vm and a workload (default cloud-vm; desktop-vm)
 #   KCTUI               the binary (default ./kctui)
 #
 # The exported config keeps Debian's debug information and module
@@ -34,10 +36,12 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 kctui_clean_env
 kctui_binary
 kctui_tree_ensure
-BUNDLE=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+BUNDLE=${VERIFY_BUNDLE:-cloud-vm}
+case $BUNDLE in */*) ;; *) BUNDLE=$KCTUI_REPO/tests/fixtures/evidence/$BUNDLE ;; esac
+BNAME=$(basename "$BUNDLE")
 POLICIES=${VERIFY_POLICIES:-modules aggressive verified}
 JOBS=${VERIFY_JOBS:-$(nproc)}
-OUT=${VERIFY_OUT:-$KCTUI_REPO/build/bench-verify}
+OUT=${VERIFY_OUT:-$KCTUI_REPO/build/bench-verify/$BNAME}
 mkdir -p "$OUT"
 
 for p in qemu-system-x86_64 busybox openssl; do
@@ -70,6 +74,18 @@ deb_bz=$(stat -c %s "$pkgdir/boot/vmlinuz-$rel")
 deb_mod=$(du -sb "$pkgdir/lib/modules/$rel" | cut -f1)
 deb_ym=$(xzcat "$BUNDLE/config.xz" | grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$')
 
+# make localmodconfig on the same input with the bundle's modules: the
+# count the aggressive policy's verified config is held to (<= 0.85x).
+lmt=$OUT/lmc-tree
+rm -rf "$lmt"
+cp -al "$SRC" "$lmt" && rm -rf "$lmt/scripts" && cp -a "$SRC/scripts" "$lmt/scripts"
+{ echo "Module Size Used by"; awk '{print $1, $2, $3}' "$BUNDLE/modules"; } > "$OUT/lsmod"
+cp "$DEBIAN_AMD64" "$lmt/.config"
+(cd "$lmt" && yes '' | make -s LSMOD="$OUT/lsmod" localmodconfig > /dev/null 2>&1)
+lmc_ym=$(grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$lmt/.config")
+rm -rf "$lmt"
+echo "verify bench on $BNAME: make localmodconfig y/m $lmc_ym (0.85x: $((lmc_ym * 85 / 100)))"
+
 # bench_verify CONFIG WORKDIR TAG: kctui verify of CONFIG in WORKDIR,
 # decisions and output in $OUT/*-TAG; sets rc and secs (wall time).
 bench_verify() {
@@ -91,13 +107,14 @@ for policy in $POLICIES; do
 		--policy "$policy" --accept all -o "$cfg" \
 		--report "$OUT/trim-$policy.md" --decisions "$OUT/decisions-$policy" > /dev/null
 	ym=$(grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$cfg")
-	wd=$KCTUI_CACHE/verify-debian
+	wd=$KCTUI_CACHE/verify-debian-$BNAME
 	[ "${VERIFY_FRESH:-0}" = 1 ] && { rm -rf "$wd-$policy"; wd=$wd-$policy; }
 	bench_verify "$cfg" "$wd" "$policy"
 	final_ym=$(grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$cfg")
 	bz=$(stat -c %s "$wd/build/arch/x86/boot/bzImage" 2>/dev/null || echo 0)
 	mod=$(du -sb "$wd/build/staging/lib/modules" 2>/dev/null | cut -f1 || echo 0)
-	echo "verify $policy: exit $rc in ${secs} s; y/m Debian $deb_ym, exported $ym, final $final_ym"
+	echo "verify $policy: exit $rc in ${secs} s; y/m Debian $deb_ym, exported $ym, final $final_ym" \
+		"($(awk -v a="$final_ym" -v b="$lmc_ym" 'BEGIN { printf "%.2f", a / b }')x localmodconfig's $lmc_ym)"
 	awk -F'\t' '
 		$1 == "build" { objs[$2] = $3 }
 		$1 == "phase" { ph[$2] = ph[$2] sprintf(" %s@%.0f", $3, $4) }
@@ -125,7 +142,7 @@ if [ "${VERIFY_LATER:-1}" = 1 ] && [ -n "$first" ]; then
 	sed 's/^# CONFIG_DUMMY is not set$/CONFIG_DUMMY=m/' "$OUT/trim-$first.config" > "$cfg"
 	"$KCTUI" -C "$SRC" --config "$cfg" olddefconfig > /dev/null
 	grep -qx 'CONFIG_DUMMY=m' "$cfg" || { echo "verify later round: CONFIG_DUMMY=m not accepted" >&2; exit 1; }
-	wd=$KCTUI_CACHE/verify-debian
+	wd=$KCTUI_CACHE/verify-debian-$BNAME
 	[ "${VERIFY_FRESH:-0}" = 1 ] && wd=$wd-$first
 	rm -f "$OUT/decisions-later"
 	bench_verify "$cfg" "$wd" later
