@@ -34,6 +34,7 @@ struct verify_opts {
 	const char	*base, *workload, *out, *report, *work, *qemu;
 	const char	*base_kernel;	/* --base-kernel ROOT */
 	bool		 no_baseline;
+	bool		 baseline_only;
 	/* Text progress of the build: rewritten in place on a terminal,
 	 * else a line every VERIFY_BUILD_EVERY seconds. */
 	bool		 tty;
@@ -181,6 +182,7 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		{ "no-fill-back", no_argument, NULL, 'n' },
 		{ "base-kernel", required_argument, NULL, 'B' },
 		{ "no-baseline", no_argument, NULL, 'N' },
+		{ "baseline-only", no_argument, NULL, 'O' },
 		{ "as-is", no_argument, NULL, 'g' },
 		/* Its first name, when only debug information was left out. */
 		{ "debug-info", no_argument, NULL, 'g' },
@@ -207,6 +209,7 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		case 'n': o->no_fill_back = true; break;
 		case 'B': o->base_kernel = optarg; break;
 		case 'N': o->no_baseline = true; break;
+		case 'O': o->baseline_only = true; break;
 		case 'g': o->as_is = true; break;
 		case 'f':
 			if (cli_format(optarg, &o->tsv) != 0)
@@ -413,6 +416,7 @@ cmd_verify(struct session *s, int argc, char **argv)
 	v.no_fill_back = o.no_fill_back;
 	v.base_kernel = o.base_kernel;
 	v.no_baseline = o.no_baseline;
+	v.baseline_only = o.baseline_only;
 	v.as_is = o.as_is;
 	v.qemu = o.qemu;
 	v.cancel = &verify_cancel;
@@ -424,7 +428,12 @@ cmd_verify(struct session *s, int argc, char **argv)
 		fprintf(stderr, "kctui: verify: %s\n", cause);
 		goto out;
 	}
-	if (verify_write(s, &o, &v) == 0 && v.passed)
+	if (o.baseline_only) {
+		/* Nothing built: no config or decisions to write. */
+		if (!o.tsv)
+			printf("baseline: %s\n", v.baseline);
+		rc = 0;
+	} else if (verify_write(s, &o, &v) == 0 && v.passed)
 		rc = 0;
 out:
 	free(cause);

@@ -324,6 +324,9 @@ struct verify {
 	 * bundle's uname -r, downloaded with apt-get. no_baseline: none. */
 	const char	*base_kernel;
 	bool		 no_baseline;
+	/* Boot the baseline, report its steps, and stop: nothing built
+	 * (checks a bundle's machine and workload, or a twin). */
+	bool		 baseline_only;
 	/* Build the probes exactly as configured, with the config's debug
 	 * information (DWARF, BTF) and module versions; by default both
 	 * are off in what is built (verify_build_variant()). */

@@ -308,6 +308,63 @@ if [ "$sfx" = "" ]; then
 		fail_with "real/verify-baseline-none-said" "no baseline line" grep -i baseline "$work/trimmed.config.verify.md"
 fi
 
+# --baseline-only: the baseline's steps, then stop; nothing built, no
+# file written (the way to check a bundle's vm and workload, or a twin).
+cp "$work/user.config" "$work/bo.config"
+kv --config "$work/bo.config" verify -e "$BUNDLE" --work-dir "$WORK" \
+	--base-kernel "$ROOT" --baseline-only --format tsv --decisions "$work/decisions4"
+if [ $rc -eq 0 ] && grep -q $'^step\t0\thello\tpass' "$work/out" &&
+   grep -q $'^step\t0\tmodule\tpass' "$work/out" &&
+   ! grep -q $'^probe\t' "$work/out" && cmp -s "$work/bo.config" "$work/user.config" &&
+   [ ! -e "$work/bo.config.verify.md" ] && [ ! -e "$work/decisions4" ]; then
+	pass "real/verify-baseline-only$sfx" "$(grep -c $'^step\t0' "$work/out") steps, no probe, nothing written"
+else
+	fail "real/verify-baseline-only$sfx" "exit $rc"
+	indent < "$work/err"; indent < "$work/out"
+fi
+
+# distcc: with DISTCC_HOSTS set, a probe's compiles go to the distccd
+# named there (here one on 127.0.0.1), behind ccache (CCACHE_PREFIX);
+# CCACHE_RECACHE makes ccache compile instead of answering from its
+# cache. A copy of the loop's build directory with two objects removed,
+# verified with its own last config: the probe compiles those (and
+# little else), by distccd.
+if [ "$sfx" = "" ]; then
+	name=real/verify-distcc
+	if ! command -v distccd > /dev/null 2>&1 || ! command -v distcc > /dev/null 2>&1; then
+		fail "$name" "distcc not installed (make deps installs it)"
+	else
+		DW=$work/distcc-wd
+		rm -rf "$DW"
+		cp -a "$WORK" "$DW"
+		rm -f "$DW/build/kernel/fork.o" "$DW/build/fs/exec.o"
+		port=$((20000 + $$ % 20000))
+		# (run as root it becomes the distccd user, which cannot write
+		# in $work: its log goes to stderr, kept by this shell)
+		distccd --daemon --no-detach --allow 127.0.0.1 --listen 127.0.0.1 \
+			--port "$port" --jobs 2 --log-stderr --log-level info \
+			2> "$work/distccd.log" &
+		echo $! > "$work/distccd.pid"
+		sleep 1
+		# the copy's own last config: only the removed objects compile
+		cp "$DW/build/.config" "$work/dc.config"
+		DISTCC_HOSTS="127.0.0.1:$port/2" CCACHE_RECACHE=1 \
+			kv --config "$work/dc.config" verify -e "$BUNDLE" --work-dir "$DW" \
+			--no-baseline --no-fill-back --decisions "$work/decisions5" -j2
+		kill "$(cat "$work/distccd.pid")" 2>/dev/null
+		wait "$(cat "$work/distccd.pid")" 2>/dev/null
+		n=$(grep -c 'COMPILE_OK' "$work/distccd.log" 2>/dev/null)
+		if [ $rc -eq 0 ] && [ "${n:-0}" -ge 2 ] &&
+		   grep -q 'COMPILE_OK.*kernel/fork\.c' "$work/distccd.log"; then
+			pass "$name" "verified, $n compiles by distccd on 127.0.0.1"
+		else
+			fail "$name" "exit $rc, ${n:-0} compiles by distccd"
+			indent < "$work/err"; tail -n 5 "$work/distccd.log" 2>/dev/null | indent
+		fi
+		rm -rf "$DW"
+	fi
+fi
+
 # A build that fails: an initramfs source that does not exist (a string
 # option, not a trim: no fill-back can repair it).
 sed 's|^CONFIG_INITRAMFS_SOURCE=.*|CONFIG_INITRAMFS_SOURCE="/nonexistent/kctui-initramfs"|' \
