@@ -4,11 +4,13 @@
  * a bundle's drivers file names it (/sys/bus/BUS/drivers/DRIVER), and
  * the QEMU device that the driver binds, on the same kind of bus. The
  * QEMU names are those of "qemu-system-x86_64 -device help" (QEMU 7.2,
- * Debian 12) and all are on core/verify/vm-allow.c's list; the PCI IDs
- * are the QEMU devices' own, and the kernel's modules.alias maps each to
- * the module named here (tests/unit/test_twin.c checks both against the
- * fixtures' modules.alias). docs/verify.md, "The twin machine", prints
- * the table. A driver the table does not know has no twin.
+ * Debian 12) and all are on core/verify/vm-allow.c's list; the
+ * modaliases are the QEMU devices' own as the guest sees them (those of
+ * the project's QEMU bundles are copied from their modalias files), and
+ * the kernel's modules.alias maps each to the module named here
+ * (tests/unit/test_twin.c checks both against the fixtures).
+ * docs/verify.md, "The twin machine", prints the table. A driver the
+ * table does not know has no twin.
  */
 #include <string.h>
 
@@ -20,27 +22,42 @@
 static const struct twin_rule rules[] = {
 	/* ---- storage */
 	{ "pci", "ahci", NULL, TR_HBA, "ich9-ahci", NULL, Q35, "ahci",
-	  "v00008086d00002922", "q35's ICH9 AHCI at 00:1f.2; on pc a "
+	  "pci:v00008086d00002922sv00001AF4sd00001100bc01sc06i01",
+	  "q35's ICH9 AHCI at 00:1f.2; on pc a "
 	  "ich9-ahci device" },
 	{ "pci", "ata_piix", NULL, TR_HBA, NULL, NULL, PC, "ata_piix",
-	  "v00008086d00007010", "pc's PIIX3 IDE at 00:01.1 (q35 has none)" },
+	  "pci:v00008086d00007010sv00001AF4sd00001100bc01sc01i80",
+	  "pc's PIIX3 IDE at 00:01.1 (q35 has none)" },
 	{ "pci", "nvme", NULL, TR_DISK, "nvme", NULL, 0, "nvme",
-	  "v00001B36d00000010", "QEMU's NVMe controller, its namespace the "
+	  "pci:v00001B36d00000010sv00001AF4sd00001100bc01sc08i02",
+	  "QEMU's NVMe controller, its namespace the "
 	  "disk" },
 	{ "virtio", "virtio_blk", NULL, TR_DISK, "virtio-blk-pci", NULL, 0,
-	  "virtio_blk", "v00001AF4d00001001", "a virtio-blk disk" },
+	  "virtio_blk",
+	  "virtio:d00000002v00001AF4",
+	  "a virtio-blk disk" },
 	{ "virtio", "virtio_scsi", NULL, TR_HBA, "virtio-scsi-pci", NULL, 0,
-	  "virtio_scsi", "v00001AF4d00001004", "virtio-scsi, scsi-hd disks" },
+	  "virtio_scsi",
+	  "virtio:d00000008v00001AF4",
+	  "virtio-scsi, scsi-hd disks" },
 	{ "pci", "sym53c8xx", NULL, TR_HBA, "lsi53c895a", NULL, 0,
-	  "sym53c8xx", "v00001000d00000012", "LSI 53C895A, scsi-hd disks" },
+	  "sym53c8xx",
+	  "pci:v00001000d00000012sv00001AF4sd00001100bc01sc00i00",
+	  "LSI 53C895A, scsi-hd disks" },
 	{ "pci", "megaraid_sas", NULL, TR_HBA, "megasas-gen2", NULL, 0,
-	  "megaraid_sas", "v00001000d00000078", "MegaRAID SAS 2108" },
+	  "megaraid_sas",
+	  "pci:v00001000d00000078sv00001AF4sd00001100bc01sc04i00",
+	  "MegaRAID SAS 2108" },
 	{ "pci", "vmw_pvscsi", NULL, TR_HBA, "pvscsi", NULL, 0, "vmw_pvscsi",
-	  "v000015ADd000007C0", "VMware PVSCSI" },
+	  "pci:v000015ADd000007C0sv00001AF4sd00001100bc01sc00i00",
+	  "VMware PVSCSI" },
 	{ "pci", "mptsas", NULL, TR_HBA, "mptsas1068", NULL, 0, "mptsas",
-	  "v00001000d00000054", "LSI SAS 1068" },
+	  "pci:v00001000d00000054sv00001AF4sd00001100bc01sc00i00",
+	  "LSI SAS 1068" },
 	{ "pci", "sdhci-pci", NULL, TR_DEVICE, "sdhci-pci", NULL, 0,
-	  "sdhci_pci", "v00001B36d00000007", "QEMU's SDHCI controller (no "
+	  "sdhci_pci",
+	  "pci:v00001B36d00000007sv00001AF4sd00001100bc08sc05i01",
+	  "QEMU's SDHCI controller (no "
 	  "card)" },
 	{ "usb", "usb-storage", NULL, TR_USBDISK, "usb-storage", NULL, 0,
 	  "usb_storage", NULL, "a USB mass-storage disk (bulk-only)" },
@@ -50,37 +67,52 @@ static const struct twin_rule rules[] = {
 	  "an optical drive: the twin's disks are disks" },
 	/* ---- network */
 	{ "virtio", "virtio_net", NULL, TR_NIC, "virtio-net-pci", NULL, 0,
-	  "virtio_net", "v00001AF4d00001000", "virtio-net, user-mode "
+	  "virtio_net",
+	  "virtio:d00000001v00001AF4",
+	  "virtio-net, user-mode "
 	  "network" },
 	{ "pci", "e1000", NULL, TR_NIC, "e1000", NULL, 0, "e1000",
-	  "v00008086d0000100E", "Intel 82540EM" },
+	  "pci:v00008086d0000100Esv00001AF4sd00001100bc02sc00i00",
+	  "Intel 82540EM" },
 	{ "pci", "e1000e", NULL, TR_NIC, "e1000e", NULL, 0, "e1000e",
-	  "v00008086d000010D3", "Intel 82574L" },
+	  "pci:v00008086d000010D3sv00001AF4sd00001100bc02sc00i00",
+	  "Intel 82574L" },
 	{ "pci", "igb", NULL, TR_NIC, "igb", NULL, 0, "igb",
-	  "v00008086d000010C9", "Intel 82576 (QEMU 8.0 on)" },
+	  "pci:v00008086d000010C9sv00001AF4sd00001100bc02sc00i00",
+	  "Intel 82576 (QEMU 8.0 on)" },
 	{ "pci", "8139cp", NULL, TR_NIC, "rtl8139", NULL, 0, "8139cp",
-	  "v000010ECd00008139", "RTL8139C+ (QEMU's is revision 0x20)" },
+	  "pci:v000010ECd00008139sv00001AF4sd00001100bc02sc00i00",
+	  "RTL8139C+ (QEMU's is revision 0x20)" },
 	{ "pci", "8139too", NULL, TR_NONE, NULL, NULL, 0, "8139too", NULL,
 	  "QEMU's rtl8139 is a C+ (revision 0x20), which 8139too leaves to "
 	  "8139cp" },
 	{ "pci", "vmxnet3", NULL, TR_NIC, "vmxnet3", NULL, 0, "vmxnet3",
-	  "v000015ADd000007B0", "VMware vmxnet3" },
+	  "pci:v000015ADd000007B0sv00001AF4sd00001100bc02sc00i00",
+	  "VMware vmxnet3" },
 	{ "pci", "pcnet32", NULL, TR_NIC, "pcnet", NULL, 0, "pcnet32",
-	  "v00001022d00002000", "AMD PCnet" },
+	  "pci:v00001022d00002000sv00001AF4sd00001100bc02sc00i00",
+	  "AMD PCnet" },
 	{ "pci", "ne2k-pci", NULL, TR_NIC, "ne2k_pci", NULL, 0, "ne2k_pci",
-	  "v000010ECd00008029", "RTL8029 NE2000" },
+	  "pci:v000010ECd00008029sv00001AF4sd00001100bc02sc00i00",
+	  "RTL8029 NE2000" },
 	{ "pci", "e100", NULL, TR_NIC, "i82559er", NULL, 0, "e100",
-	  "v00008086d00001209", "Intel 82559ER" },
+	  "pci:v00008086d00001209sv00001AF4sd00001100bc02sc00i00",
+	  "Intel 82559ER" },
 	/* ---- USB */
 	{ "pci", "xhci_hcd", NULL, TR_USBHC, "qemu-xhci", NULL, 0, "xhci_pci",
-	  "v00001B36d0000000D", "QEMU's xHCI" },
+	  "pci:v00001B36d0000000Dsv00001AF4sd00001100bc0Csc03i30",
+	  "QEMU's xHCI" },
 	{ "pci", "ehci-pci", NULL, TR_USBHC, "ich9-usb-ehci1", NULL, 0,
-	  "ehci_pci", "v00008086d0000293A", "ICH9 EHCI" },
+	  "ehci_pci",
+	  "pci:v00008086d0000293Asv00001AF4sd00001100bc0Csc03i20",
+	  "ICH9 EHCI" },
 	{ "pci", "uhci_hcd", NULL, TR_USBHC, "ich9-usb-uhci1",
-	  "piix3-usb-uhci", 0, "uhci_hcd", "v00008086d00002934",
+	  "piix3-usb-uhci", 0, "uhci_hcd",
+	  "pci:v00008086d00002934sv00001AF4sd00001100bc0Csc03i00",
 	  "ICH9 UHCI (PIIX3's on pc)" },
 	{ "pci", "ohci-pci", NULL, TR_USBHC, "pci-ohci", NULL, 0, "ohci_pci",
-	  "v0000106Bd0000003F", "Apple KeyLargo OHCI" },
+	  "pci:v0000106Bd0000003Fsv00001AF4sd00001100bc0Csc03i10",
+	  "Apple KeyLargo OHCI" },
 	{ "usb", "usb", NULL, TR_WITH, "a USB device", NULL, 0, NULL, NULL,
 	  "every USB device and root hub" },
 	{ "usb", "hub", NULL, TR_WITH, "a USB controller", NULL, 0, NULL,
@@ -97,51 +129,75 @@ static const struct twin_rule rules[] = {
 	  "USB attached SCSI: QEMU's usb-uas is not on kctui's allow-list" },
 	/* ---- audio */
 	{ "pci", "snd_hda_intel", NULL, TR_HDA, "ich9-intel-hda",
-	  "intel-hda", 0, "snd_hda_intel", "v00008086d0000293E",
+	  "intel-hda", 0, "snd_hda_intel",
+	  "pci:v00008086d0000293Esv00001AF4sd00001100bc04sc03i00",
 	  "ICH9 HD Audio (ICH6's on pc) with an hda-duplex codec" },
 	{ "hdaudio", "snd_hda_codec_generic", NULL, TR_WITH, "hda-duplex",
 	  NULL, 0, "snd_hda_codec_generic", NULL, "QEMU's codec (vendor "
 	  "1af4), driven by the generic parser" },
 	{ "pci", "snd_intel8x0", NULL, TR_AUDIO, "AC97", NULL, 0,
-	  "snd_intel8x0", "v00008086d00002415", "Intel 82801AA AC'97" },
+	  "snd_intel8x0",
+	  "pci:v00008086d00002415sv00001AF4sd00001100bc04sc01i00",
+	  "Intel 82801AA AC'97" },
 	{ "pci", "snd_ens1370", NULL, TR_AUDIO, "ES1370", NULL, 0,
-	  "snd_ens1370", "v00001274d00005000", "Ensoniq AudioPCI" },
+	  "snd_ens1370",
+	  "pci:v00001274d00005000sv00001AF4sd00001100bc04sc01i00",
+	  "Ensoniq AudioPCI" },
 	/* ---- display */
 	{ "pci", "bochs-drm", NULL, TR_DEVICE, "VGA", NULL, 0, "bochs",
-	  "v00001234d00001111", "QEMU's standard VGA (Bochs dispi)" },
+	  "pci:v00001234d00001111sv00001AF4sd00001100bc03sc00i00",
+	  "QEMU's standard VGA (Bochs dispi)" },
 	{ "virtio", "virtio_gpu", NULL, TR_DEVICE, "virtio-gpu-pci", NULL, 0,
-	  "virtio_gpu", "v00001AF4d00001050", "virtio-gpu" },
+	  "virtio_gpu",
+	  "virtio:d00000010v00001AF4",
+	  "virtio-gpu" },
 	{ "pci", "qxl", NULL, TR_DEVICE, "qxl-vga", NULL, 0, "qxl",
-	  "v00001B36d00000100", "QXL" },
+	  "pci:v00001B36d00000100sv00001AF4sd00001100bc03sc00i00",
+	  "QXL" },
 	{ "pci", "cirrus", NULL, TR_DEVICE, "cirrus-vga", NULL, 0, "cirrus",
-	  "v00001013d000000B8", "Cirrus CLGD 5446" },
+	  "pci:v00001013d000000B8sv00001AF4sd00001100bc03sc00i00",
+	  "Cirrus CLGD 5446" },
 	/* ---- watchdogs, panic, entropy, crypto, input, buses */
 	{ "pci", "i6300ESB timer", NULL, TR_DEVICE, "i6300esb", NULL, 0,
-	  "i6300esb", "v00008086d000025AB", "Intel 6300ESB watchdog" },
+	  "i6300esb",
+	  "pci:v00008086d000025ABsv00001AF4sd00001100bc08sc80i00",
+	  "Intel 6300ESB watchdog" },
 	{ "platform", "iTCO_wdt", NULL, TR_MACHINE, NULL, NULL, Q35,
 	  "iTCO_wdt", NULL, "the TCO watchdog of q35's ICH9 LPC" },
 	{ "platform", "ib700wdt", NULL, TR_DEVICE, "ib700", NULL, 0,
 	  "ib700wdt", NULL, "the ISA iB700 watchdog" },
 	{ "pci", "pvpanic-pci", NULL, TR_DEVICE, "pvpanic-pci", NULL, 0,
-	  "pvpanic_pci", "v00001B36d00000011", "QEMU's panic device" },
+	  "pvpanic_pci",
+	  "pci:v00001B36d00000011sv00001AF4sd00001100bc08sc80i00",
+	  "QEMU's panic device" },
 	{ "platform", "pvpanic-mmio", NULL, TR_DEVICE, "pvpanic", NULL, 0,
 	  "pvpanic_mmio", NULL, "QEMU's ISA panic device (QEMU0001)" },
 	{ "virtio", "virtio_rng", NULL, TR_RNG, "virtio-rng-pci", NULL, 0,
-	  "virtio_rng", "v00001AF4d00001005", "virtio-rng fed from the "
+	  "virtio_rng",
+	  "virtio:d00000004v00001AF4",
+	  "virtio-rng fed from the "
 	  "host's /dev/urandom" },
 	{ "virtio", "virtio_balloon", NULL, TR_DEVICE, "virtio-balloon-pci",
-	  NULL, 0, "virtio_balloon", "v00001AF4d00001002", "virtio "
+	  NULL, 0, "virtio_balloon",
+	  "virtio:d00000005v00001AF4",
+	  "virtio "
 	  "balloon" },
 	{ "virtio", "virtio_input", NULL, TR_DEVICE, "virtio-keyboard-pci",
-	  NULL, 0, "virtio_input", "v00001AF4d00001052", "virtio input" },
+	  NULL, 0, "virtio_input",
+	  "virtio:d00000012v00001AF4",
+	  "virtio input" },
 	{ "virtio", "virtio_crypto", NULL, TR_CRYPTO, "virtio-crypto-pci",
-	  NULL, 0, "virtio_crypto", "v00001AF4d00001054", "virtio-crypto "
+	  NULL, 0, "virtio_crypto",
+	  "virtio:d00000014v00001AF4",
+	  "virtio-crypto "
 	  "on QEMU's builtin backend" },
 	{ "pci", "virtio-pci", NULL, TR_WITH, "its virtio device", NULL, 0,
 	  "virtio_pci", NULL, "the PCI transport of the virtio device "
 	  "under it" },
 	{ "pci", "pcieport", NULL, TR_DEVICE, "pcie-root-port", NULL, 0,
-	  NULL, "v00001B36d0000000C", "a PCIe root port (q35 only)" },
+	  NULL,
+	  "pci:v00001B36d0000000Csv00001AF4sd00001100bc06sc04i00",
+	  "a PCIe root port (q35 only)" },
 	{ "pci_express", NULL, NULL, TR_WITH, "a PCIe root port", NULL, 0,
 	  NULL, NULL, "the port services (aer, pme, pciehp)" },
 	{ "virtio", "virtio_console", NULL, TR_NONE, NULL, NULL, 0,

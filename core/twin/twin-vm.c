@@ -444,7 +444,7 @@ twin_head(struct twin_ctx *c)
 		for (i = 0; (d = twin_unverifiable_at(c->t, i)) != NULL;
 		    i++) {
 			ids = twin_device_ids(d);
-			twin_comment(&c->vm, "  %s %s at %s%s%s%s%s%s: %s",
+			twin_comment(&c->vm, "- %s %s at %s%s%s%s%s%s: %s",
 			    d->bus, d->driver, d->path, ids != NULL ? " [" :
 			    "", ids != NULL ? ids : "", ids != NULL ? "]" : "",
 			    d->module != NULL ? ", module " : "",

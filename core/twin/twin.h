@@ -143,8 +143,9 @@ struct twin_rule {
 	const char	*qemu_pc;	/* on pc, when it differs */
 	unsigned	 machines;	/* where it is part of the machine */
 	const char	*module;	/* the driver's module */
-	const char	*pci_id;	/* the QEMU device's PCI IDs
-					   ("v00008086d0000100E"), or NULL */
+	const char	*modalias;	/* the QEMU device's modalias in the
+					   guest (PCI: QEMU's default
+					   subsystem 1af4:1100), or NULL */
 	const char	*note;		/* the source, or why no twin */
 };
 
