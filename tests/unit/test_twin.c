@@ -227,6 +227,37 @@ test_table_aliases(void)
 	}
 }
 
+/* docs/verify.md's table ("The twin machine") has a row for every rule,
+ * with its QEMU device. */
+static void
+test_doc(void)
+{
+	const struct twin_rule	*r;
+	struct strbuf		 doc;
+	const char		*sec;
+	char			*row;
+	size_t			 i, bad = 0;
+
+	strbuf_init(&doc);
+	unit_read_file("docs/verify.md", &doc);
+	sec = strstr(doc.s, "\n## The twin machine\n");
+	for (i = 0; sec != NULL && (r = twin_rule_at(i)) != NULL; i++) {
+		row = xasprintf("\n| %s `%s`", r->bus, r->driver != NULL ?
+		    r->driver : "(any)");
+		if (strstr(sec, row) == NULL || (r->qemu != NULL &&
+		    r->role != TR_WITH && strstr(strstr(sec, row), r->qemu) ==
+		    NULL)) {
+			if (bad++ == 0)
+				printf("# no row%s for %s\n", row, r->qemu ?
+				    r->qemu : "");
+		}
+		free(row);
+	}
+	checkf("doc/table", sec != NULL && i > 50 && bad == 0, "%zu rules "
+	    "without their row", bad);
+	strbuf_free(&doc);
+}
+
 /* The QEMU devices of a loaded vm file: each -device's type and each
  * disk's device, one word a line, sorted ("virtio-blk-pci\n..."). */
 static char *
@@ -692,6 +723,7 @@ main(void)
 	test_table_lines();
 	test_table_every_line();
 	test_table_aliases();
+	test_doc();
 	for (i = 0; qemu_bundles[i] != NULL; i++)
 		test_bundle(dir, qemu_bundles[i], true);
 	test_bundle(dir, "cloud-vm-collect", false);
