@@ -245,6 +245,28 @@ twin_module_untwinned(const struct twin *t, const char *module)
 	return none;
 }
 
+/* Whether /proc/modules text marks the module out of tree: its taint
+ * flags, the last field "(OE)", have O (a DKMS or vendor module, such as
+ * nvidia or zfs: no kernel kctui builds has it). */
+static bool
+twin_module_out_of_tree(const char *modules, const char *name)
+{
+	const char	*p, *eol, *t;
+	size_t		 n = strlen(name);
+
+	for (p = modules; p != NULL && *p != '\0'; p = *eol != '\0' ?
+	    eol + 1 : NULL) {
+		if ((eol = strchr(p, '\n')) == NULL)
+			eol = p + strlen(p);
+		if (strncmp(p, name, n) != 0 || p[n] != ' ')
+			continue;
+		for (t = eol; t > p && t[-1] != ' '; t--)
+			;
+		return *t == '(' && memchr(t, 'O', (size_t)(eol - t)) != NULL;
+	}
+	return false;
+}
+
 /* The bundle's loaded modules loaded again by name: a module missing
  * from the kernel fails the step (kmod's "Module X not found", which
  * kctui verify reads to put it back); one that is there but does not
@@ -254,12 +276,17 @@ twin_modules(struct twin_ctx *c, struct strbuf *w, struct strbuf *steps)
 {
 	const struct twin_device *d;
 	const struct ev_item	 *it;
-	struct strbuf		  skipped;
+	struct strbuf		  skipped, tree;
+	char			 *text;
 	size_t			  i, n = evidence_count(c->ev, EV_MODULE), k;
+	bool			 *skip;
 
 	if (n == 0)
 		return;
+	text = twin_bundle_text(c, "modules");
+	skip = xcalloc(n, sizeof *skip);
 	strbuf_init(&skipped);
+	strbuf_init(&tree);
 	strbuf_addc(w, '\n');
 	twin_comment(w, "the modules the recorded machine had loaded "
 	    "(modules), loaded again by name with kmod's modprobe: one "
@@ -267,17 +294,32 @@ twin_modules(struct twin_ctx *c, struct strbuf *w, struct strbuf *steps)
 	    "on the twin's hardware or CPU is only said");
 	for (i = 0; i < n; i++) {
 		it = evidence_item(c->ev, EV_MODULE, i);
-		if ((d = twin_module_untwinned(c->t, it->name)) != NULL)
+		if ((d = twin_module_untwinned(c->t, it->name)) != NULL) {
 			strbuf_addf(&skipped, " %s (%s %s)", it->name,
 			    d->driver, d->path);
+			skip[i] = true;
+		} else if (text != NULL &&
+		    twin_module_out_of_tree(text, it->name)) {
+			strbuf_addf(&tree, " %s", it->name);
+			skip[i] = true;
+		}
 	}
 	if (skipped.len > 0)
 		twin_comment(w, "not loaded, for devices with no twin:%s",
 		    skipped.s);
+	if (tree.len > 0)
+		twin_comment(w, "not loaded, out of the kernel's tree (taint "
+		    "O in modules):%s", tree.s);
+	for (i = k = 0; i < n; i++)
+		k += !skip[i];
+	if (k == 0) {
+		twin_comment(w, "(none left: no modules step)");
+		goto out;
+	}
 	strbuf_adds(w, "modules() {\n\tmissing=\n\tfor m in");
 	for (i = k = 0; i < n; i++) {
 		it = evidence_item(c->ev, EV_MODULE, i);
-		if (twin_module_untwinned(c->t, it->name) != NULL)
+		if (skip[i])
 			continue;
 		if (k++ % 6 == 0)
 			strbuf_adds(w, " \\\n\t    ");
@@ -297,7 +339,11 @@ twin_modules(struct twin_ctx *c, struct strbuf *w, struct strbuf *steps)
 	    "return 1; }\n"
 	    "}\n");
 	twin_step(c, steps, "modules", "modules");
+out:
 	strbuf_free(&skipped);
+	strbuf_free(&tree);
+	free(skip);
+	free(text);
 }
 
 /* AF_ALG, by the bundle's helper, when the bundle used it. */
