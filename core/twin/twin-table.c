@@ -219,6 +219,11 @@ static const struct twin_rule rules[] = {
 	{ "acpi", "tpm_crb", NULL, TR_NONE, NULL, NULL, 0, "tpm_crb", NULL,
 	  "QEMU's TPM needs a host backend (swtpm or passthrough): not on "
 	  "kctui's allow-list" },
+	{ "platform", "acpi-ged", NULL, TR_NONE, NULL, NULL, 0, NULL, NULL,
+	  "the ACPI Generic Event Device of Firecracker and QEMU's microvm: "
+	  "q35 and pc have none" },
+	{ "platform", "vmgenid", NULL, TR_NONE, NULL, NULL, 0, "vmgenid",
+	  NULL, "QEMU's vmgenid is not on kctui's allow-list" },
 	/* ---- the PC itself: q35 and pc have these */
 	{ "pci", "lpc_ich", NULL, TR_MACHINE, NULL, NULL, Q35, "lpc_ich",
 	  NULL, "q35's ICH9 LPC bridge at 00:1f.0" },

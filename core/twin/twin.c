@@ -818,6 +818,21 @@ twin_workload_text(const struct twin *t)
 	return t->workload;
 }
 
+/* A bound device by its bus, driver and path, or NULL. */
+const struct twin_device *
+twin_device_find(const struct twin *t, const char *bus, const char *driver,
+    const char *path)
+{
+	size_t	i;
+
+	for (i = 0; i < t->ndevices; i++)
+		if (strcmp(t->devices[i].path, path) == 0 &&
+		    strcmp(t->devices[i].driver, driver) == 0 &&
+		    strcmp(t->devices[i].bus, bus) == 0)
+			return &t->devices[i];
+	return NULL;
+}
+
 /* How many bound devices have no twin. */
 size_t
 twin_unverifiable_count(const struct twin *t)

@@ -95,6 +95,11 @@ int		 twin_make(const struct evidence *, const struct twin_opts *,
 /* The vm file and the workload, as kctui twin prints and writes them. */
 const char	*twin_vm_text(const struct twin *);
 const char	*twin_workload_text(const struct twin *);
+/* A bound device of the bundle (a line of its drivers file), or NULL:
+ * kctui verify's devices check leaves out those whose state is
+ * TWIN_NONE. */
+const struct twin_device *twin_device_find(const struct twin *,
+		     const char *bus, const char *driver, const char *path);
 /* How many bound devices have no twin; the i-th of them. */
 size_t		 twin_unverifiable_count(const struct twin *);
 const struct twin_device *twin_unverifiable_at(const struct twin *,

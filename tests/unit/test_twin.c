@@ -636,6 +636,13 @@ test_qemu_devices(void)
 	o.qemu_devices = help.s;
 	if ((ev = load("cloud-vm")) != NULL && twin_make(ev, &o, &t,
 	    &cause) == 0) {
+		checkf("qemu/find", twin_device_find(&t, "virtio",
+		    "virtio_balloon", "pci0000:00/0000:00:05.0/virtio4") ==
+		    twin_unverifiable_at(&t, 1) && twin_device_find(&t,
+		    "virtio", "virtio_net", "pci0000:00/0000:00:03.0/virtio2")
+		    ->state == TWIN_DEVICE && twin_device_find(&t, "virtio",
+		    "virtio_net", "pci0000:00/0000:00:09.0/virtio2") == NULL,
+		    "twin_device_find");
 		/* the device, and its PCI transport with it */
 		d = twin_unverifiable_at(&t, 1);
 		checkf("qemu/missing-device", twin_unverifiable_count(&t) == 2 &&
