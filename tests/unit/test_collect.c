@@ -756,7 +756,7 @@ test_privacy(void)
 	struct dirent		*de;
 	DIR			*d;
 	char			*dir, *cause = NULL, addr[INET6_ADDRSTRLEN];
-	char			*line, *save = NULL, src[4096], point[4096];
+	char			*line, *save = NULL, *src, *point;
 	char			 name[64];
 	size_t			 k, j, files = 0, found[5];
 	int			 ret;
@@ -801,8 +801,12 @@ test_privacy(void)
 	unit_read_file("/proc/mounts", &sb);
 	for (line = strtok_r(sb.s, "\n", &save); line != NULL;
 	    line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "%4095s %4095s", src, point) != 2)
+		src = line;
+		point = line + strcspn(line, " ");
+		if (*point == '\0')
 			continue;
+		*point++ = '\0';
+		point[strcspn(point, " ")] = '\0';
 		if ((strncmp(point, "/home/", 6) == 0 ||
 		    strncmp(point, "/mnt/", 5) == 0 ||
 		    strncmp(point, "/media/", 7) == 0 ||
