@@ -390,6 +390,15 @@ twin_usb(struct twin_ctx *c, struct twin_place *pl)
 		} else
 			twin_device_line(c, "%s,bus=%s", d->qemu, c->usb_bus);
 	}
+	/* more file systems than the bundle had USB disks: one more each */
+	if (c->primary != NULL && strcmp(c->primary, "usb-storage") == 0 &&
+	    c->usb_bus != NULL) {
+		dev = xasprintf("usb-storage,bus=%s", c->usb_bus);
+		while ((f = twin_next_fs(c, pl)) != NULL)
+			twin_disk_line(c, f->disk, TWIN_FS_DISK,
+			    twin_disk_fstype(f), dev);
+		free(dev);
+	}
 }
 
 /* The file systems' disks no bundle device took (more types than
