@@ -227,6 +227,54 @@ test_table_aliases(void)
 	}
 }
 
+/* Every QEMU device of the table is on verify's allow-list, as a device
+ * or, for disks, as a disk's device: the twin generates into it. */
+static void
+test_table_allowed(void)
+{
+	static const char *const hid[] = { "usb-kbd", "usb-mouse",
+	    "usb-tablet", NULL };
+	const struct twin_rule	*r;
+	struct vm_allow		 a;
+	const char		*q[2];
+	char			*msg;
+	size_t			 i, j, n = 0, bad = 0;
+	int			 dir;
+
+	memset(&a, 0, sizeof a);
+	for (i = 0; (r = twin_rule_at(i)) != NULL; i++) {
+		if (r->role == TR_NONE || r->role == TR_WITH ||
+		    r->role == TR_MACHINE || r->role == TR_KERNEL)
+			continue;
+		dir = r->role == TR_DISK || r->role == TR_USBDISK ?
+		    VM_ALLOW_DISK : VM_ALLOW_DEVICE;
+		q[0] = r->qemu;
+		q[1] = r->qemu_pc;
+		for (j = 0; j < 2; j++) {
+			if (q[j] == NULL)
+				continue;
+			n++;
+			if ((msg = vm_allow_check(&a, dir, q[j], 1)) != NULL) {
+				bad++;
+				printf("# %s: %s\n", r->driver, msg);
+				free(msg);
+			}
+		}
+	}
+	for (j = 0; hid[j] != NULL; j++) {
+		n++;
+		if ((msg = vm_allow_check(&a, VM_ALLOW_DEVICE, hid[j], 1)) !=
+		    NULL) {
+			bad++;
+			printf("# %s\n", msg);
+			free(msg);
+		}
+	}
+	vm_allow_free(&a);
+	checkf("table/allowed", n >= 35 && bad == 0, "%zu of %zu refused",
+	    bad, n);
+}
+
 /* docs/verify.md's table ("The twin machine") has a row for every rule,
  * with its QEMU device. */
 static void
@@ -730,6 +778,7 @@ main(void)
 	test_table_lines();
 	test_table_every_line();
 	test_table_aliases();
+	test_table_allowed();
 	test_doc();
 	for (i = 0; qemu_bundles[i] != NULL; i++)
 		test_bundle(dir, qemu_bundles[i], true);
