@@ -269,7 +269,7 @@ twin_emit(struct twin_ctx *c, struct twin_place *pl, size_t i)
 	    !(d->state == TWIN_MACHINE && r->role == TR_HBA)))
 		return;
 	if (r->role == TR_USBHID || r->role == TR_USBDISK ||
-	    r->role == TR_USBDEV)
+	    r->role == TR_USBDEV || strcmp(d->qemu, "usb-hub") == 0)
 		return;
 	twin_device_comment(c, d);
 	switch (r->role) {
@@ -355,9 +355,11 @@ twin_usb(struct twin_ctx *c, struct twin_place *pl)
 	for (i = 0; i < c->t->ndevices; i++) {
 		d = &c->t->devices[i];
 		r = c->rule[i];
+		/* usb-hub: an external hub's interface, whose rule is the
+		 * root hubs' (twin.c) */
 		if (d->state != TWIN_DEVICE || r == NULL ||
 		    (r->role != TR_USBHID && r->role != TR_USBDISK &&
-		    r->role != TR_USBDEV))
+		    r->role != TR_USBDEV && strcmp(d->qemu, "usb-hub") != 0))
 			continue;
 		if (c->usb_bus == NULL) {
 			id = ++c->nids;

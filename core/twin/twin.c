@@ -477,6 +477,22 @@ twin_set(struct twin_device *d, enum twin_state state, const char *qemu,
 	va_end(ap);
 }
 
+/* Whether a device is the interface of a USB hub that is not a root
+ * hub: its USB device ("1-1" in .../usb1/1-1/1-1:1.0) is not the
+ * controller's root hub ("usb1"). */
+static bool
+twin_external_hub(const struct twin_device *d)
+{
+	const char	*end, *dev;
+
+	if (strcmp(d->bus, "usb") != 0 || strcmp(d->driver, "hub") != 0 ||
+	    (end = strrchr(d->path, '/')) == NULL)
+		return false;
+	for (dev = end; dev > d->path && dev[-1] != '/'; dev--)
+		;
+	return strncmp(dev, "usb", 3) != 0;
+}
+
 /* One device's twin from its rule. */
 static void
 twin_decide(struct twin_ctx *c, size_t i)
@@ -488,6 +504,18 @@ twin_decide(struct twin_ctx *c, size_t i)
 	if (r == NULL) {
 		twin_set(d, TWIN_NONE, NULL, "QEMU has no model of it that "
 		    "kctui knows (docs/verify.md, \"The twin machine\")");
+		return;
+	}
+	if (twin_external_hub(d)) {
+		/* a hub of its own, not a controller's root hub: QEMU's
+		 * usb-hub on the twin's USB controller */
+		if (c->o->qemu_devices == NULL ||
+		    twin_qemu_has(c->o->qemu_devices, "usb-hub"))
+			twin_set(d, TWIN_DEVICE, "usb-hub", "usb-hub: a USB "
+			    "hub");
+		else
+			twin_set(d, TWIN_NONE, NULL, "this QEMU has no "
+			    "'usb-hub'");
 		return;
 	}
 	switch (r->role) {
