@@ -12,6 +12,18 @@
  * The vm text is generated into the allow-list of core/verify/vm-allow.c
  * (every directive is checked against it before twin_make returns), so
  * kctui verify loads it like a bundle's own file.
+ *
+ * For kctui verify on a bundle with no vm: twin_qemu_devices() of its
+ * --qemu into twin_opts.qemu_devices, the host's RAM and CPUs, then
+ * twin_make(); twin_vm_text() and twin_workload_text() written to files
+ * and read with vm_spec_load() and workload_load(), the workload's
+ * helpers set to twin.helpers (the bundle's workload.d, when it has
+ * one); the devices check leaves out the bundle's lines whose
+ * twin_device_find() state is TWIN_NONE, and the report lists those
+ * (twin_unverifiable_at) as not verifiable under QEMU. Where a device
+ * comes with another (TWIN_WITH), the twin may bind fewer of them than
+ * the bundle did (one QEMU keyboard for a keyboard's two HID
+ * interfaces, one disk for several): match those by bus and driver.
  */
 #ifndef KC_TWIN_H
 #define KC_TWIN_H
