@@ -76,6 +76,8 @@ int	cmd_suggest(struct session *, int argc, char **argv);
 int	cmd_export(struct session *, int argc, char **argv);
 /* kctui verify -e BUNDLE [--config TRIMMED] ... (docs/verify.md) */
 int	cmd_verify(struct session *, int argc, char **argv);
+/* kctui twin -e BUNDLE... [-o DIR [--force]] [--qemu PATH] */
+int	cmd_twin(struct session *, int argc, char **argv);
 /* kctui decide CONFIG_X keep|trim|forget [REASON...] [--decisions FILE] */
 int	cmd_decide(struct session *, int argc, char **argv);
 #endif

@@ -53,6 +53,8 @@ static const struct cmd_entry cmd_table[] = {
 	  "[--as-is] [--base-kernel ROOT | --no-baseline | --baseline-only]:\n"
 	  "build and boot the trimmed config under QEMU, put back what the\n"
 	  "workload needs", cmd_verify },
+	{ "twin", "-e BUNDLE...", "[-o DIR [--force]] [--qemu PATH]\n"
+	  "the bundle's machine as a QEMU vm file and a workload", cmd_twin },
 	{ "decide", "CONFIG_X keep|trim|forget [REASON...] [--decisions FILE]",
 	  "\nrecord a decision (default file: .kctui-decisions in the tree)",
 	  cmd_decide },

@@ -5,11 +5,11 @@
  * The bundle is a directory of small files, each written atomically (a
  * temporary file in the same directory, fsync, rename):
  *
- *	uname		 the "uname -a" line
+ *	uname		 the "uname -a" line, the host name left out
  *	modules		 /proc/modules
  *	modalias	 "<path under /sys/devices> <modalias>" per device
  *	drivers		 "<bus> <driver> <device path> <module or ->" per binding
- *	mounts		 /proc/mounts
+ *	mounts		 /proc/mounts, what names the user left out
  *	filesystems	 /proc/filesystems
  *	crypto		 /proc/crypto
  *	kallsyms.xz	 /proc/kallsyms (mode 0600: it gives away KASLR)
@@ -30,6 +30,14 @@
  *
  * The collector's own process is excluded from the trace
  * (set_ftrace_notrace_pid) so that reading the buffers does not feed them.
+ *
+ * A bundle is sent to others (bug reports, the project's fixtures), so
+ * it says nothing that identifies the user or the machine: no host name
+ * (uname's node name is "localhost"), no mount point but the system's
+ * own, no mount source but a device's kernel name or a pseudo file
+ * system's, no mount option value but a number (NFS and CIFS give the
+ * server's address and the user's name there); MAC addresses, IP
+ * addresses and serial numbers are in none of the files read.
  */
 
 #include <sys/stat.h>
@@ -367,15 +375,16 @@ lines_write(struct collect *c, struct lines *l, const char *name,
 	return ret;
 }
 
-/* The uname -a line, as coreutils prints it on Linux. */
+/* The uname -a line, as coreutils prints it on Linux, but for the host
+ * name: "localhost", as a machine with none set calls itself. */
 static int
 collect_uname(struct collect *c, char **cause)
 {
 	char	*s;
 	int	 ret;
 
-	s = xasprintf("%s %s %s %s %s GNU/Linux\n", c->uts.sysname,
-	    c->uts.nodename, c->uts.release, c->uts.version, c->uts.machine);
+	s = xasprintf("%s localhost %s %s %s GNU/Linux\n", c->uts.sysname,
+	    c->uts.release, c->uts.version, c->uts.machine);
 	ret = collect_write(c, "uname", s, strlen(s), false, 0644, cause);
 	free(s);
 	return ret;
@@ -1329,6 +1338,189 @@ out:
 	return ret;
 }
 
+/* Whether s is made of lowercase letters, digits and chars (a kernel
+ * device name, a file system type, an option's key). */
+static bool
+mounts_word(const char *s, size_t n, const char *chars)
+{
+	size_t	i;
+
+	if (n == 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' &&
+		    s[i] <= '9') || strchr(chars, s[i]) != NULL))
+			return false;
+	return true;
+}
+
+/* Whether s is a number, with a unit (65536k, 50%, 0077). */
+static bool
+mounts_number(const char *s, size_t n)
+{
+	size_t	i;
+
+	if (n > 1 && strchr("kKmMgG%", s[n - 1]) != NULL)
+		n--;
+	if (n == 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/* Whether a mount point is the system's own (the same on every
+ * machine), not a name someone chose. */
+static bool
+mounts_system_point(const char *s, size_t n)
+{
+	static const char *const points[] = {
+		"/", "/boot", "/boot/efi", "/efi", "/home", "/tmp", "/var",
+		"/var/tmp", "/var/log", "/usr", "/opt", "/srv", "/mnt",
+		"/media", "/run", "/run/lock", "/run/shm", NULL
+	};
+	static const char *const trees[] = { "/proc", "/sys", "/dev", NULL };
+	size_t	i, k;
+
+	for (i = 0; points[i] != NULL; i++)
+		if (strlen(points[i]) == n && memcmp(points[i], s, n) == 0)
+			return true;
+	for (i = 0; trees[i] != NULL; i++) {
+		k = strlen(trees[i]);
+		if (n >= k && memcmp(trees[i], s, k) == 0 && (n == k ||
+		    s[k] == '/') && mounts_word(s, n, "/_.-"))
+			return true;
+	}
+	return false;
+}
+
+/* The source of a mount, said without names: a device by its kernel
+ * name (/dev/nvme0n1p2), a pseudo file system by its usual source, the
+ * rest (server:/export, //server/share, /dev/mapper/NAME, a file, a
+ * label) as "none" or "/dev/block". */
+static void
+mounts_source(struct strbuf *out, const char *s, size_t n)
+{
+	static const char *const pseudo[] = {
+		"none", "proc", "sysfs", "tmpfs", "devtmpfs", "devpts",
+		"cgroup", "cgroup2", "securityfs", "debugfs", "tracefs",
+		"pstore", "bpf", "mqueue", "hugetlbfs", "configfs", "fusectl",
+		"binfmt_misc", "efivarfs", "systemd-1", "overlay", "shm",
+		"udev", "rootfs", "nsfs", "ramfs", "rpc_pipefs", NULL
+	};
+	size_t	i;
+
+	if (n > 5 && memcmp(s, "/dev/", 5) == 0) {
+		if (mounts_word(s + 5, n - 5, ""))
+			strbuf_add(out, s, n);
+		else
+			strbuf_adds(out, "/dev/block");
+		return;
+	}
+	for (i = 0; pseudo[i] != NULL; i++)
+		if (strlen(pseudo[i]) == n && memcmp(pseudo[i], s, n) == 0) {
+			strbuf_add(out, s, n);
+			return;
+		}
+	strbuf_adds(out, "none");
+}
+
+/* Mount options with their values left out unless they are numbers
+ * (size=65536k, mode=755): an address, a user name, a path or a
+ * subvolume's name is the user's. */
+static void
+mounts_options(struct strbuf *out, const char *s, size_t n)
+{
+	const char	*o, *e, *eq;
+	bool		 first = true;
+
+	for (o = s; o < s + n; o = e + 1) {
+		if ((e = memchr(o, ',', (size_t)(s + n - o))) == NULL)
+			e = s + n;
+		eq = memchr(o, '=', (size_t)(e - o));
+		if (!mounts_word(o, (size_t)((eq != NULL ? eq : e) - o),
+		    "_.-"))
+			continue;
+		if (!first)
+			strbuf_addc(out, ',');
+		first = false;
+		if (eq != NULL && mounts_number(eq + 1, (size_t)(e - eq - 1)))
+			strbuf_add(out, o, (size_t)(e - o));
+		else
+			strbuf_add(out, o, (size_t)((eq != NULL ? eq : e) - o));
+	}
+	if (first)
+		strbuf_adds(out, "rw");
+}
+
+/* /proc/mounts with what names the user left out (collect.h). */
+char *
+collect_mounts_text(const char *text)
+{
+	struct strbuf	 out;
+	const char	*p, *eol, *f[6], *fe[6], *q;
+	int		 nf;
+
+	strbuf_init(&out);
+	strbuf_add(&out, "", 0);
+	for (p = text; *p != '\0'; p = *eol != '\0' ? eol + 1 : eol) {
+		if ((eol = strchr(p, '\n')) == NULL)
+			eol = p + strlen(p);
+		for (nf = 0, q = p; nf < 6 && q < eol; nf++) {
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			f[nf] = q;
+			while (q < eol && *q != ' ' && *q != '\t')
+				q++;
+			fe[nf] = q;
+			if (f[nf] == fe[nf])
+				break;
+		}
+		if (nf != 6)
+			continue;	/* not a mounts line: nothing of it */
+		mounts_source(&out, f[0], (size_t)(fe[0] - f[0]));
+		strbuf_addc(&out, ' ');
+		if (mounts_system_point(f[1], (size_t)(fe[1] - f[1])))
+			strbuf_add(&out, f[1], (size_t)(fe[1] - f[1]));
+		else
+			strbuf_adds(&out, "/private");
+		strbuf_addc(&out, ' ');
+		if (mounts_word(f[2], (size_t)(fe[2] - f[2]), "_.-"))
+			strbuf_add(&out, f[2], (size_t)(fe[2] - f[2]));
+		else
+			strbuf_adds(&out, "unknown");
+		strbuf_addc(&out, ' ');
+		mounts_options(&out, f[3], (size_t)(fe[3] - f[3]));
+		strbuf_adds(&out, " 0 0\n");
+	}
+	return strbuf_detach(&out);
+}
+
+/* mounts: /proc/mounts without the user's names (collect_mounts_text). */
+static int
+collect_mounts(struct collect *c, char **cause)
+{
+	struct strbuf	 sb;
+	char		*text;
+	int		 ret;
+
+	strbuf_init(&sb);
+	strbuf_add(&sb, "", 0);
+	if (collect_slurp("/proc/mounts", &sb) != 0) {
+		collect_note(c, "/proc/mounts: %s: not collected",
+		    strerror(errno));
+		strbuf_free(&sb);
+		return 0;
+	}
+	text = collect_mounts_text(sb.s);
+	ret = collect_write(c, "mounts", text, strlen(text), false, 0644,
+	    cause);
+	free(text);
+	strbuf_free(&sb);
+	return ret;
+}
+
 /* The files that don't depend on the trace. */
 static int
 collect_files(struct collect *c, char **cause)
@@ -1343,7 +1535,7 @@ collect_files(struct collect *c, char **cause)
 		return -1;
 	if (collect_modalias(c, cause) != 0 || collect_drivers(c, cause) != 0)
 		return -1;
-	if (collect_copy(c, "/proc/mounts", "mounts", false, cause) != 0 ||
+	if (collect_mounts(c, cause) != 0 ||
 	    collect_copy(c, "/proc/filesystems", "filesystems", false,
 	    cause) != 0 ||
 	    collect_copy(c, "/proc/crypto", "crypto", false, cause) != 0)

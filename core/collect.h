@@ -25,4 +25,9 @@ struct collect_options {
 
 /* 0, or -1 with *cause (output directory unusable, command not found). */
 int	collect_run(const struct collect_options *, char **cause);
+/* /proc/mounts text as the bundle's mounts file has it: mount points
+ * other than the system's as "/private", sources other than a device's
+ * kernel name or a pseudo file system's as "none" or "/dev/block",
+ * option values other than numbers left out (malloc'd). */
+char	*collect_mounts_text(const char *text);
 #endif

@@ -19,8 +19,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+
 #include "../../lib/util.h"
 #include "../../core/collect.h"
+#include "../../core/evidence.h"
 
 #define UNIT_PREFIX "unit/collect/"
 #include "unit.h"
@@ -276,8 +281,9 @@ test_static(void)
 	strbuf_init(&sb);
 	strbuf_init(&src);
 
+	/* the host name is not the bundle's to give (test_privacy) */
 	uname(&u);
-	want = xasprintf("%s %s %s %s %s GNU/Linux\n", u.sysname, u.nodename,
+	want = xasprintf("%s localhost %s %s %s GNU/Linux\n", u.sysname,
 	    u.release, u.version, u.machine);
 	check("uname", slurp_out(dir, "uname", &sb) &&
 	    strncmp(sb.s, "Linux ", 6) == 0 && strcmp(sb.s, want) == 0, sb.s);
@@ -645,12 +651,282 @@ test_not_root_note(void)
 	free(dir);
 }
 
+/* What identifies this machine or its user, by kind. */
+struct secrets {
+	const char	*kind;
+	char	       **v;
+	size_t		 n;
+};
+
+/* Add a secret unless it is empty, short or a placeholder. */
+static void
+secret_add(struct secrets *s, const char *value)
+{
+	static const char *const generic[] = {
+		"localhost", "None", "Not Specified", "Default string",
+		"To Be Filled By O.E.M.", "0123456789", "00:00:00:00:00:00",
+		NULL
+	};
+	char	*v = xstrdup(value);
+	size_t	 i, n;
+
+	v[strcspn(v, "\n")] = '\0';
+	for (n = strlen(v); n > 0 && v[n - 1] == ' '; n--)
+		v[n - 1] = '\0';
+	for (i = 0; generic[i] != NULL; i++)
+		if (strcmp(v, generic[i]) == 0)
+			break;
+	if (generic[i] != NULL || strlen(v) < 2) {
+		free(v);
+		return;
+	}
+	for (i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], v) == 0) {
+			free(v);
+			return;
+		}
+	s->v = xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+	s->v[s->n++] = v;
+}
+
+/* Add the first line of each file matching dir/STAR/name (a sysfs
+ * attribute of every device of a class). */
+static void
+secret_files(struct secrets *s, const char *dir, const char *name)
+{
+	struct strbuf	 sb;
+	struct dirent	*de;
+	DIR		*d;
+	char		*p;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	strbuf_init(&sb);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		p = xasprintf("%s/%s/%s", dir, de->d_name, name);
+		if (unit_read_file(p, &sb))
+			secret_add(s, sb.s);
+		free(p);
+	}
+	closedir(d);
+	strbuf_free(&sb);
+}
+
+/* Whether c may be inside a host name, an address or a serial: a match
+ * of a secret must not be part of a longer word ("vm" in "kvm"). */
+static bool
+secret_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' ||
+	    c == '-';
+}
+
+/* Whether text has the secret as a whole word. */
+static bool
+secret_in(const char *text, const char *secret)
+{
+	const char	*p;
+	size_t		 n = strlen(secret);
+
+	for (p = text; (p = strstr(p, secret)) != NULL; p++)
+		if ((p == text || !secret_char(p[-1])) && !secret_char(p[n]))
+			return true;
+	return false;
+}
+
+/*
+ * The privacy rule on a bundle made here: no file of it (the .xz ones
+ * decompressed) has this machine's host name, a MAC or IP address of its
+ * interfaces, a serial number of its firmware, disks or USB devices, or
+ * a mount point or source of /proc/mounts that names something of the
+ * user's.
+ */
+static void
+test_privacy(void)
+{
+	struct collect_options	 opt;
+	struct seen		 seen;
+	struct secrets		 sec[5];
+	struct strbuf		 sb, file;
+	struct utsname		 u;
+	struct ifaddrs		*ifa, *i;
+	struct dirent		*de;
+	DIR			*d;
+	char			*dir, *cause = NULL, addr[INET6_ADDRSTRLEN];
+	char			*line, *save = NULL, *src, *point;
+	char			 name[64];
+	size_t			 k, j, files = 0, found[5];
+	int			 ret;
+
+	memset(sec, 0, sizeof sec);
+	sec[0].kind = "hostname";
+	sec[1].kind = "mac";
+	sec[2].kind = "ip";
+	sec[3].kind = "serial";
+	sec[4].kind = "mount";
+	uname(&u);
+	secret_add(&sec[0], u.nodename);
+	secret_files(&sec[1], "/sys/class/net", "address");
+	if (getifaddrs(&ifa) == 0) {
+		for (i = ifa; i != NULL; i = i->ifa_next) {
+			if (i->ifa_addr == NULL)
+				continue;
+			if (i->ifa_addr->sa_family == AF_INET &&
+			    inet_ntop(AF_INET, &((struct sockaddr_in *)
+			    (void *)i->ifa_addr)->sin_addr, addr,
+			    sizeof addr) != NULL &&
+			    strncmp(addr, "127.", 4) != 0)
+				secret_add(&sec[2], addr);
+			if (i->ifa_addr->sa_family == AF_INET6 &&
+			    inet_ntop(AF_INET6, &((struct sockaddr_in6 *)
+			    (void *)i->ifa_addr)->sin6_addr, addr,
+			    sizeof addr) != NULL && strcmp(addr, "::1") != 0)
+				secret_add(&sec[2], addr);
+		}
+		freeifaddrs(ifa);
+	}
+	secret_files(&sec[3], "/sys/class/dmi", "product_serial");
+	secret_files(&sec[3], "/sys/class/dmi", "board_serial");
+	secret_files(&sec[3], "/sys/class/dmi", "chassis_serial");
+	secret_files(&sec[3], "/sys/class/dmi", "product_uuid");
+	secret_files(&sec[3], "/sys/block", "serial");
+	secret_files(&sec[3], "/sys/block", "device/serial");
+	secret_files(&sec[3], "/sys/bus/usb/devices", "serial");
+	/* mount points where people name things, network sources */
+	strbuf_init(&sb);
+	strbuf_init(&file);
+	unit_read_file("/proc/mounts", &sb);
+	for (line = strtok_r(sb.s, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		src = line;
+		point = line + strcspn(line, " ");
+		if (*point == '\0')
+			continue;
+		*point++ = '\0';
+		point[strcspn(point, " ")] = '\0';
+		if ((strncmp(point, "/home/", 6) == 0 ||
+		    strncmp(point, "/mnt/", 5) == 0 ||
+		    strncmp(point, "/media/", 7) == 0 ||
+		    strncmp(point, "/run/media/", 11) == 0 ||
+		    strncmp(point, "/run/user/", 10) == 0 ||
+		    strncmp(point, "/srv/", 5) == 0))
+			secret_add(&sec[4], point);
+		if (strchr(src, ':') != NULL || strchr(src, '@') != NULL ||
+		    strncmp(src, "//", 2) == 0)
+			secret_add(&sec[4], src);
+	}
+
+	memset(&opt, 0, sizeof opt);
+	dir = xasprintf("%s/private", tmpdir);
+	opt.outdir = dir;
+	opt.no_trace = true;
+	ret = run(&opt, &seen, &cause);
+	check("privacy/runs", ret == 0, cause);
+	free(cause);
+	memset(found, 0, sizeof found);
+	if (ret == 0 && (d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.')
+				continue;
+			if (strlen(de->d_name) > 3 && strcmp(de->d_name +
+			    strlen(de->d_name) - 3, ".xz") == 0) {
+				if (!unxz_out(dir, de->d_name, &file))
+					continue;
+			} else if (!slurp_out(dir, de->d_name, &file))
+				continue;
+			files++;
+			for (k = 0; k < 5; k++)
+				for (j = 0; j < sec[k].n; j++)
+					if (secret_in(file.s, sec[k].v[j])) {
+						found[k]++;
+						printf("# %s: the %s '%s'\n",
+						    de->d_name, sec[k].kind,
+						    sec[k].v[j]);
+					}
+		}
+		closedir(d);
+	}
+	check("privacy/files", files >= 8, "fewer than 8 files read");
+	for (k = 0; k < 5; k++) {
+		snprintf(name, sizeof name, "privacy/%s", sec[k].kind);
+		checkf(name, files >= 8 && found[k] == 0, "%zu of the %zu "
+		    "looked for found", found[k], sec[k].n);
+		printf("# %zu %s value%s of this machine looked for\n",
+		    sec[k].n, sec[k].kind, sec[k].n == 1 ? "" : "s");
+		for (j = 0; j < sec[k].n; j++)
+			free(sec[k].v[j]);
+		free(sec[k].v);
+	}
+	/* the host name is looked for on every machine */
+	check("privacy/hostname-known", sec[0].n == 1 || strcmp(u.nodename,
+	    "localhost") == 0, u.nodename);
+	strbuf_free(&sb);
+	strbuf_free(&file);
+	seen_free(&seen);
+	free(dir);
+}
+
+/* The mounts file says what is mounted, not where the user put it nor
+ * whose it is: NFS and CIFS servers and user names, a LUKS mapping, a
+ * user's mount points gone; devices, types and numbers kept; and the
+ * evidence reader reads every line. */
+static void
+test_mounts_text(void)
+{
+	static const char in[] =
+	    "/dev/nvme0n1p2 / ext4 rw,relatime 0 0\n"
+	    "/dev/nvme0n1p1 /boot/efi vfat rw,relatime,fmask=0077,"
+	    "codepage=437,iocharset=ascii 0 0\n"
+	    "/dev/mapper/luks-0b8fbb2e-4c3d-4f8e-9a55-6c1d2e3f4a5b /home "
+	    "ext4 rw,relatime 0 0\n"
+	    "tmpfs /run/user/1000 tmpfs rw,nosuid,nodev,size=1620380k,"
+	    "mode=700,uid=1000 0 0\n"
+	    "server.example.org:/export/alice /home/alice/nfs nfs4 rw,"
+	    "vers=4.2,addr=192.0.2.5,clientaddr=192.0.2.20 0 0\n"
+	    "//nas/share /mnt/share cifs rw,username=bob,domain=HOME,"
+	    "addr=198.51.100.7 0 0\n"
+	    "/dev/sdb1 /media/alice/My\\040Photos vfat rw,uid=1000 0 0\n"
+	    "proc /proc proc rw,nosuid,nodev,noexec,relatime 0 0\n";
+	static const char want[] =
+	    "/dev/nvme0n1p2 / ext4 rw,relatime 0 0\n"
+	    "/dev/nvme0n1p1 /boot/efi vfat rw,relatime,fmask=0077,"
+	    "codepage=437,iocharset 0 0\n"
+	    "/dev/block /home ext4 rw,relatime 0 0\n"
+	    "tmpfs /private tmpfs rw,nosuid,nodev,size=1620380k,mode=700,"
+	    "uid=1000 0 0\n"
+	    "none /private nfs4 rw,vers,addr,clientaddr 0 0\n"
+	    "none /private cifs rw,username,domain,addr 0 0\n"
+	    "/dev/sdb1 /private vfat rw,uid=1000 0 0\n"
+	    "proc /proc proc rw,nosuid,nodev,noexec,relatime 0 0\n";
+	struct evidence	*ev;
+	char		*out = collect_mounts_text(in);
+	int		 bad;
+
+	checkf("privacy/mounts-text", out != NULL && strcmp(out, want) == 0,
+	    "got:\n%s", out != NULL ? out : "(null)");
+	ev = evidence_new();
+	bad = out != NULL ? evidence_read_mounts(ev, 0, out, strlen(out)) :
+	    -1;
+	checkf("privacy/mounts-read", bad == 0 &&
+	    evidence_count(ev, EV_MOUNT) == 6 &&
+	    evidence_find(ev, EV_MOUNT, "nfs4") != NULL &&
+	    evidence_find(ev, EV_MOUNT, "cifs") != NULL, "%d malformed, %zu "
+	    "types", bad, evidence_count(ev, EV_MOUNT));
+	evidence_free(ev);
+	free(out);
+}
+
 int
 main(void)
 {
 	if (!unit_tmpdir(tmpdir))
 		return 1;
 	test_static();
+	test_privacy();
+	test_mounts_text();
 	test_errors();
 	test_trace_not_found();
 	if (geteuid() != 0)
