@@ -340,10 +340,11 @@ if [ "$sfx" = "" ]; then
 		rm -f "$DW/build/kernel/fork.o" "$DW/build/fs/exec.o"
 		port=$((20000 + $$ % 20000))
 		# (run as root it becomes the distccd user, which cannot write
-		# in $work: its log goes to stderr, kept by this shell)
+		# in $work: its log goes to stderr, kept by this shell; it must
+		# not hold the tree's lock, fd 8, should it outlive the test)
 		distccd --daemon --no-detach --allow 127.0.0.1 --listen 127.0.0.1 \
 			--port "$port" --jobs 2 --log-stderr --log-level info \
-			2> "$work/distccd.log" &
+			2> "$work/distccd.log" 8>&- &
 		echo $! > "$work/distccd.pid"
 		sleep 1
 		# the copy's own last config: only the removed objects compile
