@@ -150,17 +150,6 @@ twin_summary(const struct twin *t, const char *dir)
 	}
 }
 
-/* The host's RAM in MiB, 0 when unknown. */
-static uint64_t
-twin_host_mib(void)
-{
-	long	pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-
-	if (pages <= 0 || psize <= 0)
-		return 0;
-	return (uint64_t)pages * (uint64_t)psize >> 20;
-}
-
 /* kctui twin -e BUNDLE... [-o DIR [--force]] [--qemu PATH] */
 int
 cmd_twin(struct session *s, int argc, char **argv)
@@ -176,7 +165,6 @@ cmd_twin(struct session *s, int argc, char **argv)
 	const char		*qemu = "qemu-system-x86_64";
 	char			*cause = NULL, *out = NULL, *help = NULL;
 	bool			 force = false;
-	long			 cpus;
 	int			 ch, i, status = 1;
 
 	optind = 1;
@@ -218,9 +206,7 @@ cmd_twin(struct session *s, int argc, char **argv)
 		}
 	}
 	memset(&o, 0, sizeof o);
-	o.host_mib = twin_host_mib();
-	cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	o.host_cpus = cpus > 0 ? (int)cpus : 0;
+	twin_opts_host(&o);
 	/* The devices of the QEMU that will boot the twin; without one,
 	 * every device of the table (the file is still worth reading). */
 	if (proc_have(qemu)) {

@@ -401,12 +401,10 @@ cmd_verify(struct session *s, int argc, char **argv)
 	v.k = k;
 	v.kb = kb;
 	v.tree = tree;
-	v.base = vi.base;
+	verify_inputs_apply(&vi, &v);
 	v.trimmed = s->config_path;
 	v.try_syms = o.try_syms;
 	v.ntry = o.ntry;
-	v.spec = &vi.spec;
-	v.workload = &vi.wl;
 	v.bundle = s->bundles[0];
 	v.work = work;
 	v.jobs = o.jobs > 0 ? o.jobs : s->jobs > 0 ? s->jobs :
@@ -430,8 +428,17 @@ cmd_verify(struct session *s, int argc, char **argv)
 	}
 	if (o.baseline_only) {
 		/* Nothing built: no config or decisions to write. */
-		if (!o.tsv)
+		if (!o.tsv) {
+			size_t	j;
+
 			printf("baseline: %s\n", v.baseline);
+			if (v.twin != NULL)
+				printf("machine: %s\n", v.twin);
+			for (j = 0; j < v.nnontwin; j++)
+				printf("  no twin: %s %s %s: %s\n",
+				    v.nontwin[j].bus, v.nontwin[j].driver,
+				    v.nontwin[j].path, v.nontwin[j].why);
+		}
 		rc = 0;
 	} else if (verify_write(s, &o, &v) == 0 && v.passed)
 		rc = 0;

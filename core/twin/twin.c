@@ -748,6 +748,18 @@ twin_add_helper(struct twin *t, const char *name)
 	t->helper_files[t->nhelper_files++] = xstrdup(name);
 }
 
+/* The host's RAM (MiB) and online CPUs, for the caps. */
+void
+twin_opts_host(struct twin_opts *o)
+{
+	long	pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	long	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	o->host_mib = pages > 0 && psize > 0 ?
+	    (uint64_t)pages * (uint64_t)psize >> 20 : 0;
+	o->host_cpus = cpus > 0 ? (int)cpus : 0;
+}
+
 /* Make the twin (twin.h). */
 int
 twin_make(const struct evidence *ev, const struct twin_opts *o,

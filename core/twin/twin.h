@@ -104,6 +104,9 @@ struct twin {
  */
 int		 twin_make(const struct evidence *, const struct twin_opts *,
 		     struct twin *out, char **cause);
+/* The host's RAM and CPUs into o (the caps of twin_opts); 0 when
+ * unknown. */
+void		 twin_opts_host(struct twin_opts *o);
 /* The vm file and the workload, as kctui twin prints and writes them. */
 const char	*twin_vm_text(const struct twin *);
 const char	*twin_workload_text(const struct twin *);

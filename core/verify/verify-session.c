@@ -10,9 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../lib/fileio.h"
+#include "../../lib/proc.h"
 #include "../../lib/util.h"
 #include "../decisions.h"
+#include "../evidence.h"
 #include "../session.h"
+#include "../twin/twin.h"
 #include "verify-session.h"
 
 /* A file of the bundle, or the path given; NULL with *cause when neither
@@ -38,35 +42,191 @@ verify_input(struct session *s, const char *given, const char *name,
 	return NULL;
 }
 
-/* The bundle's files, the vm and the workload loaded. */
+/* Whether the bundle has a file (plain, .xz or .gz). */
+static bool
+verify_has(struct session *s, const char *name)
+{
+	char	*cause = NULL, *p = verify_input(s, NULL, name, "", &cause);
+
+	free(cause);
+	free(p);
+	return p != NULL;
+}
+
+/*
+ * The bundle has no vm: make its twin (core/twin) from its evidence, and
+ * write its vm, and its workload when the bundle has none, to
+ * CACHE/twin, where the user can read them and the loaders' messages
+ * point. -1 with *cause.
+ */
+static int
+verify_inputs_twin(struct session *s, struct verify_inputs *vi,
+    bool want_workload, char **cause)
+{
+	const struct twin_device *d;
+	struct twin_opts o;
+	struct twin	 t;
+	struct evidence	*ev = evidence_new();
+	char		*dir, *help = NULL, *why = NULL;
+	size_t		 i, n;
+	int		 rc = -1;
+
+	memset(&t, 0, sizeof t);
+	if (s->cache_dir == NULL) {
+		*cause = xasprintf("%s: the bundle has no vm file, and there "
+		    "is no caches' directory to write its twin to (kctui "
+		    "twin -e BUNDLE -o DIR writes one to give the bundle)",
+		    s->bundles[0]);
+		evidence_free(ev);
+		return -1;
+	}
+	evidence_set_cache_dir(ev, s->cache_dir);
+	if (evidence_load(ev, s->bundles[0], NULL, NULL, cause) != 0)
+		goto out;
+	memset(&o, 0, sizeof o);
+	twin_opts_host(&o);
+	/* The devices of the QEMU that boots it; without one, the table's
+	 * (verify then says QEMU is missing). */
+	if (proc_have("qemu-system-x86_64") &&
+	    (help = twin_qemu_devices(NULL, &why)) != NULL)
+		o.qemu_devices = help;
+	free(why);
+	if (twin_make(ev, &o, &t, &why) != 0) {
+		*cause = xasprintf("%s: the bundle has no vm file and no twin "
+		    "machine can be made from it: %s", s->bundles[0], why);
+		free(why);
+		goto out;
+	}
+	dir = xasprintf("%s/twin", s->cache_dir);
+	vi->vm_path = xasprintf("%s/vm", dir);
+	if (file_write_atomic(vi->vm_path, t.vm, strlen(t.vm), 0644,
+	    ATOMIC_MKDIRS, cause) != 0) {
+		free(dir);
+		goto out;
+	}
+	if (want_workload) {
+		vi->workload_path = xasprintf("%s/workload", dir);
+		if (file_write_atomic(vi->workload_path, t.workload,
+		    strlen(t.workload), 0644, ATOMIC_MKDIRS, cause) != 0) {
+			free(dir);
+			goto out;
+		}
+	}
+	n = twin_unverifiable_count(&t);
+	vi->twin = xasprintf("the twin made from the evidence (%s; kctui twin "
+	    "-e BUNDLE prints it): %zu bound device%s with no twin", dir, n,
+	    n == 1 ? "" : "s");
+	free(dir);
+	for (i = 0; (d = twin_unverifiable_at(&t, i)) != NULL; i++) {
+		struct verify_nontwin *nt;
+
+		vi->nontwin = xrealloc(vi->nontwin, (vi->nnontwin + 1) *
+		    sizeof *vi->nontwin);
+		nt = &vi->nontwin[vi->nnontwin++];
+		nt->bus = xstrdup(d->bus);
+		nt->driver = xstrdup(d->driver);
+		nt->path = xstrdup(d->path);
+		nt->module = d->module != NULL ? xstrdup(d->module) : NULL;
+		nt->ids = twin_device_ids(d);
+		nt->why = xstrdup(d->why != NULL ? d->why : "no twin");
+	}
+	for (i = 0; i < t.ndevices; i++) {
+		struct vm_driver *l;
+
+		if (t.devices[i].state != TWIN_WITH)
+			continue;
+		vi->loose = xrealloc(vi->loose, (vi->nloose + 1) *
+		    sizeof *vi->loose);
+		l = &vi->loose[vi->nloose++];
+		l->bus = xstrdup(t.devices[i].bus);
+		l->driver = xstrdup(t.devices[i].driver);
+		l->device = xstrdup(t.devices[i].path);
+	}
+	/* The helpers the generated workload runs (tcploop, afalg) are the
+	 * bundle's workload.d sources. */
+	if (want_workload && workload_load(&vi->wl, vi->workload_path,
+	    cause) == 0) {
+		free(vi->wl.helpers);
+		vi->wl.helpers = t.helpers != NULL ? xstrdup(t.helpers) : NULL;
+		rc = 1;
+	} else if (!want_workload)
+		rc = 0;
+out:
+	twin_free(&t);
+	free(help);
+	evidence_free(ev);
+	return rc;
+}
+
+/* The bundle's files, the vm and the workload loaded; a bundle with no
+ * vm gets its twin (and the twin's workload when it has none). */
 int
 verify_inputs_load(struct session *s, struct verify_inputs *vi,
     const char *base, const char *workload, char **cause)
 {
+	int	r = 0;
+
 	memset(vi, 0, sizeof *vi);
 	if ((vi->base = verify_input(s, base, "config",
-	    "the untrimmed config; or give --base FILE", cause)) == NULL ||
-	    (vi->workload_path = verify_input(s, workload, "workload",
-	    "the script whose steps judge a boot; or give --workload "
-	    "SCRIPT", cause)) == NULL ||
-	    (vi->vm_path = verify_input(s, NULL, "vm",
+	    "the untrimmed config; or give --base FILE", cause)) == NULL)
+		return -1;
+	if (!verify_has(s, "vm") && (r = verify_inputs_twin(s, vi,
+	    workload == NULL && !verify_has(s, "workload"), cause)) < 0)
+		return -1;
+	if (vi->workload_path == NULL && (vi->workload_path =
+	    verify_input(s, workload, "workload", "the script whose steps "
+	    "judge a boot; or give --workload SCRIPT", cause)) == NULL)
+		return -1;
+	if (vi->vm_path == NULL && (vi->vm_path = verify_input(s, NULL, "vm",
 	    "the QEMU machine the bundle was recorded on", cause)) == NULL)
 		return -1;
 	if (vm_spec_load(&vi->spec, vi->vm_path, cause) != 0 ||
-	    workload_load(&vi->wl, vi->workload_path, cause) != 0)
+	    (r != 1 && workload_load(&vi->wl, vi->workload_path, cause) != 0))
 		return -1;
 	return 0;
+}
+
+/* Point v at the inputs (see verify-session.h). */
+void
+verify_inputs_apply(const struct verify_inputs *vi, struct verify *v)
+{
+	v->base = vi->base;
+	v->spec = &vi->spec;
+	v->workload = &vi->wl;
+	v->twin = vi->twin;
+	v->nontwin = vi->nontwin;
+	v->nnontwin = vi->nnontwin;
+	v->loose = vi->loose;
+	v->nloose = vi->nloose;
 }
 
 /* Free what verify_inputs_load filled. */
 void
 verify_inputs_free(struct verify_inputs *vi)
 {
+	size_t	i;
+
 	vm_spec_free(&vi->spec);
 	workload_free(&vi->wl);
 	free(vi->base);
 	free(vi->workload_path);
 	free(vi->vm_path);
+	free(vi->twin);
+	for (i = 0; i < vi->nnontwin; i++) {
+		free(vi->nontwin[i].bus);
+		free(vi->nontwin[i].driver);
+		free(vi->nontwin[i].path);
+		free(vi->nontwin[i].module);
+		free(vi->nontwin[i].ids);
+		free(vi->nontwin[i].why);
+	}
+	free(vi->nontwin);
+	for (i = 0; i < vi->nloose; i++) {
+		free(vi->loose[i].bus);
+		free(vi->loose[i].driver);
+		free(vi->loose[i].device);
+	}
+	free(vi->loose);
 	memset(vi, 0, sizeof *vi);
 }
 

@@ -26,6 +26,15 @@ struct verify_inputs {
 	char		*vm_path;
 	struct vm_spec	 spec;
 	struct workload	 wl;
+	/* A bundle without a vm: the twin machine made from its evidence
+	 * (vm_path, and workload_path when the bundle has none and none
+	 * was given, are the files written for it); what verify needs of
+	 * it (struct verify's twin, nontwin, loose). */
+	char		*twin;
+	struct verify_nontwin *nontwin;
+	size_t		 nnontwin;
+	struct vm_driver *loose;
+	size_t		 nloose;
 };
 
 /*
@@ -38,6 +47,8 @@ struct verify_inputs {
 int	 verify_inputs_load(struct session *, struct verify_inputs *,
 	     const char *base, const char *workload, char **cause);
 void	 verify_inputs_free(struct verify_inputs *);
+/* Point v at the inputs: base, spec, workload, and the twin's. */
+void	 verify_inputs_apply(const struct verify_inputs *, struct verify *);
 
 /* The O= build directory and boots, kept between runs: work as given, or
  * one per tree in the caches' directory (malloc'd); NULL with *cause when

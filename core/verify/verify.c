@@ -865,6 +865,46 @@ verify_informed_keep(struct verify_state *st, const char *step)
 }
 
 /*
+ * A twin's devices with no twin: put back, before the first probe, the
+ * trims that build their modules (the Kbuild index through the bundle's
+ * modules.alias), each with the device as its reason. No boot here can
+ * say whether a trim of them is harmless, so none is made.
+ */
+static void
+verify_keep_nontwin(struct verify_state *st)
+{
+	struct verify			*v = st->v;
+	struct verify_informed_ctx	 c;
+	char				*aliases, *why, *note;
+	size_t				 i;
+
+	if (v->nnontwin == 0 || v->kb == NULL)
+		return;
+	aliases = verify_bundle_file(v, "modules.alias");
+	memset(&c, 0, sizeof c);
+	c.v = v;
+	for (i = 0; i < v->nnontwin; i++) {
+		if (v->nontwin[i].module == NULL)
+			continue;
+		why = xasprintf("not verifiable under QEMU: %s %s %s",
+		    v->nontwin[i].bus, v->nontwin[i].driver,
+		    v->nontwin[i].path);
+		c.why = why;
+		(void)verify_named_options(v->kb, aliases,
+		    v->nontwin[i].module, verify_informed_sym, &c);
+		free(why);
+	}
+	if (c.kept > 0) {
+		note = xasprintf("%d option%s kept: they build drivers of "
+		    "devices the twin machine does not have", c.kept,
+		    c.kept == 1 ? "" : "s");
+		verify_note(v, note);
+		free(note);
+	}
+	free(aliases);
+}
+
+/*
  * The fill-back loop: while the trims left fail, put back what the failed
  * boot names (informed fill-back: one probe for all of them), and only
  * when it names nothing, find one culprit by bisection and put it back.
@@ -987,6 +1027,49 @@ verify_bundle_aliases(struct verify *v, struct strmap *m)
 	return text;
 }
 
+/* Whether a bound device of the bundle has no twin (left out). */
+static bool
+verify_is_nontwin(const struct verify *v, const char *bus,
+    const char *drv, const char *dev)
+{
+	size_t	i;
+
+	for (i = 0; i < v->nnontwin; i++) {
+		if (strcmp(v->nontwin[i].path, dev) == 0 &&
+		    strcmp(v->nontwin[i].bus, bus) == 0 &&
+		    strcmp(v->nontwin[i].driver, drv) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* A twin gives some devices with another, maybe fewer times than the
+ * bundle bound them: such a device is there when any guest device of
+ * its bus is bound to its driver. */
+static void
+verify_match_loose(const struct verify *v, const struct vm_driver *want,
+    size_t nwant, const struct vm_result *r, bool *lost)
+{
+	size_t	i, j, k;
+
+	for (i = 0; i < nwant; i++) {
+		if (!lost[i])
+			continue;
+		for (j = 0; j < v->nloose; j++) {
+			if (strcmp(v->loose[j].device, want[i].device) != 0 ||
+			    strcmp(v->loose[j].driver, want[i].driver) != 0)
+				continue;
+			for (k = 0; k < r->ndrivers; k++) {
+				if (strcmp(r->drivers[k].bus, want[i].bus) == 0 &&
+				    strcmp(r->drivers[k].driver,
+				    want[i].driver) == 0)
+					lost[i] = false;
+			}
+			break;
+		}
+	}
+}
+
 /* Compare the guest's modules and bound drivers with the bundle's: a
  * device the recorded machine had bound and this kernel left without
  * its driver is a lost device (the "devices" check); one this machine
@@ -1034,7 +1117,8 @@ verify_compare(struct verify *v, const struct vm_result *r)
 		    line = strtok_r(NULL, "\n", &save)) {
 			char *bus, *drv, *dev;
 
-			if (vm_driver_split(line, &bus, &drv, &dev) != 0)
+			if (vm_driver_split(line, &bus, &drv, &dev) != 0 ||
+			    verify_is_nontwin(v, bus, drv, dev))
 				continue;
 			want = xrealloc(want, (nwant + 1) * sizeof *want);
 			want[nwant].bus = bus;
@@ -1046,6 +1130,7 @@ verify_compare(struct verify *v, const struct vm_result *r)
 		absent = xcalloc(nwant + 1, sizeof *absent);
 		verify_match_devices(want, nwant, r->drivers, r->ndrivers,
 		    lost);
+		verify_match_loose(v, want, nwant, r, lost);
 		atext = verify_bundle_aliases(v, &aliases);
 		verify_absent_devices(want, nwant, lost, &aliases, r->devices,
 		    r->ndevices, r->drivers, r->ndrivers, absent);
@@ -1344,6 +1429,7 @@ verify_baseline(struct verify_state *st, char **cause)
 	kernel = xasprintf("%s/boot/vmlinuz-%s", root, release);
 	verify_note(v, "baseline: booting the kernel the bundle was recorded "
 	    "on");
+	st->probe_t0 = clock_now();	/* its phases' times count from here */
 	initrd = xasprintf("%s/baseline.cpio", st->bootdir);
 	memset(&r, 0, sizeof r);
 	if (verify_boot(st, kernel, initrd, root, release, &r, cause) != 0) {
@@ -1426,9 +1512,10 @@ verify_run(struct verify *v, char **cause)
 		r = 0;
 		goto out;
 	}
+	verify_keep_nontwin(&st);
 	want = xcalloc(v->ntrims + 1, sizeof *want);
 	for (i = 0; i < v->ntrims; i++)
-		want[i] = true;
+		want[i] = !v->trims[i].kept;
 	r = verify_try(&st, want, &step, cause);
 	free(want);
 	if (r == 1) {
@@ -1625,6 +1712,8 @@ verify_report(const struct verify *v)
 		strbuf_addf(&sb, "- bzImage: %ld bytes\n", v->bzimage_bytes);
 	strbuf_addf(&sb, "- baseline: %s\n", v->baseline != NULL ?
 	    v->baseline : "none");
+	if (v->twin != NULL)
+		strbuf_addf(&sb, "- machine: %s\n", v->twin);
 	if (v->informed > 0)
 		strbuf_addf(&sb, "- put back because a failed boot named them: "
 		    "%d (the rest by bisection)\n", v->informed);
@@ -1652,5 +1741,22 @@ verify_report(const struct verify *v)
 	}
 	if (v->result.finished)
 		verify_report_devices(v, &sb);
+	if (v->nnontwin > 0) {
+		strbuf_addf(&sb, "\n## Not verifiable under QEMU: kept\n\n"
+		    "The twin machine has no device for these; the options "
+		    "that build their drivers were put back before the first "
+		    "probe and no boot here judges them (bus driver device):"
+		    "\n\n");
+		for (i = 0; i < v->nnontwin; i++)
+			strbuf_addf(&sb, "- %s %s %s%s%s%s%s%s: %s\n",
+			    v->nontwin[i].bus, v->nontwin[i].driver,
+			    v->nontwin[i].path,
+			    v->nontwin[i].ids != NULL ? " [" : "",
+			    v->nontwin[i].ids != NULL ? v->nontwin[i].ids : "",
+			    v->nontwin[i].ids != NULL ? "]" : "",
+			    v->nontwin[i].module != NULL ? ", module " : "",
+			    v->nontwin[i].module != NULL ?
+			    v->nontwin[i].module : "", v->nontwin[i].why);
+	}
 	return strbuf_detach(&sb);
 }

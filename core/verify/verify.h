@@ -178,6 +178,14 @@ struct vm_driver {
 	char		*bus, *driver, *device;
 };
 
+/* A bound device of the bundle its twin machine cannot give again. */
+struct verify_nontwin {
+	char		*bus, *driver, *path;
+	char		*module;	/* NULL: built in */
+	char		*ids;		/* "8086:24fd", or NULL */
+	char		*why;
+};
+
 /* A device the guest has, bound or not ("device PATH MODALIAS"). */
 struct vm_device {
 	char		*path;		/* under /sys/devices */
@@ -327,6 +335,19 @@ struct verify {
 	/* Boot the baseline, report its steps, and stop: nothing built
 	 * (checks a bundle's machine and workload, or a twin). */
 	bool		 baseline_only;
+	/* The machine is a twin made from the evidence (core/twin), not
+	 * the bundle's own vm: what it says of itself for the report
+	 * (NULL: the bundle's vm). Its bound devices that have no twin are
+	 * left out of the devices check, the trims that build their
+	 * modules are put back before the first probe ("not verifiable
+	 * under QEMU: kept"), and the report lists them; the devices it
+	 * gives with another (a keyboard's two HID interfaces as one QEMU
+	 * keyboard) are matched by bus and driver alone. */
+	const char	*twin;
+	const struct verify_nontwin *nontwin;
+	size_t		 nnontwin;
+	const struct vm_driver *loose;
+	size_t		 nloose;
 	/* Build the probes exactly as configured, with the config's debug
 	 * information (DWARF, BTF) and module versions; by default both
 	 * are off in what is built (verify_build_variant()). */
