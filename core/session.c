@@ -61,6 +61,7 @@ session_free(struct session *s)
 	free(s->cache_dir);
 	free(s->cache);
 	free(s->decisions);
+	free(s->config_text);
 }
 
 /* Set or replace NAME in a malloc'd environment array. */
@@ -215,6 +216,7 @@ session_open_config(struct session *s, char **cause)
 	struct kconfig	*k;
 	const char	*name = s->config_path;
 	char		*why = NULL;
+	size_t		 len;
 
 	if (session_check_kconfig(s, cause) != 0)
 		return NULL;
@@ -239,6 +241,8 @@ session_open_config(struct session *s, char **cause)
 		goto fail;
 	}
 	kconfig_recalc(k);
+	free(s->config_text);
+	s->config_text = file_read_regular(name, &len);
 	return k;
 fail:
 	free(why);

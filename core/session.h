@@ -29,6 +29,10 @@ struct session {
 	/* A --config that does not exist yet is fine (the browser writes
 	 * it); for the query commands it is a typo and an error. */
 	bool		 config_may_be_new;
+	/* The configuration file's text as session_open_config read it,
+	 * or NULL (none): what an export's report compares the file it
+	 * writes with, whatever was saved over it since. */
+	char		*config_text;
 	const char	*kconfig;	/* the top Kconfig file */
 	char	       **envp;		/* conf's environment */
 	char	       **vars;		/* NAME=value arguments */

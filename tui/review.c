@@ -654,6 +654,11 @@ review_export_to(struct tui *t, const char *out, const char *report,
 	e.out = out;
 	e.report = report;
 	e.config_in = t->session->config_path;
+	/* The input is the file as kctui read it: a save since (s) wrote
+	 * the browser's values over it. */
+	e.config_text = t->session->config_text;
+	e.config_text_set = true;
+	e.other_why = "set in the browser, not by a trim";
 	e.policy = tt->policy;
 	e.bundles = (const char *const *)t->session->bundles;
 	e.nbundles = t->session->nbundles;
