@@ -54,7 +54,8 @@ static const struct cmd_entry cmd_table[] = {
 	  "build and boot the trimmed config under QEMU, put back what the\n"
 	  "workload needs", cmd_verify },
 	{ "decide", "CONFIG_X keep|trim|forget [REASON...] [--decisions FILE]",
-	  "\nrecord a decision (default file: .kctui-decisions in the tree)",
+	  "\nrecord a decision (default file: .kctui-decisions beside the "
+	  "config)",
 	  cmd_decide },
 };
 #define CMD_COUNT (sizeof cmd_table / sizeof cmd_table[0])

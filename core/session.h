@@ -51,7 +51,8 @@ struct session {
 	int		 jobs;		/* -j */
 	enum trim_policy policy;	/* --policy */
 	char		*decisions;	/* --decisions resolved, else
-					   .kctui-decisions in the tree */
+					   .kctui-decisions beside the
+					   configuration file */
 };
 
 /* Evidence with everything needed to attribute it. */
@@ -66,6 +67,8 @@ void		 session_init(struct session *);
 void		 session_free(struct session *);
 int		 session_setup(struct session *, char **cause);
 char		*session_path(const struct session *, const char *path);
+char		*session_beside_config(const struct session *,
+		     const char *name);
 void		 session_add_bundle(struct session *, const char *path);
 void		 session_set_decisions(struct session *, const char *path);
 

@@ -554,6 +554,89 @@ real_kyber() {
 	fi
 }
 
+# Paths (issue 25): kctui run in a directory of the user's with -C TREE
+# and a relative --config: the config is the one in that directory (not
+# the tree's), the decisions file and the export's default go beside it,
+# an undo that leaves nothing decided removes the decisions file, and
+# nothing at all is written into the tree. A relative $KCONFIG_CONFIG
+# stays the tree's (as make -C), and the error says where it looked.
+real_paths() {
+	local d=$work/paths bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local sub="Enable the block layer > IO Schedulers" f before after
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/rel.config"
+	# The tree's files of those names, as they are before (an inode
+	# and mtime, or "absent"): the same after.
+	ident() {
+		for f in .kctui-decisions rel.config rel.config.trimmed \
+		    rel.config.trimmed.md .config.trimmed; do
+			printf '%s:%s ' "$f" "$(stat -c '%i.%Y' "$TREE/$f" 2>/dev/null || echo absent)"
+		done
+	}
+	before=$(ident)
+	TUI_SOCK=kctui-test-$$-paths
+	tui_start "$d" "$KCTUI" -C "$TREE" --config rel.config -e "$bundle"
+	step paths-loaded "suggested trim" 120 || return
+	if tui_screen | head -n 1 | grep -qF " $d/rel.config - "; then
+		pass "tui/paths-config-from-cwd$sfx"
+	else
+		fail "tui/paths-config-from-cwd$sfx" "the title does not name $d/rel.config"
+		tui_screen | head -n 2 | indent
+	fi
+	step paths-list "reviewed," t || return
+	step paths-sub "Trim review › $sub" Down Down Down Down Down Enter || return
+	step paths-accept "2 options trimmed (.kctui-decisions)" a || return
+	if grep -qx "CONFIG_IOSCHED_BFQ trim  # accepted in the kctui trim review" "$d/.kctui-decisions"; then
+		pass "tui/paths-decisions-beside$sfx"
+	else
+		fail "tui/paths-decisions-beside$sfx" "no $d/.kctui-decisions with the decision"
+		ls -A "$d" | indent
+	fi
+	step paths-list2 "1 of 99 reviewed," Escape || return
+	step paths-undo "Undone: 2 options as before" u || return
+	if [ ! -e "$d/.kctui-decisions" ]; then
+		pass "tui/paths-undo-no-file$sfx"
+	else
+		fail "tui/paths-undo-no-file$sfx" "a decisions file with nothing decided"
+	fi
+	step paths-sub2 "Trim review › $sub" Enter || return
+	step paths-accept2 "2 options trimmed" a || return
+	step paths-export-ask "Export trimmed config to: $d/rel.config.trimmed" e || return
+	tui_keys Enter
+	step paths-exported "Exported 2 trimmed options to $d/rel.config.trimmed" || return
+	step paths-quit "Save the configuration, with its 2 accepted trims, to" Q || return
+	step paths-quit2 "[exited 0]" n || return
+	tui_stop
+	# What the user decided, and nothing else, beside the config.
+	got=$(cd "$d" && ls -A | tr '\n' ' ')
+	if [ "$got" = ".kctui-decisions rel.config rel.config.trimmed rel.config.trimmed.md " ] &&
+	   cmp -s "$DEBIAN_CLOUD" "$d/rel.config"; then
+		pass "tui/paths-files$sfx" "($got)"
+	else
+		fail "tui/paths-files$sfx" "files beside the config: $got (or rel.config written)"
+	fi
+	after=$(ident)
+	if [ "$before" = "$after" ]; then
+		pass "tui/paths-tree-untouched$sfx"
+	else
+		fail "tui/paths-tree-untouched$sfx" "before: $before; after: $after"
+	fi
+	# A relative --config that is not there: the error names the path
+	# from the user's directory; a relative $KCONFIG_CONFIG, the tree's.
+	(cd "$d" && "$KCTUI" -C "$TREE" --config nosuch.config explain MQ_IOSCHED_KYBER) \
+		> /dev/null 2> "$work/paths-err1"
+	(cd "$d" && KCONFIG_CONFIG=nosuch.config "$KCTUI" -C "$TREE" explain MQ_IOSCHED_KYBER) \
+		> /dev/null 2> "$work/paths-err2"
+	if grep -qxF "kctui: $d/nosuch.config: No such file or directory (--config names the configuration to read)" "$work/paths-err1" &&
+	   grep -qF "kctui: no $TREE/nosuch.config (\$KCONFIG_CONFIG is relative to the tree, as with make -C): using defaults found in" "$work/paths-err2"; then
+		pass "tui/paths-errors-say-where$sfx"
+	else
+		fail "tui/paths-errors-say-where$sfx" "errors:"
+		cat "$work/paths-err1" "$work/paths-err2" | indent
+	fi
+}
+
 # t while evidence loads opens the review when it is done; a candidate
 # with evidence shows both marks (◐✂); t on its line opens the review at
 # it; the list and the subsystem remember their cursors.
@@ -832,7 +915,7 @@ real_612() {
 
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_review real_forced real_help real_small real_large real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_paths real_review real_forced real_help real_small real_large real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;
