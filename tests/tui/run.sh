@@ -798,6 +798,20 @@ real_help() {
 		fail "tui/help-all-items$sfx" "evidence items cut"
 		tui_screen | indent
 	fi
+	# MLX5_CORE depends on three "X || !X": the note about the other
+	# alternatives is said once, in the singular.
+	step help-search3 "1 match" Escape Escape / '^MLX5_CORE$' Enter || return
+	step help-mlx5 "Help: MLX5_CORE" '?' || return
+	screen help-mlx5
+	local joined
+	joined=$(tui_screen | tr '\n' ' ' | tr -s ' ')
+	if [ "$(grep -o alternative <<< "$joined" | wc -l)" = 1 ] &&
+	   grep -qF "VXLAN is m, MLXFW is m and PCI_HYPERV_INTERFACE is m (and in each, the other alternative does not hold either)." <<< "$joined"; then
+		pass "tui/help-alternatives-once$sfx"
+	else
+		fail "tui/help-alternatives-once$sfx" "the note on alternatives repeated or plural"
+		tui_screen | indent
+	fi
 	step help-quit-ask "Save the configuration" Q || return
 	step help-quit "[exited 0]" n || return
 }
