@@ -35,7 +35,7 @@ static const struct key_binding keys_bindings[] = {
 	{ 'h', A_HELP, NULL },
 	{ K_F1, A_KEYS, "this key list" },
 	{ '/', A_SEARCH, "search (regex over names, prompts, help); in help, "
-	    "find text on the page (then n: the next line with it)" },
+	    "find text on the page (then n, N: the next, previous line with it)" },
 	{ 's', A_SAVE, "save the configuration" },
 	{ 'l', A_LOAD, "load another configuration" },
 	{ 'q', A_QUIT, "close this view; at the main menu, leave (asks to "
@@ -44,7 +44,8 @@ static const struct key_binding keys_bindings[] = {
 	{ 'A', A_SHOW_ALL, "show all options, invisible ones too" },
 	{ 'z', A_SHOW_ALL, NULL },
 	{ 'C', A_SHOW_NAME, "show option names" },
-	{ 'N', A_ONLY_NEW, "show only NEW options" },
+	{ 'N', A_ONLY_NEW, "show only NEW options; in search results and "
+	    "after / in help, the previous match" },
 	{ 'L' & 0x1f, A_REDRAW, "repaint the screen" },
 	{ 'E', A_ENABLE, "how to turn the option on (plan; y applies it)" },
 	{ 't', A_TRIM, "trim review (with -e): subsystems and candidates" },

@@ -123,6 +123,14 @@ fixture() {
 	# Help.
 	step fx-help "Symbol: LOG_BUF_SHIFT" Home Down '?' || return
 	screen fx-help
+	# / in help finds text, n the next line with it, N the previous
+	# (less), on a page too short to scroll too.
+	step fx-help-find "Find on this page:" / || return
+	tui_keys log Enter
+	step fx-help-find1 "/log: line 8" || return
+	step fx-help-find-n "/log: line 10" n || return
+	step fx-help-find-N "/log: line 8" N || return
+	pass "tui/fx-help-find-next-previous$sfx"
 	step fx-help-close "General setup" Escape || return
 	# q closes the submenu: back at the main menu, still running.
 	tui_keys q
@@ -147,6 +155,15 @@ fixture() {
 		pass "tui/fx-search-next$sfx"
 	else
 		fail "tui/fx-search-next$sfx" "n did not go to the next match"
+		tui_screen | indent
+	fi
+	# N: the previous match (less, vim), round to the last.
+	if tui_keys N && tui_settle && tui_sgr "SHA224 and SHA256" | grep -q "bg=4" &&
+	   tui_keys N && tui_settle && tui_sgr "Use Rx polling (NAPI)" | grep -q "bg=4" &&
+	   tui_keys N && tui_settle && tui_sgr "Intel PRO/1000" | grep -q "bg=4"; then
+		pass "tui/fx-search-previous$sfx"
+	else
+		fail "tui/fx-search-previous$sfx" "N did not go to the previous match"
 		tui_screen | indent
 	fi
 	step fx-jump "Network device support" Enter || return
