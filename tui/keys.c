@@ -53,7 +53,7 @@ static const struct key_binding keys_bindings[] = {
 	{ 'r', A_REJECT, "trim review: reject (keep) the option or subsystem" },
 	{ 'u', A_UNDO, "trim review: undo the last accept or reject" },
 	{ 'o', A_SORT, "trim review: sort the subsystems (menu order, most "
-	    "turned off, most candidates, name)" },
+	    "savings, most turned off, most candidates, name)" },
 	{ 'e', A_EXPORT, "export the trimmed configuration and its report" },
 	{ 'v', A_VERIFY, "trim review: verify the accepted trims (build, boot, "
 	    "judge the workload; v again cancels)" },

@@ -859,8 +859,9 @@ real_small() {
 		fail "tui/small-list$sfx" "legend without ? help, a path cut at its end, or no headings"
 		tui_screen | indent
 	fi
-	# o sorts: by what each turns off, the most first.
-	step small-sort "subsystem (o: most turned off)" o || return
+	# o sorts: by what each turns off, the most first (after the
+	# savings).
+	step small-sort "subsystem (o: most turned off)" o o || return
 	local offs
 	offs=$(tui_screen | sed -n '5,20p' | grep -oE '[0-9]+ off' | cut -d' ' -f1 | tr '\n' ' ')
 	if [ -n "$offs" ] && [ "$offs" = "$(printf '%s\n' $offs | sort -rn | tr '\n' ' ')" ]; then
@@ -882,6 +883,78 @@ real_small() {
 	fi
 	step small-quit-ask "Save the configuration" Q || return
 	step small-quit "[exited 0]" n || return
+}
+
+# col_of TEXT: the column (in characters) where TEXT starts on the line
+# read from stdin.
+col_of() {
+	perl -CS -Mutf8 -ne 'BEGIN { $t = shift @ARGV; utf8::decode($t) }
+		chomp; $i = index($_, $t); print "$i\n" if $i >= 0' "$1"
+}
+
+# Savings (issue 25): with the modules' sizes known (KCTUI_MODULES_DIR:
+# two .ko made here, 40 and 100 KiB once loaded, for Kyber and BFQ), the
+# list has a KiB column under its heading, o sorts by savings first,
+# the subsystem's candidates have column headings, and the title keeps
+# the running total of what the accepted trims remove.
+real_savings() {
+	local d=$work/savings bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local sub="Enable the block layer > IO Schedulers"
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d/mods/kernel/block"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	# Their allocated sections: 40960 and 102400 bytes of .data.
+	printf 'char kyber_pad[40960] = {1};\n' |
+		gcc -x c -c - -o "$d/mods/kernel/block/kyber-iosched.ko" &&
+	printf 'char bfq_pad[102400] = {1};\n' |
+		gcc -x c -c - -o "$d/mods/kernel/block/bfq.ko" || {
+		fail "tui/savings$sfx" "could not make the .ko files"
+		return
+	}
+	TUI_SOCK=kctui-test-$$-savings
+	tui_start "$TREE" env KCTUI_MODULES_DIR="$d/mods" "$KCTUI" \
+	    --config "$d/.config" -e "$bundle" --decisions "$d/decisions"
+	step savings-loaded "suggested trim" 120 || return
+	step savings-list "reviewed," t || return
+	if tui_screen | grep -qx "  reviewed   objects  modules     KiB      off  subsystem (o: menu order)" &&
+	   tui_screen | grep -qx "     0/2      4 objs   2 mods     140    4 off  $sub" &&
+	   tui_screen | grep -qx "     0/1      1 objs   1 mods       -    1 off  Executable file formats"; then
+		pass "tui/savings-column$sfx"
+	else
+		fail "tui/savings-column$sfx" "no KiB column under its heading"
+		tui_screen | indent
+	fi
+	step savings-sort "subsystem (o: most savings)" o Home || return
+	tui_settle
+	if tui_screen | sed -n 5p | grep -q " 140    4 off  $sub\$"; then
+		pass "tui/savings-sort$sfx"
+	else
+		fail "tui/savings-sort$sfx" "$sub (140 KiB) is not first by savings"
+		tui_screen | indent
+	fi
+	step savings-sub "Trim review › $sub" Enter || return
+	step savings-sub2 "trimming all turns off" || return
+	screen savings-sub
+	if tui_screen | sed -n 4p | grep -qE "^ state  was option +saving +prompt, reason" &&
+	   tui_screen | grep -qE "^   ✂    m  CONFIG_MQ_IOSCHED_KYBER +1 obj, 1 module, 40 KiB +Kyber I/O scheduler" &&
+	   [ "$(tui_screen | sed -n 4p | col_of "prompt, reason")" = \
+	     "$(tui_screen | grep "CONFIG_MQ_IOSCHED_KYBER" | col_of "Kyber I/O")" ]; then
+		pass "tui/savings-sub-headings$sfx"
+	else
+		fail "tui/savings-sub-headings$sfx" "no column headings over the candidates"
+		tui_screen | indent
+	fi
+	step savings-accept "2 options trimmed" a || return
+	step savings-total "2 accepted (modules) removing 140 KiB, 4 objs" Escape || return
+	screen savings-list
+	step savings-undo "0 accepted (modules)" u || return
+	if ! tui_screen | grep -q "removing"; then
+		pass "tui/savings-total$sfx"
+	else
+		fail "tui/savings-total$sfx" "the total stays after undo"
+	fi
+	step savings-quit-ask "Save the configuration" Q || return
+	step savings-quit "[exited 0]" n || return
 }
 
 # The review at 220x60: the full legend, every path whole.
@@ -946,7 +1019,7 @@ real_612() {
 
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_paths real_review real_forced real_help real_small real_large real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_paths real_review real_forced real_help real_small real_savings real_large real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;
