@@ -550,8 +550,8 @@ yseq(yaml_emitter_t *e, bool start)
 }
 
 /* The options filed as where (a candidate that dragged them, RD_OTHER,
- * RD_TREE), a mapping each: option, was, now (with_now) and why; 0 on an
- * emitter error. */
+ * RD_TREE), a mapping each: option, was, now (with_now, or when it is not
+ * n) and why; 0 on an emitter error. */
 static int
 report_yaml_list(yaml_emitter_t *e, struct report_model *m, long where,
     bool with_now)
@@ -560,15 +560,19 @@ report_yaml_list(yaml_emitter_t *e, struct report_model *m, long where,
 	size_t				 i;
 	char				*name;
 	int				 ok = 1;
+	bool				 now;
 
 	for (i = 0; ok && i < m->ndiffs; i++) {
 		if (m->root[i] != where)
 			continue;
 		d = &m->diffs[i];
+		/* Dragged along is n, said once for all; a string or
+		 * number that lost its line says so. */
+		now = with_now || d->now == NULL || strcmp(d->now, "n") != 0;
 		name = xasprintf("CONFIG_%s", d->name);
 		ok = ymap(e, true) && ykv(e, "option", name) &&
 		    ykv(e, "was", report_value(d->was)) &&
-		    (!with_now || ykv(e, "now", report_value(d->now))) &&
+		    (!now || ykv(e, "now", report_value(d->now))) &&
 		    ykv(e, "why", m->why[i]) && ymap(e, false);
 		free(name);
 	}
