@@ -131,8 +131,7 @@ trim_export(struct trim_export *e, char **cause)
 	ri.policy = trim_policy_name(e->policy);
 	ri.bundles = e->bundles;
 	ri.nbundles = e->nbundles;
-	ri.ym_before = e->ym_before;
-	ri.ym_after = e->ym_after = report_count_ym(result);
+	e->ym_after = report_count_ym(result);
 	ri.decisions_file = e->decisions_file;
 	ri.warnings = warnings = e->t->in->ev != NULL ?
 	    evidence_trace_warnings(e->t->in->ev) : NULL;

@@ -48,7 +48,6 @@ struct report_input {
 	const char			*policy;
 	const char *const		*bundles;
 	int				 nbundles;
-	size_t				 ym_before, ym_after;
 	const char			*decisions_file;
 	/* Warnings about the evidence, one a line (evidence_trace_warnings:
 	 * a trace that lost events), or NULL. */

@@ -12,7 +12,6 @@
  * file at once so that the next run honours them. Undo restores a saved
  * copy of the values.
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -621,17 +620,6 @@ review_undo(struct tui *t)
 
 /* ------------------------------------------------------------- export */
 
-/* Where the export goes: relative to the tree, as the prompt says. */
-static char *
-review_abs(const char *path)
-{
-	char cwd[PATH_MAX];
-
-	if (*path == '/' || getcwd(cwd, sizeof cwd) == NULL)
-		return xstrdup(path);
-	return xasprintf("%s/%s", cwd, path);
-}
-
 /* Write the accepted candidates to out (absolute) and the report to
  * report (NULL: none), as `kctui export` does (core/export.c); -1 with
  * *cause. */
@@ -691,8 +679,9 @@ review_naccepted(struct tui *t)
 	return n;
 }
 
-/* Export the accepted candidates to path (relative to the tree, as the
- * prompt says) and the report to path.md. */
+/* Export the accepted candidates to path and the report to path.md; a
+ * relative path typed is the user's, from the directory kctui was
+ * started in, as --config's (not the tree's). */
 static void
 review_export_done(struct tui *t, const char *path, void *arg)
 {
@@ -702,7 +691,7 @@ review_export_done(struct tui *t, const char *path, void *arg)
 	(void)arg;
 	if (t->trim == NULL || path == NULL || *path == '\0')
 		return;
-	out = review_abs(path);
+	out = session_path(t->session, path);
 	rep = xasprintf("%s.md", out);
 	if (review_export_to(t, out, rep, &nacc, &cause) != 0)
 		tui_message(t, EL_ERROR, "%s", cause);
@@ -769,7 +758,7 @@ review_keep_verified(struct tui *t, const struct verify *v)
 int
 review_export(struct tui *t)
 {
-	char *def;
+	char *def, *abs;
 
 	if (t->trim == NULL) {
 		tui_message(t, EL_ERROR, load_busy(t) ? "Evidence is still "
@@ -777,8 +766,11 @@ review_export(struct tui *t)
 		    "with -e BUNDLE");
 		return R_ALL;
 	}
-	/* Beside the config being edited, not in the tree. */
-	def = xasprintf("%s.trimmed", t->config_path);
+	/* Beside the config being edited, not in the tree; absolute, as
+	 * a relative path typed is the user's (review_abs). */
+	abs = tui_config_abs(t);
+	def = xasprintf("%s.trimmed", abs);
+	free(abs);
 	tui_ask(t, "Export trimmed config to: ", def, review_export_done,
 	    NULL);
 	free(def);

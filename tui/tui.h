@@ -154,6 +154,9 @@ struct tui_view	*tui_push(struct tui *, const struct tui_view_ops *,
 void		 tui_pop(struct tui *);
 /* Handle one key (K_* or a code point): R_* flags. */
 int		 tui_key(struct tui *, int key);
+/* The configuration's path, absolute (malloc'd): what a prompt offers,
+ * since a relative path typed is from where kctui was started. */
+char		*tui_config_abs(struct tui *);
 /* Format the whole screen into rows[height] (headless). */
 void		 tui_render(struct tui *, struct row *rows, int height,
 		     int width);

@@ -573,7 +573,9 @@ real_kyber() {
 
 # Paths (issue 25): kctui run in a directory of the user's with -C TREE
 # and a relative --config: the config is the one in that directory (not
-# the tree's), the decisions file and the export's default go beside it,
+# the tree's), the decisions file and the export's default go beside it
+# (a relative name typed for the export or for L is from that directory
+# too),
 # an undo that leaves nothing decided removes the decisions file, and
 # nothing at all is written into the tree. A relative $KCONFIG_CONFIG
 # stays the tree's (as make -C), and the error says where it looked.
@@ -583,11 +585,12 @@ real_paths() {
 	kctui_tree_ensure > /dev/null 2>&1 || return
 	mkdir -p "$d"
 	cp "$DEBIAN_CLOUD" "$d/rel.config"
+	cp "$DEBIAN_CLOUD" "$d/other.config"
 	# The tree's files of those names, as they are before (an inode
 	# and mtime, or "absent"): the same after.
 	ident() {
 		for f in .kctui-decisions rel.config rel.config.trimmed \
-		    rel.config.trimmed.md .config.trimmed; do
+		    rel.config.trimmed.md .config.trimmed typed.config; do
 			printf '%s:%s ' "$f" "$(stat -c '%i.%Y' "$TREE/$f" 2>/dev/null || echo absent)"
 		done
 	}
@@ -601,6 +604,11 @@ real_paths() {
 		fail "tui/paths-config-from-cwd$sfx" "the title does not name $d/rel.config"
 		tui_screen | head -n 2 | indent
 	fi
+	# L offers the config's path in full; a relative name typed is
+	# from the user's directory (other.config: the same values).
+	step paths-load-ask "Load configuration: $d/rel.config" l || return
+	tui_keys C-u other.config Enter
+	step paths-load "Configuration loaded from other.config" || return
 	step paths-list "reviewed," t || return
 	step paths-sub "Trim review › $sub" Down Down Down Down Down Enter || return
 	step paths-accept "2 options trimmed (.kctui-decisions)" a || return
@@ -622,12 +630,16 @@ real_paths() {
 	step paths-export-ask "Export trimmed config to: $d/rel.config.trimmed" e || return
 	tui_keys Enter
 	step paths-exported "Exported 2 trimmed options to $d/rel.config.trimmed" || return
+	# A relative name typed is the user's too, as --config's.
+	step paths-export-ask2 "Export trimmed config to:" e || return
+	tui_keys C-u typed.config Enter
+	step paths-exported2 "Exported 2 trimmed options to $d/typed.config" || return
 	step paths-quit "Save the configuration, with its 2 accepted trims, to" Q || return
 	step paths-quit2 "[exited 0]" n || return
 	tui_stop
 	# What the user decided, and nothing else, beside the config.
 	got=$(cd "$d" && ls -A | tr '\n' ' ')
-	if [ "$got" = ".kctui-decisions rel.config rel.config.trimmed rel.config.trimmed.md " ] &&
+	if [ "$got" = ".kctui-decisions other.config rel.config rel.config.trimmed rel.config.trimmed.md typed.config typed.config.md " ] &&
 	   cmp -s "$DEBIAN_CLOUD" "$d/rel.config"; then
 		pass "tui/paths-files$sfx" "($got)"
 	else
