@@ -12,6 +12,7 @@
 
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/fileio.h"
+#include "../lib/util.h"
 #include "evidence.h"
 #include "export.h"
 #include "report.h"
@@ -109,7 +110,8 @@ trim_export(struct trim_export *e, char **cause)
 	if ((text_in = e->config_text) == NULL && !e->config_text_set &&
 	    e->config_in != NULL)
 		text_in = text_read = file_read_regular(e->config_in, &len);
-	text_base = kconfig_write_string(e->k);
+	text_base = e->config_base != NULL ? xstrdup(e->config_base) :
+	    kconfig_write_string(e->k);
 	if (e->result == NULL)
 		trim_apply(e->t, e->k, e->accepted, e->naccepted, &e->warning);
 	text_out = kconfig_write_string(result);

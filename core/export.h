@@ -29,6 +29,9 @@ struct trim_export {
 	 * (nothing wrote it since). */
 	const char		*config_text;
 	bool			 config_text_set;
+	/* The input as the engine read it, written out, or NULL: k, before
+	 * the accepted candidates are applied to it. */
+	const char		*config_base;
 	/* Why of a change in the file written that neither the trim nor
 	 * the tree's update of the input explains, or NULL. */
 	const char		*other_why;

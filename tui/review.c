@@ -652,6 +652,10 @@ review_export_to(struct tui *t, const char *out, const char *report,
 	 * the browser's values over it. */
 	e.config_text = t->session->config_text;
 	e.config_text_set = true;
+	/* The values the trim started from may hold changes made before
+	 * the evidence loaded: the engine's reading of the file is the
+	 * interface's first one. */
+	e.config_base = t->config_base;
 	e.other_why = "set in the browser, not by a trim";
 	e.policy = tt->policy;
 	e.bundles = (const char *const *)t->session->bundles;

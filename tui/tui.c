@@ -96,6 +96,7 @@ tui_done(struct tui *t)
 		free(t->input);
 	}
 	free(t->config_path);
+	free(t->config_base);
 	free(t->last_search);
 	theme_free(&t->theme);
 	pthread_mutex_destroy(&t->req_lock);
@@ -968,6 +969,7 @@ tui_open(struct tui *t, struct session *s)
 	tui_init(t, s, k, NULL);
 	t->config_existed = existed;
 	t->config_path = xstrdup(name);
+	t->config_base = kconfig_write_string(k);
 	if (getenv("KCTUI_BENCH_LOG") != NULL)
 		t->bench = fopen(getenv("KCTUI_BENCH_LOG"), "a");
 	return 0;

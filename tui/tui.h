@@ -94,6 +94,10 @@ struct tui {
 	bool			 config_existed;	/* for NEW */
 	bool			 dirty;
 	char			*config_path;
+	/* The configuration as the engine read it at start, written out:
+	 * what an export's report tells the tree's update of the input
+	 * (as olddefconfig) by, whatever was changed since. */
+	char			*config_base;
 
 	char			*msg;
 	int			 msg_el;
