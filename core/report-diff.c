@@ -80,6 +80,7 @@ report_lines_get(const struct report_lines *l, const char *name)
 	return strmap_get(&l->map, name, strlen(name));
 }
 
+/* Free what report_lines_parse made (not l itself). */
 static void
 report_lines_free(struct report_lines *l)
 {

@@ -196,6 +196,7 @@ report_model_file(struct report_model *m, size_t i)
 	}
 }
 
+/* The report's model of in: its differences, each filed. */
 static void
 report_model_build(struct report_model *m, const struct report_input *in)
 {
@@ -247,6 +248,7 @@ report_model_build(struct report_model *m, const struct report_input *in)
 		report_model_file(m, i);
 }
 
+/* Free what report_model_build made (not m itself). */
 static void
 report_model_free(struct report_model *m)
 {
