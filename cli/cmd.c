@@ -56,7 +56,8 @@ static const struct cmd_entry cmd_table[] = {
 	{ "twin", "-e BUNDLE...", "[-o DIR [--force]] [--qemu PATH]\n"
 	  "the bundle's machine as a QEMU vm file and a workload", cmd_twin },
 	{ "decide", "CONFIG_X keep|trim|forget [REASON...] [--decisions FILE]",
-	  "\nrecord a decision (default file: .kctui-decisions in the tree)",
+	  "\nrecord a decision (default file: .kctui-decisions beside the "
+	  "config)",
 	  cmd_decide },
 };
 #define CMD_COUNT (sizeof cmd_table / sizeof cmd_table[0])

@@ -281,18 +281,48 @@ ex_leaf(struct kconfig *k, struct kc_symbol *s, struct strbuf *sb)
 	strbuf_addf(sb, "%s is %s", ex_name(s), ex_value(k, s));
 }
 
+/*
+ * The "or"s an explanation names one alternative of (the cheapest to
+ * change): how many, and the most others one had. The note that the
+ * others do not hold either is said inline after the alternative when
+ * there is one "or", once at the end when there are several (Debian's
+ * MLX5_CORE: "VXLAN || !VXLAN" three times over would say it thrice).
+ */
+struct ex_alts {
+	size_t	n;		/* "or"s cut to one alternative */
+	size_t	others;		/* the most alternatives left unnamed */
+	bool	inline_note;	/* say it after the alternative */
+};
+
 static void ex_high(struct kconfig *, const struct kc_expr *, enum kc_tri,
-    struct strbuf *);
+    struct strbuf *, struct ex_alts *);
 
 /* Join the phrases of a list of operands: "A, B and C". */
 static void
 ex_join(struct kconfig *k, const struct kc_expr **v, size_t n, bool low,
-    enum kc_tri t, struct strbuf *sb);
+    enum kc_tri t, struct strbuf *sb, struct ex_alts *alts);
+
+/* That the alternatives not named do not hold either: others of one
+ * "or", or of each of several (n). */
+static void
+ex_alts_note(struct strbuf *sb, size_t n, size_t others)
+{
+	if (n > 1)
+		strbuf_adds(sb, others == 1 ? " (and in each, the other "
+		    "alternative does not hold either)" : " (and in each, none "
+		    "of the other alternatives holds)");
+	else if (others == 1)
+		strbuf_adds(sb, " (and the other alternative does not hold "
+		    "either)");
+	else
+		strbuf_addf(sb, " (and none of the other %zu alternatives "
+		    "holds)", others);
+}
 
 /* Why e < want. */
 static void
 ex_low(struct kconfig *k, const struct kc_expr *e, enum kc_tri want,
-    struct strbuf *sb)
+    struct strbuf *sb, struct ex_alts *alts)
 {
 	const struct kc_expr	**v = NULL, **bad = NULL, *best = NULL;
 	size_t			  n = 0, nbad = 0, i;
@@ -307,7 +337,8 @@ ex_low(struct kconfig *k, const struct kc_expr *e, enum kc_tri want,
 		ex_leaf(k, kc_expr_sym(e), sb);
 		break;
 	case KC_EXPR_NOT:
-		ex_high(k, kc_expr_left(e), (enum kc_tri)(2 - want), sb);
+		ex_high(k, kc_expr_left(e), (enum kc_tri)(2 - want), sb,
+		    alts);
 		break;
 	case KC_EXPR_AND:
 		ex_flatten(e, KC_EXPR_AND, &v, &n);
@@ -317,7 +348,7 @@ ex_low(struct kconfig *k, const struct kc_expr *e, enum kc_tri want,
 			bad = xrealloc(bad, (nbad + 1) * sizeof *bad);
 			bad[nbad++] = v[i];
 		}
-		ex_join(k, bad, nbad, true, want, sb);
+		ex_join(k, bad, nbad, true, want, sb, alts);
 		break;
 	case KC_EXPR_OR:
 		/* Every alternative is false: name the cheapest. */
@@ -329,10 +360,14 @@ ex_low(struct kconfig *k, const struct kc_expr *e, enum kc_tri want,
 				bestc = c;
 			}
 		}
-		ex_low(k, best, want, sb);
-		if (n > 1)
-			strbuf_addf(sb, " (and none of the other %zu "
-			    "alternatives holds)", n - 1);
+		ex_low(k, best, want, sb, alts);
+		if (n > 1) {
+			alts->n++;
+			if (n - 1 > alts->others)
+				alts->others = n - 1;
+			if (alts->inline_note)
+				ex_alts_note(sb, 1, n - 1);
+		}
 		break;
 	default:
 		ex_compare(k, e, false, sb);
@@ -345,7 +380,7 @@ ex_low(struct kconfig *k, const struct kc_expr *e, enum kc_tri want,
 /* Why e > lim (what makes a negated condition fail). */
 static void
 ex_high(struct kconfig *k, const struct kc_expr *e, enum kc_tri lim,
-    struct strbuf *sb)
+    struct strbuf *sb, struct ex_alts *alts)
 {
 	const struct kc_expr	**v = NULL, **bad = NULL;
 	size_t			  n = 0, nbad = 0, i;
@@ -360,7 +395,7 @@ ex_high(struct kconfig *k, const struct kc_expr *e, enum kc_tri lim,
 		ex_leaf(k, kc_expr_sym(e), sb);
 		break;
 	case KC_EXPR_NOT:
-		ex_low(k, kc_expr_left(e), (enum kc_tri)(2 - lim), sb);
+		ex_low(k, kc_expr_left(e), (enum kc_tri)(2 - lim), sb, alts);
 		break;
 	case KC_EXPR_AND:
 	case KC_EXPR_OR:
@@ -371,7 +406,7 @@ ex_high(struct kconfig *k, const struct kc_expr *e, enum kc_tri lim,
 			bad = xrealloc(bad, (nbad + 1) * sizeof *bad);
 			bad[nbad++] = v[i];
 		}
-		ex_join(k, bad, nbad, false, lim, sb);
+		ex_join(k, bad, nbad, false, lim, sb, alts);
 		break;
 	default:
 		ex_compare(k, e, true, sb);
@@ -386,7 +421,7 @@ ex_high(struct kconfig *k, const struct kc_expr *e, enum kc_tri lim,
  * (ex_low), else why each is above it (ex_high). */
 static void
 ex_join(struct kconfig *k, const struct kc_expr **v, size_t n, bool low,
-    enum kc_tri t, struct strbuf *sb)
+    enum kc_tri t, struct strbuf *sb, struct ex_alts *alts)
 {
 	size_t i;
 
@@ -394,9 +429,9 @@ ex_join(struct kconfig *k, const struct kc_expr **v, size_t n, bool low,
 		if (i > 0)
 			strbuf_adds(sb, i + 1 == n ? " and " : ", ");
 		if (low)
-			ex_low(k, v[i], t, sb);
+			ex_low(k, v[i], t, sb, alts);
 		else
-			ex_high(k, v[i], t, sb);
+			ex_high(k, v[i], t, sb, alts);
 	}
 	if (n > EX_LIST_MAX)
 		strbuf_addf(sb, " and %zu more", n - EX_LIST_MAX);
@@ -407,10 +442,21 @@ ex_join(struct kconfig *k, const struct kc_expr **v, size_t n, bool low,
 char *
 explain_why_low(struct kconfig *k, const struct kc_expr *e, enum kc_tri want)
 {
-	struct strbuf sb;
+	struct strbuf	sb;
+	struct ex_alts	alts;
 
+	/* One "or" gets its note where it is; several, one note at the
+	 * end: the first pass counts them. */
 	strbuf_init(&sb);
-	ex_low(k, e, want, &sb);
+	memset(&alts, 0, sizeof alts);
+	ex_low(k, e, want, &sb, &alts);
+	if (alts.n == 1) {
+		strbuf_reset(&sb);
+		memset(&alts, 0, sizeof alts);
+		alts.inline_note = true;
+		ex_low(k, e, want, &sb, &alts);
+	} else if (alts.n > 1)
+		ex_alts_note(&sb, alts.n, alts.others);
 	return strbuf_detach(&sb);
 }
 

@@ -12,6 +12,7 @@
 
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/fileio.h"
+#include "../lib/util.h"
 #include "evidence.h"
 #include "export.h"
 #include "report.h"
@@ -30,22 +31,22 @@ trim_changes_removed(const struct trim_change *ch, size_t n)
 }
 
 /*
- * Write the configuration and the report together: both are rendered and
- * written to temporaries, and neither replaces its file unless both could
+ * Write the configuration (ri->text_out) and the report together: both
+ * are rendered and written to temporaries, and neither replaces its file unless both could
  * be written (a full disk while writing the report must not leave a new
  * config behind an old report). The config keeps its .old, as conf's
  * writes do.
  */
 static int
-export_write(struct trim_export *e, struct kconfig *result,
-    const struct report_input *ri, char **cause)
+export_write(struct trim_export *e, const struct report_input *ri,
+    char **cause)
 {
 	struct file_out	 outs[2];
-	char		*config, *report = NULL;
+	const char	*config = ri->text_out;
+	char		*report = NULL;
 	size_t		 rlen = 0, n = 1;
 	int		 rc = -1;
 
-	config = kconfig_write_string(result);
 	memset(outs, 0, sizeof outs);
 	outs[0].path = e->out;
 	outs[0].buf = config;
@@ -65,7 +66,6 @@ export_write(struct trim_export *e, struct kconfig *result,
 	rc = file_write_atomic_set(outs, n, cause);
 out:
 	free(report);
-	free(config);
 	return rc;
 }
 
@@ -82,7 +82,10 @@ trim_export(struct trim_export *e, char **cause)
 	struct kconfig		*result = e->result != NULL ? e->result : e->k;
 	struct kc_symbol	**bsyms = NULL;
 	char			**bwhys = NULL, *warnings = NULL;
-	size_t			 nch = 0, nb = 0, i;
+	const char		*text_in;
+	char			*text_read = NULL, *text_base = NULL;
+	char			*text_out = NULL;
+	size_t			 nch = 0, nb = 0, i, len;
 	int			 rc = -1;
 
 	e->warning = NULL;
@@ -100,8 +103,18 @@ trim_export(struct trim_export *e, char **cause)
 			goto out;
 		ri.has_beyond = true;
 	}
+	/* The report is the difference between the input file and the
+	 * file written: the input as read (the browser's, from when it
+	 * read it: it may have saved over it since), and as the engine
+	 * read it, before any change. */
+	if ((text_in = e->config_text) == NULL && !e->config_text_set &&
+	    e->config_in != NULL)
+		text_in = text_read = file_read_regular(e->config_in, &len);
+	text_base = e->config_base != NULL ? xstrdup(e->config_base) :
+	    kconfig_write_string(e->k);
 	if (e->result == NULL)
 		trim_apply(e->t, e->k, e->accepted, e->naccepted, &e->warning);
+	text_out = kconfig_write_string(result);
 	ri.beyond = bsyms;
 	ri.beyond_why = bwhys;
 	ri.nbeyond = nb;
@@ -112,16 +125,19 @@ trim_export(struct trim_export *e, char **cause)
 	ri.changes = ch;
 	ri.nchanges = nch;
 	ri.config_in = e->config_in;
+	ri.text_in = text_in;
+	ri.text_base = text_base;
+	ri.text_out = text_out;
+	ri.other_why = e->other_why;
 	ri.config_out = e->out;
 	ri.policy = trim_policy_name(e->policy);
 	ri.bundles = e->bundles;
 	ri.nbundles = e->nbundles;
-	ri.ym_before = e->ym_before;
-	ri.ym_after = e->ym_after = report_count_ym(result);
+	e->ym_after = report_count_ym(result);
 	ri.decisions_file = e->decisions_file;
 	ri.warnings = warnings = e->t->in->ev != NULL ?
 	    evidence_trace_warnings(e->t->in->ev) : NULL;
-	rc = export_write(e, result, &ri, cause);
+	rc = export_write(e, &ri, cause);
 out:
 	for (i = 0; i < nb; i++)
 		free(bwhys[i]);
@@ -129,5 +145,8 @@ out:
 	free(bsyms);
 	free(ch);
 	free(warnings);
+	free(text_read);
+	free(text_base);
+	free(text_out);
 	return rc;
 }

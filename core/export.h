@@ -6,6 +6,7 @@
 #ifndef KC_EXPORT_H
 #define KC_EXPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "trim.h"
@@ -23,6 +24,17 @@ struct trim_export {
 	const char		*out;		/* the trimmed config */
 	const char		*report;	/* its report, or NULL */
 	const char		*config_in;	/* for the report */
+	/* With config_text_set, the input file's text as read (NULL:
+	 * there was none); else config_in is read when the report is made
+	 * (nothing wrote it since). */
+	const char		*config_text;
+	bool			 config_text_set;
+	/* The input as the engine read it, written out, or NULL: k, before
+	 * the accepted candidates are applied to it. */
+	const char		*config_base;
+	/* Why of a change in the file written that neither the trim nor
+	 * the tree's update of the input explains, or NULL. */
+	const char		*other_why;
 	enum trim_policy	 policy;
 	const char *const	*bundles;
 	int			 nbundles;

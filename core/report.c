@@ -55,17 +55,32 @@ report_tri(enum kc_tri v)
 	return v == KC_YES ? "y" : v == KC_MOD ? "m" : "n";
 }
 
-/* The report's model: per change, the accepted candidate it is filed
- * under (-1: an accepted one itself, -2: no single cause, -3: not in the
- * written configuration, not reported). */
+/* Where an option that differs goes in the report, besides under the
+ * accepted candidate (an index, >= 0) that dragged it along. */
+enum {
+	RD_ACCEPTED = -1,	/* an accepted candidate itself */
+	RD_OTHER = -2,		/* no accepted candidate behind it */
+	RD_TREE = -3		/* the tree's update of the input */
+};
+
+/* The report's model: the options whose line differs between the input
+ * and the file written (report_diff_compute), each filed under the
+ * accepted candidate it was dragged along by, or as one of the RD_*. */
 struct report_model {
 	const struct report_input	*in;
 	int				*change_of;	/* symbol -> change */
-	long				*root;		/* change -> candidate */
-	bool				*accepted;	/* candidate accepted */
-	size_t				 nremoved, ndragged, nother;
+	long				*diff_of;	/* symbol -> diff */
+	bool				*accepted;	/* candidate accepted
+							   and n in the file */
+	struct report_diff		*diffs;
+	size_t				 ndiffs;
+	long				*root;		/* diff -> where */
+	const char		       **why;		/* diff -> reason */
+	char			       **why_owned;	/* those made here */
+	size_t				 nremoved, ndragged, nother, ntree;
 	/* accepted to_verify candidates */
 	size_t				 nverify;
+	size_t				 ym_in, ym_out;
 };
 
 /* Follow the causes of change i to an accepted candidate. */
@@ -89,75 +104,182 @@ report_root(struct report_model *m, size_t i)
 	return -2;
 }
 
-/* Whether the written configuration has sym (a symbol of the trim's
- * configuration, maybe another parse) at v: what the report says must be
- * what the file holds, whatever changed after the trim was computed. */
-static bool
-report_in_output(const struct report_input *in, struct kc_symbol *sym,
-    enum kc_tri v)
+/* The change (index) of a symbol of expression x that the trim turned
+ * off, or -1: what took away the line of an option that is not bool or
+ * tristate (the trim's changes are only those). */
+static int
+report_dep_change(struct report_model *m, const struct kc_expr *x)
 {
-	struct kc_symbol *s = kconfig_symbol(in->k, kc_sym_index(sym));
+	struct kc_symbol	*s;
+	int			 ci, idx;
 
-	return s != NULL && kc_sym_tristate(in->k, s) == v;
+	switch (kc_expr_op(x)) {
+	case KC_EXPR_NONE:
+		return -1;
+	case KC_EXPR_OR:
+	case KC_EXPR_AND:
+		if ((ci = report_dep_change(m, kc_expr_left(x))) >= 0)
+			return ci;
+		return report_dep_change(m, kc_expr_right(x));
+	case KC_EXPR_NOT:
+		return report_dep_change(m, kc_expr_left(x));
+	default:
+		if ((s = kc_expr_sym(x)) == NULL ||
+		    (idx = kc_sym_index(s)) < 0 || m->change_of[idx] < 0 ||
+		    m->in->changes[m->change_of[idx]].after != KC_NO)
+			return -1;
+		return m->change_of[idx];
+	}
 }
 
+/* Why the tree's update changed an option of the input. */
+static const char *
+report_tree_why(const struct report_diff *d)
+{
+	return d->was == NULL ? "not in the input: its default in this tree, "
+	    "as olddefconfig gives it" : "the value this tree gives it, as "
+	    "olddefconfig writes it";
+}
+
+/* Where diff i goes (see struct report_model), and its reason. */
+static void
+report_model_file(struct report_model *m, size_t i)
+{
+	const struct report_input	*in = m->in;
+	const struct report_diff	*d = &m->diffs[i];
+	const struct trim_change	*c = NULL;
+	struct kc_symbol		*s = kconfig_find(in->k, d->name);
+	long				 cand = -1, r;
+	int				 idx = s != NULL ? kc_sym_index(s) : -1;
+	int				 ci;
+
+	if (idx >= 0 && m->change_of[idx] >= 0) {
+		c = &in->changes[m->change_of[idx]];
+		cand = trim_cand_of(in->t, c->sym);
+		/* The trim's change is what the file holds: it explains
+		 * it; another value came from elsewhere. */
+		if (d->now == NULL || strcmp(d->now, report_tri(c->after)))
+			c = NULL;
+	}
+	if (c != NULL && cand >= 0 && m->accepted[cand] &&
+	    c->after == KC_NO) {
+		m->root[i] = RD_ACCEPTED;
+		m->nremoved++;
+	} else if (c != NULL && c->after == KC_NO &&
+	    (r = report_root(m, (size_t)m->change_of[idx])) >= 0) {
+		m->root[i] = r;
+		m->why[i] = c->why != NULL ? c->why : "follows";
+		m->ndragged++;
+	} else if (c == NULL && s != NULL && d->now == NULL &&
+	    (ci = report_dep_change(m, kc_sym_depends(s))) >= 0 &&
+	    (r = report_root(m, (size_t)ci)) >= 0) {
+		/* A value (string, number) no longer written: its
+		 * dependency went with a trim. */
+		m->root[i] = r;
+		m->why[i] = m->why_owned[i] = xasprintf("depends on %s",
+		    kc_sym_name(in->changes[ci].sym));
+		m->ndragged++;
+	} else if (c != NULL) {
+		m->root[i] = RD_OTHER;
+		m->why[i] = c->why != NULL ? c->why : "no single cause";
+		m->nother++;
+	} else if (d->base != NULL && d->now != NULL &&
+	    strcmp(d->base, d->now) == 0) {
+		m->root[i] = RD_TREE;
+		m->why[i] = report_tree_why(d);
+		m->ntree++;
+	} else {
+		m->root[i] = RD_OTHER;
+		m->why[i] = in->other_why != NULL ? in->other_why :
+		    "no single cause";
+		m->nother++;
+	}
+}
+
+/* The report's model of in: its differences, each filed. */
 static void
 report_model_build(struct report_model *m, const struct report_input *in)
 {
-	const struct trim_change	*c;
+	const char			*text_in;
+	struct kc_symbol		*s;
+	struct trim_cand		*cand;
 	size_t				 i;
-	long				 cand;
 	int				 n = kconfig_nsymbols(in->k);
 
 	memset(m, 0, sizeof *m);
 	m->in = in;
+	/* No input file: the configuration started from the defaults,
+	 * which are then what it is compared with. */
+	text_in = in->text_in != NULL ? in->text_in : in->text_base;
+	m->diffs = report_diff_compute(text_in, in->text_base, in->text_out,
+	    in->k, &m->ndiffs);
+	m->ym_in = report_diff_count_ym(text_in);
+	m->ym_out = report_diff_count_ym(in->text_out);
 	m->change_of = xcalloc((size_t)n + 1, sizeof *m->change_of);
+	m->diff_of = xcalloc((size_t)n + 1, sizeof *m->diff_of);
 	for (i = 0; i < (size_t)n; i++)
-		m->change_of[i] = -1;
-	m->accepted = xcalloc(trim_ncands(in->t) + 1, sizeof *m->accepted);
-	/* An accepted candidate on again in the output (set back in the
-	 * browser) is not reported as removed. */
-	for (i = 0; i < in->naccepted; i++)
-		if (in->accepted[i] < trim_ncands(in->t) &&
-		    report_in_output(in, trim_cand(in->t,
-		    in->accepted[i])->sym, KC_NO))
-			m->accepted[in->accepted[i]] = true;
-	for (i = 0; i < in->naccepted; i++) {
-		if (in->accepted[i] < trim_ncands(in->t) &&
-		    m->accepted[in->accepted[i]] &&
-		    trim_cand(in->t, in->accepted[i])->to_verify)
-			m->nverify++;
-	}
+		m->change_of[i] = m->diff_of[i] = -1;
 	for (i = 0; i < in->nchanges; i++)
 		m->change_of[kc_sym_index(in->changes[i].sym)] = (int)i;
-	m->root = xcalloc(in->nchanges + 1, sizeof *m->root);
-	for (i = 0; i < in->nchanges; i++) {
-		c = &in->changes[i];
-		if (!report_in_output(in, c->sym, c->after)) {
-			/* Not what the file holds: not reported. */
-			m->root[i] = -3;
+	for (i = 0; i < m->ndiffs; i++)
+		if ((s = kconfig_find(in->k, m->diffs[i].name)) != NULL &&
+		    kc_sym_index(s) >= 0)
+			m->diff_of[kc_sym_index(s)] = (long)i;
+	/* An accepted candidate is reported removed when the file turns it
+	 * off: one set back on in the browser is not. */
+	m->accepted = xcalloc(trim_ncands(in->t) + 1, sizeof *m->accepted);
+	for (i = 0; i < in->naccepted; i++) {
+		long di;
+
+		if (in->accepted[i] >= trim_ncands(in->t))
 			continue;
+		cand = trim_cand(in->t, in->accepted[i]);
+		di = m->diff_of[kc_sym_index(cand->sym)];
+		if (di >= 0 && m->diffs[di].now != NULL &&
+		    strcmp(m->diffs[di].now, "n") == 0) {
+			m->accepted[in->accepted[i]] = true;
+			m->nverify += cand->to_verify;
 		}
-		cand = trim_cand_of(in->t, c->sym);
-		if (cand >= 0 && m->accepted[cand] && c->after == KC_NO) {
-			m->root[i] = -1;
-			m->nremoved++;
-			continue;
-		}
-		m->root[i] = c->after == KC_NO ? report_root(m, i) : -2;
-		if (m->root[i] >= 0)
-			m->ndragged++;
-		else
-			m->nother++;
 	}
+	m->root = xcalloc(m->ndiffs + 1, sizeof *m->root);
+	m->why = xcalloc(m->ndiffs + 1, sizeof *m->why);
+	m->why_owned = xcalloc(m->ndiffs + 1, sizeof *m->why_owned);
+	for (i = 0; i < m->ndiffs; i++)
+		report_model_file(m, i);
 }
 
+/* Free what report_model_build made (not m itself). */
 static void
 report_model_free(struct report_model *m)
 {
+	size_t i;
+
+	for (i = 0; i < m->ndiffs; i++)
+		free(m->why_owned[i]);
+	free(m->why_owned);
+	report_diff_free(m->diffs, m->ndiffs);
 	free(m->change_of);
+	free(m->diff_of);
 	free(m->root);
+	free(m->why);
 	free(m->accepted);
+}
+
+/* A value as the report shows it: as written, or "(no line)". */
+static const char *
+report_value(const char *v)
+{
+	return v != NULL ? v : "(no line)";
+}
+
+/* The input value of an accepted candidate (what its line said). */
+static const char *
+report_cand_was(struct report_model *m, const struct trim_cand *cand)
+{
+	long di = m->diff_of[kc_sym_index(cand->sym)];
+
+	return di >= 0 ? report_value(m->diffs[di].was) :
+	    report_tri(cand->value);
 }
 
 /* Saving text: "3 objects, 1 module, 120 KiB". */
@@ -170,6 +292,42 @@ report_saving(struct strbuf *sb, const struct trim_cand *c)
 		    c->nmodules == 1 ? "" : "s");
 	if (c->ko_bytes)
 		strbuf_addf(sb, ", %llu KiB", (c->ko_bytes + 1023) / 1024);
+}
+
+/* The options candidate cand dragged along, one "  - dragged along"
+ * line each (markdown). */
+static void
+report_markdown_dragged(struct strbuf *sb, struct report_model *m,
+    size_t cand)
+{
+	const struct report_diff	*d;
+	size_t				 i;
+
+	for (i = 0; i < m->ndiffs; i++) {
+		if (m->root[i] != (long)cand)
+			continue;
+		d = &m->diffs[i];
+		strbuf_addf(sb, "  - dragged along: `CONFIG_%s` (%s -> %s, "
+		    "%s)\n", d->name, report_value(d->was),
+		    report_value(d->now), m->why[i]);
+	}
+}
+
+/* The options filed as where (RD_OTHER, RD_TREE), one line each with
+ * both values and why (markdown). */
+static void
+report_markdown_list(struct strbuf *sb, struct report_model *m, long where)
+{
+	const struct report_diff	*d;
+	size_t				 i;
+
+	for (i = 0; i < m->ndiffs; i++) {
+		if (m->root[i] != where)
+			continue;
+		d = &m->diffs[i];
+		strbuf_addf(sb, "- `CONFIG_%s`: %s -> %s (%s)\n", d->name,
+		    report_value(d->was), report_value(d->now), m->why[i]);
+	}
 }
 
 /* What the section of the to_verify candidates says first. */
@@ -188,9 +346,8 @@ static void
 report_markdown_verify(struct strbuf *sb, struct report_model *m)
 {
 	const struct report_input	*in = m->in;
-	const struct trim_change	*c;
 	struct trim_cand		*cand;
-	size_t				 j, i;
+	size_t				 j;
 
 	strbuf_addf(sb, "\n## To be verified by booting (kctui verify)\n\n"
 	    "%s These %zu option%s:\n\n", report_verify_note, m->nverify,
@@ -202,15 +359,8 @@ report_markdown_verify(struct strbuf *sb, struct report_model *m)
 		    cand->state != TRIM_ACCEPTED)
 			continue;
 		strbuf_addf(sb, "- `CONFIG_%s` (%s): %s\n", cand->name,
-		    report_tri(cand->value), cand->reason);
-		for (i = 0; i < in->nchanges; i++) {
-			if (m->root[i] != (long)in->accepted[j])
-				continue;
-			c = &in->changes[i];
-			strbuf_addf(sb, "  - dragged along: `CONFIG_%s` (%s -> "
-			    "n, %s)\n", kc_sym_name(c->sym),
-			    report_tri(c->before), c->why ? c->why : "follows");
-		}
+		    report_cand_was(m, cand), cand->reason);
+		report_markdown_dragged(sb, m, in->accepted[j]);
 	}
 }
 
@@ -243,7 +393,6 @@ static char *
 report_markdown(struct report_model *m, size_t *len)
 {
 	const struct report_input	*in = m->in;
-	const struct trim_change	*c;
 	struct trim_cand		*cand;
 	struct trim_subsys		*sub;
 	struct strbuf			 sb;
@@ -254,17 +403,22 @@ report_markdown(struct report_model *m, size_t *len)
 
 	strbuf_init(&sb);
 	strbuf_adds(&sb, "# kctui trim report\n\n");
-	strbuf_addf(&sb, "- input: `%s` (%zu options y or m)\n", in->config_in,
-	    in->ym_before);
+	strbuf_addf(&sb, "- input: `%s` (%s%zu options y or m)\n",
+	    in->config_in, in->text_in == NULL ? "none: the tree's defaults, " :
+	    "", m->ym_in);
 	strbuf_addf(&sb, "- output: `%s` (%zu options y or m)\n",
-	    in->config_out, in->ym_after);
+	    in->config_out, m->ym_out);
 	strbuf_addf(&sb, "- policy: %s\n", in->policy);
 	for (b = 0; b < in->nbundles; b++)
 		strbuf_addf(&sb, "- evidence: `%s`\n", in->bundles[b]);
 	report_each_warning(in->warnings, report_md_warning, &sb);
 	strbuf_addf(&sb, "- removed: %zu options (%zu accepted, %zu dragged "
-	    "along); %zu other changes\n", m->nremoved + m->ndragged,
+	    "along); %zu other changes", m->nremoved + m->ndragged,
 	    m->nremoved, m->ndragged, m->nother);
+	if (m->ntree != 0)
+		strbuf_addf(&sb, "; %zu brought up to date (as olddefconfig)",
+		    m->ntree);
+	strbuf_addc(&sb, '\n');
 	if (in->decisions_file != NULL)
 		strbuf_addf(&sb, "- decisions: `%s`\n", in->decisions_file);
 	if (m->nverify != 0) {
@@ -287,31 +441,21 @@ report_markdown(struct report_model *m, size_t *len)
 			if (cand->state != TRIM_ACCEPTED)
 				continue;
 			strbuf_addf(&sb, "- `CONFIG_%s` (%s): %s; ",
-			    cand->name, report_tri(cand->value), cand->reason);
+			    cand->name, report_cand_was(m, cand),
+			    cand->reason);
 			report_saving(&sb, cand);
 			strbuf_addc(&sb, '\n');
-			for (i = 0; i < in->nchanges; i++) {
-				if (m->root[i] != (long)sub->cands[j])
-					continue;
-				c = &in->changes[i];
-				strbuf_addf(&sb, "  - dragged along: `CONFIG_%s`"
-				    " (%s -> n, %s)\n", kc_sym_name(c->sym),
-				    report_tri(c->before), c->why ? c->why :
-				    "follows");
-			}
+			report_markdown_dragged(&sb, m, sub->cands[j]);
 		}
 	}
 	if (m->nother != 0) {
 		strbuf_adds(&sb, "\n## Other changes\n\n");
-		for (i = 0; i < in->nchanges; i++) {
-			if (m->root[i] != -2)
-				continue;
-			c = &in->changes[i];
-			strbuf_addf(&sb, "- `CONFIG_%s`: %s -> %s (%s)\n",
-			    kc_sym_name(c->sym), report_tri(c->before),
-			    report_tri(c->after), c->why ? c->why :
-			    "no single cause");
-		}
+		report_markdown_list(&sb, m, RD_OTHER);
+	}
+	if (m->ntree != 0) {
+		strbuf_adds(&sb, "\n## The input brought up to date "
+		    "(as olddefconfig)\n\n");
+		report_markdown_list(&sb, m, RD_TREE);
 	}
 	if (in->has_beyond) {
 		strbuf_adds(&sb, "\n## Kept beyond a module list\n\n");
@@ -407,15 +551,44 @@ yseq(yaml_emitter_t *e, bool start)
 	return yaml_emitter_emit(e, &ev);
 }
 
+/* The options filed as where (a candidate that dragged them, RD_OTHER,
+ * RD_TREE), a mapping each: option, was, now (with_now, or when it is not
+ * n) and why; 0 on an emitter error. */
+static int
+report_yaml_list(yaml_emitter_t *e, struct report_model *m, long where,
+    bool with_now)
+{
+	const struct report_diff	*d;
+	size_t				 i;
+	char				*name;
+	int				 ok = 1;
+	bool				 now;
+
+	for (i = 0; ok && i < m->ndiffs; i++) {
+		if (m->root[i] != where)
+			continue;
+		d = &m->diffs[i];
+		/* Dragged along is n, said once for all; a string or
+		 * number that lost its line says so. */
+		now = with_now || d->now == NULL || strcmp(d->now, "n") != 0;
+		name = xasprintf("CONFIG_%s", d->name);
+		ok = ymap(e, true) && ykv(e, "option", name) &&
+		    ykv(e, "was", report_value(d->was)) &&
+		    (!now || ykv(e, "now", report_value(d->now))) &&
+		    ykv(e, "why", m->why[i]) && ymap(e, false);
+		free(name);
+	}
+	return ok;
+}
+
 /* The accepted to_verify candidates (YAML to_verify: trusted, note,
  * options with what they dragged along); 0 on an emitter error. */
 static int
 report_yaml_verify(yaml_emitter_t *e, struct report_model *m)
 {
 	const struct report_input	*in = m->in;
-	const struct trim_change	*c;
 	struct trim_cand		*cand;
-	size_t				 j, i;
+	size_t				 j;
 	char				*name;
 	int				 ok;
 
@@ -431,24 +604,14 @@ report_yaml_verify(yaml_emitter_t *e, struct report_model *m)
 			continue;
 		name = xasprintf("CONFIG_%s", cand->name);
 		ok = ymap(e, true) && ykv(e, "option", name) &&
-		    ykv(e, "was", report_tri(cand->value)) &&
+		    ykv(e, "was", report_cand_was(m, cand)) &&
 		    ykv(e, "subsystem",
 		    trim_subsys(in->t, cand->subsys)->path) &&
 		    ykv(e, "reason", cand->reason) &&
-		    ys(e, "dragged") && yseq(e, true);
+		    ys(e, "dragged") && yseq(e, true) &&
+		    report_yaml_list(e, m, (long)in->accepted[j], false) &&
+		    yseq(e, false) && ymap(e, false);
 		free(name);
-		for (i = 0; ok && i < in->nchanges; i++) {
-			if (m->root[i] != (long)in->accepted[j])
-				continue;
-			c = &in->changes[i];
-			name = xasprintf("CONFIG_%s", kc_sym_name(c->sym));
-			ok = ymap(e, true) && ykv(e, "option", name) &&
-			    ykv(e, "was", report_tri(c->before)) &&
-			    ykv(e, "why", c->why ? c->why : "follows") &&
-			    ymap(e, false);
-			free(name);
-		}
-		ok = ok && yseq(e, false) && ymap(e, false);
 	}
 	return ok && yseq(e, false) && ymap(e, false);
 }
@@ -475,7 +638,6 @@ static int
 report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
 {
 	const struct report_input	*in = m->in;
-	const struct trim_change	*c;
 	struct trim_cand		*cand;
 	struct trim_subsys		*sub;
 	yaml_event_t			 ev;
@@ -490,9 +652,9 @@ report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
 	ok = ok && yaml_emitter_emit(e, &ev);
 	ok = ok && ymap(e, true);
 	ok = ok && ykv(e, "input", in->config_in);
-	ok = ok && ykn(e, "input_ym", in->ym_before);
+	ok = ok && ykn(e, "input_ym", m->ym_in);
 	ok = ok && ykv(e, "output", in->config_out);
-	ok = ok && ykn(e, "output_ym", in->ym_after);
+	ok = ok && ykn(e, "output_ym", m->ym_out);
 	ok = ok && ykv(e, "policy", in->policy);
 	ok = ok && ys(e, "evidence") && yseq(e, true);
 	for (b = 0; b < in->nbundles; b++)
@@ -516,44 +678,23 @@ report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
 				continue;
 			name = xasprintf("CONFIG_%s", cand->name);
 			ok = ok && ymap(e, true) && ykv(e, "option", name) &&
-			    ykv(e, "was", report_tri(cand->value)) &&
+			    ykv(e, "was", report_cand_was(m, cand)) &&
 			    ykv(e, "subsystem", sub->path) &&
 			    ykv(e, "reason", cand->reason) &&
 			    ykn(e, "objects", cand->nobjs) &&
 			    ykn(e, "modules", cand->nmodules) &&
 			    ykn(e, "ko_bytes", cand->ko_bytes);
 			free(name);
-			ok = ok && ys(e, "dragged") && yseq(e, true);
-			for (i = 0; ok && i < in->nchanges; i++) {
-				if (m->root[i] != (long)sub->cands[j])
-					continue;
-				c = &in->changes[i];
-				name = xasprintf("CONFIG_%s",
-				    kc_sym_name(c->sym));
-				ok = ymap(e, true) && ykv(e, "option", name) &&
-				    ykv(e, "was", report_tri(c->before)) &&
-				    ykv(e, "why", c->why ? c->why : "follows") &&
-				    ymap(e, false);
-				free(name);
-			}
-			ok = ok && yseq(e, false) && ymap(e, false);
+			ok = ok && ys(e, "dragged") && yseq(e, true) &&
+			    report_yaml_list(e, m, (long)sub->cands[j],
+			    false) && yseq(e, false) && ymap(e, false);
 		}
 	}
 	ok = ok && yseq(e, false);
-	ok = ok && ys(e, "other_changes") && yseq(e, true);
-	for (i = 0; ok && i < in->nchanges; i++) {
-		if (m->root[i] != -2)
-			continue;
-		c = &in->changes[i];
-		name = xasprintf("CONFIG_%s", kc_sym_name(c->sym));
-		ok = ymap(e, true) && ykv(e, "option", name) &&
-		    ykv(e, "was", report_tri(c->before)) &&
-		    ykv(e, "now", report_tri(c->after)) &&
-		    ykv(e, "why", c->why ? c->why : "no single cause") &&
-		    ymap(e, false);
-		free(name);
-	}
-	ok = ok && yseq(e, false);
+	ok = ok && ys(e, "other_changes") && yseq(e, true) &&
+	    report_yaml_list(e, m, RD_OTHER, true) && yseq(e, false);
+	ok = ok && ys(e, "brought_up_to_date") && yseq(e, true) &&
+	    report_yaml_list(e, m, RD_TREE, true) && yseq(e, false);
 	if (ok && m->nverify != 0)
 		ok = report_yaml_verify(e, m);
 	if (in->has_beyond) {

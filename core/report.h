@@ -15,18 +15,39 @@ struct kc_symbol;
 struct trim;
 struct trim_change;
 
+/* One option whose line differs between the input and the file written
+ * (report_diff_compute): its values as written ("n" for "is not set"),
+ * NULL where a file has no line for it (only for options that are not
+ * bool or tristate: for those no line is n). */
+struct report_diff {
+	char	*name;		/* without CONFIG_ */
+	char	*was;		/* in the input */
+	char	*base;		/* the input as the engine read it */
+	char	*now;		/* in the file written */
+};
+
 struct report_input {
 	struct trim			*t;
-	struct kconfig			*k;
+	struct kconfig			*k;	/* the configuration written */
 	const size_t			*accepted;	/* candidate indexes */
 	size_t				 naccepted;
 	const struct trim_change	*changes;	/* trim_consequences() */
 	size_t				 nchanges;
 	const char			*config_in, *config_out;
+	/* The report is the difference between these two files' texts
+	 * (every option whose line differs, nothing else): the input as
+	 * read (NULL: there was none, base stands for it), and the file
+	 * written. base is the input as the engine read it (new options
+	 * with their defaults, values the tree computes), before any
+	 * change: what differs from the input there is the tree's update
+	 * (as olddefconfig), not a change of the user's or the trim's. */
+	const char			*text_in, *text_base, *text_out;
+	/* Why of a change neither the trim nor the tree's update explains
+	 * (the browser: a value set in its menus), or NULL. */
+	const char			*other_why;
 	const char			*policy;
 	const char *const		*bundles;
 	int				 nbundles;
-	size_t				 ym_before, ym_after;
 	const char			*decisions_file;
 	/* Warnings about the evidence, one a line (evidence_trace_warnings:
 	 * a trace that lost events), or NULL. */
@@ -50,6 +71,10 @@ char	*report_render(const char *path, const struct report_input *,
 /* Write data to path through a temporary file and a rename. */
 int	report_write_file(const char *path, const char *data, size_t len,
 	    char **cause);
+struct report_diff *report_diff_compute(const char *in, const char *base,
+	    const char *out, struct kconfig *, size_t *n);
+void	report_diff_free(struct report_diff *, size_t n);
+size_t	report_diff_count_ym(const char *text);
 /* Count the y/m bool/tristate symbols of a configuration. */
 size_t	report_count_ym(struct kconfig *);
 #endif

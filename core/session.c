@@ -61,6 +61,7 @@ session_free(struct session *s)
 	free(s->cache_dir);
 	free(s->cache);
 	free(s->decisions);
+	free(s->config_text);
 }
 
 /* Set or replace NAME in a malloc'd environment array. */
@@ -92,7 +93,7 @@ session_setenv(char **envp, const char *name, const char *value)
 int
 session_setup(struct session *s, char **cause)
 {
-	char		 cwd[PATH_MAX];
+	char		 cwd[PATH_MAX], *cfg;
 	const char	*kk;
 
 	if (s->dir != NULL && chdir(s->dir) != 0) {
@@ -102,8 +103,15 @@ session_setup(struct session *s, char **cause)
 	s->envp = env_derive_args(".", environ, s->vars, cause);
 	if (s->envp == NULL)
 		return -1;
-	if (s->config != NULL)
-		s->envp = session_setenv(s->envp, "KCONFIG_CONFIG", s->config);
+	/* --config is the user's path, from where they ran kctui (as -e,
+	 * -o, --decisions); $KCONFIG_CONFIG stays relative to the tree,
+	 * as make -C DIR gives it to conf, which runs there. */
+	if (s->config != NULL) {
+		cfg = s->dir != NULL ? session_path(s, s->config) :
+		    xstrdup(s->config);
+		s->envp = session_setenv(s->envp, "KCONFIG_CONFIG", cfg);
+		free(cfg);
+	}
 	if ((s->config_path = env_lookup(s->envp, "KCONFIG_CONFIG")) == NULL)
 		s->config_path = ".config";
 	/* The top Kconfig: --kconfig, else $KBUILD_KCONFIG as
@@ -117,9 +125,40 @@ session_setup(struct session *s, char **cause)
 		s->cache_dir = xstrdup(s->cache);
 		*strrchr(s->cache_dir, '/') = '\0';
 	}
+	/* The decisions go beside the configuration they are about, not
+	 * into the tree when --config names a file elsewhere. */
 	if (s->decisions == NULL)
-		s->decisions = xstrdup(DECISIONS_DEFAULT);
+		s->decisions = session_beside_config(s, DECISIONS_DEFAULT);
 	return 0;
+}
+
+/* A file named name in the configuration file's directory (malloc'd):
+ * name alone when that is the tree. */
+char *
+session_beside_config(const struct session *s, const char *name)
+{
+	const char *slash = strrchr(s->config_path, '/');
+
+	if (slash == NULL)
+		return xstrdup(name);
+	return xasprintf("%.*s/%s", (int)(slash - s->config_path),
+	    s->config_path, name);
+}
+
+/* Where a relative configuration path was looked for, for messages
+ * (malloc'd): after -C DIR it is DIR's, as $KCONFIG_CONFIG is for make
+ * -C DIR; NULL when the path says it itself (absolute, or no -C). */
+static char *
+session_config_where(const struct session *s)
+{
+	char *cwd, *where;
+
+	if (s->config_path[0] == '/' || s->dir == NULL ||
+	    (cwd = getcwd(NULL, 0)) == NULL)
+		return NULL;
+	where = xasprintf("%s/%s", cwd, s->config_path);
+	free(cwd);
+	return where;
 }
 
 /* A path given on the command line, as seen from where kctui started
@@ -185,10 +224,17 @@ session_open_warn(void *arg, const char *text)
 static void
 session_open_info(void *arg, const char *text)
 {
-	struct session *s = arg;
+	struct session	*s = arg;
+	char		*where;
 
-	if (!s->silent && strncmp(text, "using defaults found in ", 24) == 0)
-		fprintf(stderr, "kctui: no %s: %s\n", s->config_path, text);
+	if (!s->silent && strncmp(text, "using defaults found in ", 24) == 0) {
+		/* A relative $KCONFIG_CONFIG after -C: say where. */
+		where = session_config_where(s);
+		fprintf(stderr, "kctui: no %s%s: %s\n", where != NULL ?
+		    where : s->config_path, where != NULL ? " ($KCONFIG_CONFIG "
+		    "is relative to the tree, as with make -C)" : "", text);
+		free(where);
+	}
 }
 
 /* Whether the top Kconfig file can be read: -1 with *cause, the message
@@ -203,6 +249,22 @@ session_check_kconfig(struct session *s, char **cause)
 	return -1;
 }
 
+/* The message of an error about the configuration file: its name, and
+ * where it was looked for when it is relative to the tree (-C). */
+static char *
+session_config_error(const struct session *s, const char *error)
+{
+	char *where = session_config_where(s), *msg;
+
+	if (where == NULL)
+		return xasprintf("kctui: %s: %s", s->config_path, error);
+	msg = xasprintf("kctui: %s: %s (looked for %s: $KCONFIG_CONFIG is "
+	    "relative to the tree, as with make -C)", s->config_path, error,
+	    where);
+	free(where);
+	return msg;
+}
+
 /*
  * Parse the tree's Kconfig and read the user's config as the
  * configuration tools do (new symbols take their defaults; nothing is
@@ -215,6 +277,7 @@ session_open_config(struct session *s, char **cause)
 	struct kconfig	*k;
 	const char	*name = s->config_path;
 	char		*why = NULL;
+	size_t		 len;
 
 	if (session_check_kconfig(s, cause) != 0)
 		return NULL;
@@ -225,7 +288,7 @@ session_open_config(struct session *s, char **cause)
 		goto fail;
 	}
 	if (access(name, F_OK) == 0 && access(name, R_OK) != 0) {
-		*cause = xasprintf("kctui: %s: %s", name, strerror(errno));
+		*cause = session_config_error(s, strerror(errno));
 		goto fail;
 	}
 	if (s->config != NULL && !s->config_may_be_new &&
@@ -239,6 +302,8 @@ session_open_config(struct session *s, char **cause)
 		goto fail;
 	}
 	kconfig_recalc(k);
+	free(s->config_text);
+	s->config_text = file_read_regular(name, &len);
 	return k;
 fail:
 	free(why);

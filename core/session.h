@@ -29,6 +29,10 @@ struct session {
 	/* A --config that does not exist yet is fine (the browser writes
 	 * it); for the query commands it is a typo and an error. */
 	bool		 config_may_be_new;
+	/* The configuration file's text as session_open_config read it,
+	 * or NULL (none): what an export's report compares the file it
+	 * writes with, whatever was saved over it since. */
+	char		*config_text;
 	const char	*kconfig;	/* the top Kconfig file */
 	char	       **envp;		/* conf's environment */
 	char	       **vars;		/* NAME=value arguments */
@@ -47,7 +51,8 @@ struct session {
 	int		 jobs;		/* -j */
 	enum trim_policy policy;	/* --policy */
 	char		*decisions;	/* --decisions resolved, else
-					   .kctui-decisions in the tree */
+					   .kctui-decisions beside the
+					   configuration file */
 };
 
 /* Evidence with everything needed to attribute it. */
@@ -62,6 +67,8 @@ void		 session_init(struct session *);
 void		 session_free(struct session *);
 int		 session_setup(struct session *, char **cause);
 char		*session_path(const struct session *, const char *path);
+char		*session_beside_config(const struct session *,
+		     const char *name);
 void		 session_add_bundle(struct session *, const char *path);
 void		 session_set_decisions(struct session *, const char *path);
 

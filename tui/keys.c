@@ -35,7 +35,7 @@ static const struct key_binding keys_bindings[] = {
 	{ 'h', A_HELP, NULL },
 	{ K_F1, A_KEYS, "this key list" },
 	{ '/', A_SEARCH, "search (regex over names, prompts, help); in help, "
-	    "find text on the page (then n: the next line with it)" },
+	    "find text on the page (then n, N: the next, previous line with it)" },
 	{ 's', A_SAVE, "save the configuration" },
 	{ 'l', A_LOAD, "load another configuration" },
 	{ 'q', A_QUIT, "close this view; at the main menu, leave (asks to "
@@ -44,7 +44,8 @@ static const struct key_binding keys_bindings[] = {
 	{ 'A', A_SHOW_ALL, "show all options, invisible ones too" },
 	{ 'z', A_SHOW_ALL, NULL },
 	{ 'C', A_SHOW_NAME, "show option names" },
-	{ 'N', A_ONLY_NEW, "show only NEW options" },
+	{ 'N', A_ONLY_NEW, "show only NEW options; in search results and "
+	    "after / in help, the previous match" },
 	{ 'L' & 0x1f, A_REDRAW, "repaint the screen" },
 	{ 'E', A_ENABLE, "how to turn the option on (plan; y applies it)" },
 	{ 't', A_TRIM, "trim review (with -e): subsystems and candidates" },
@@ -52,7 +53,7 @@ static const struct key_binding keys_bindings[] = {
 	{ 'r', A_REJECT, "trim review: reject (keep) the option or subsystem" },
 	{ 'u', A_UNDO, "trim review: undo the last accept or reject" },
 	{ 'o', A_SORT, "trim review: sort the subsystems (menu order, most "
-	    "turned off, most candidates, name)" },
+	    "savings, most turned off, most candidates, name)" },
 	{ 'e', A_EXPORT, "export the trimmed configuration and its report" },
 	{ 'v', A_VERIFY, "trim review: verify the accepted trims (build, boot, "
 	    "judge the workload; v again cancels)" },

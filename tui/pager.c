@@ -3,8 +3,8 @@
  * pager.c - scrollable lines of text with a title, a mode of the tree
  * widget with one item per line: the help screen (help.c) and the plan to
  * turn an option on (plan.c). The cursor is the top line, so up and down
- * scroll the view, PgUp/PgDn/Space page, / finds text and n the next
- * line with it (less); what a key does otherwise, which lines are
+ * scroll the view, PgUp/PgDn/Space page, / finds text and n (N) the
+ * next (previous) line with it (less); what a key does otherwise, which lines are
  * headings, and the info line are the kind's (struct pager_ops).
  */
 #include <stdlib.h>
@@ -23,6 +23,10 @@ struct pager {
 	int			 nlines;
 	void			*data;
 	char			*find;		/* the last / text, or NULL */
+	/* The line the last find went to, and the view's top then: n and
+	 * N go on from it while the view stays there (on a page too short
+	 * to scroll, the top never moves), from the top once scrolled. */
+	int			 found, found_top;
 };
 
 /* Whether line contains needle, ignoring ASCII case. */
@@ -39,21 +43,25 @@ pager_contains(const char *line, const char *needle)
 }
 
 /* Scroll to the next line (after the top one, wrapping) that holds the
- * text searched last, as less's / and n. */
+ * text searched last, as less's / and n; dir -1: the previous line
+ * (before the top one), as less's N. */
 static void
-pager_find_next(struct tui *t, struct tui_view *v)
+pager_find_next(struct tui *t, struct tui_view *v, int dir)
 {
 	struct pager	*pg = v->data;
-	int		 top = tree_offset(v->tree), i, l;
+	int		 top = tree_offset(v->tree), i, l, from;
 
 	if (pg->find == NULL || *pg->find == '\0') {
 		tui_message(t, EL_STATUS, "/ finds text on this page");
 		return;
 	}
+	from = pg->found >= 0 && pg->found_top == top ? pg->found : top;
 	for (i = 1; i <= pg->nlines; i++) {
-		l = (top + i) % pg->nlines;
+		l = ((from + dir * i) % pg->nlines + pg->nlines) % pg->nlines;
 		if (pager_contains(pg->lines[l], pg->find)) {
 			tree_scroll_to(v->tree, l);
+			pg->found = l;
+			pg->found_top = tree_offset(v->tree);
 			if (tree_offset(v->tree) != l)
 				/* On the last page: the line is shown. */
 				tui_message(t, EL_STATUS, "/%s: line %d",
@@ -76,7 +84,8 @@ pager_find_done(struct tui *t, const char *text, void *arg)
 	pg = v->data;
 	free(pg->find);
 	pg->find = xstrdup(text);
-	pager_find_next(t, v);
+	pg->found = -1;		/* a new text: from the top */
+	pager_find_next(t, v, 1);
 }
 
 /* One item per line. */
@@ -156,7 +165,13 @@ pager_action(struct tui *t, struct tui_view *v, enum tui_action act)
 		/* less's n: the next line with it, when / was used. */
 		if (pg->find == NULL)
 			return pg->ops->action(t, v, act);
-		pager_find_next(t, v);
+		pager_find_next(t, v, 1);
+		return R_ALL;
+	case A_ONLY_NEW:
+		/* less's N: the previous line with it. */
+		if (pg->find == NULL)
+			return pg->ops->action(t, v, act);
+		pager_find_next(t, v, -1);
 		return R_ALL;
 	default:
 		return pg->ops->action(t, v, act);
@@ -203,6 +218,7 @@ pager_open(struct tui *t, const struct pager_ops *ops, struct kc_menu *m,
 	pg->title = title;
 	pg->text = text;
 	pg->data = data;
+	pg->found = -1;
 	/* Lines end in \n; a last one without it is a line too. */
 	for (p = pg->text; *p != '\0'; p = nl + 1) {
 		if ((nl = strchr(p, '\n')) == NULL)

@@ -12,7 +12,6 @@
  * file at once so that the next run honours them. Undo restores a saved
  * copy of the values.
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -92,6 +91,9 @@ struct tui_trim {
 	/* Whether the decisions file was there when the review began: if
 	 * not, and no decision is left (a then u), none is written. */
 	bool			 dexisted;
+	/* Whether some candidate's modules have a known size (KiB): the
+	 * list has a KiB column only then. */
+	bool			 sizes;
 };
 
 enum ritem_kind { RI_SUB, RI_ALL, RI_CAND, RI_CHANGE };
@@ -106,6 +108,7 @@ review_new(struct tui *t, struct kconfig *k, struct trim *tr,
     struct decisions *d, char *dpath, int policy, double ms)
 {
 	struct tui_trim *tt = xcalloc(1, sizeof *tt);
+	size_t		 i;
 
 	(void)t;
 	(void)ms;
@@ -115,6 +118,8 @@ review_new(struct tui *t, struct kconfig *k, struct trim *tr,
 	tt->dpath = dpath;
 	tt->policy = (enum trim_policy)policy;
 	tt->dexisted = access(dpath, F_OK) == 0;
+	for (i = 0; i < trim_ncands(tr); i++)
+		tt->sizes |= trim_cand(tr, i)->ko_bytes != 0;
 	tt->dragged = xcalloc(trim_ncands(tr) + 1, sizeof *tt->dragged);
 	tt->ndragged = xcalloc(trim_ncands(tr) + 1, sizeof *tt->ndragged);
 	pthread_mutex_init(&tt->calc, NULL);
@@ -615,17 +620,6 @@ review_undo(struct tui *t)
 
 /* ------------------------------------------------------------- export */
 
-/* Where the export goes: relative to the tree, as the prompt says. */
-static char *
-review_abs(const char *path)
-{
-	char cwd[PATH_MAX];
-
-	if (*path == '/' || getcwd(cwd, sizeof cwd) == NULL)
-		return xstrdup(path);
-	return xasprintf("%s/%s", cwd, path);
-}
-
 /* Write the accepted candidates to out (absolute) and the report to
  * report (NULL: none), as `kctui export` does (core/export.c); -1 with
  * *cause. */
@@ -654,6 +648,15 @@ review_export_to(struct tui *t, const char *out, const char *report,
 	e.out = out;
 	e.report = report;
 	e.config_in = t->session->config_path;
+	/* The input is the file as kctui read it: a save since (s) wrote
+	 * the browser's values over it. */
+	e.config_text = t->session->config_text;
+	e.config_text_set = true;
+	/* The values the trim started from may hold changes made before
+	 * the evidence loaded: the engine's reading of the file is the
+	 * interface's first one. */
+	e.config_base = t->config_base;
+	e.other_why = "set in the browser, not by a trim";
 	e.policy = tt->policy;
 	e.bundles = (const char *const *)t->session->bundles;
 	e.nbundles = t->session->nbundles;
@@ -680,8 +683,9 @@ review_naccepted(struct tui *t)
 	return n;
 }
 
-/* Export the accepted candidates to path (relative to the tree, as the
- * prompt says) and the report to path.md. */
+/* Export the accepted candidates to path and the report to path.md; a
+ * relative path typed is the user's, from the directory kctui was
+ * started in, as --config's (not the tree's). */
 static void
 review_export_done(struct tui *t, const char *path, void *arg)
 {
@@ -691,7 +695,7 @@ review_export_done(struct tui *t, const char *path, void *arg)
 	(void)arg;
 	if (t->trim == NULL || path == NULL || *path == '\0')
 		return;
-	out = review_abs(path);
+	out = session_path(t->session, path);
 	rep = xasprintf("%s.md", out);
 	if (review_export_to(t, out, rep, &nacc, &cause) != 0)
 		tui_message(t, EL_ERROR, "%s", cause);
@@ -758,7 +762,7 @@ review_keep_verified(struct tui *t, const struct verify *v)
 int
 review_export(struct tui *t)
 {
-	char *def;
+	char *def, *abs;
 
 	if (t->trim == NULL) {
 		tui_message(t, EL_ERROR, load_busy(t) ? "Evidence is still "
@@ -766,8 +770,11 @@ review_export(struct tui *t)
 		    "with -e BUNDLE");
 		return R_ALL;
 	}
-	/* Beside the config being edited, not in the tree. */
-	def = xasprintf("%s.trimmed", t->config_path);
+	/* Beside the config being edited, not in the tree; absolute, as
+	 * a relative path typed is the user's (review_abs). */
+	abs = tui_config_abs(t);
+	def = xasprintf("%s.trimmed", abs);
+	free(abs);
 	tui_ask(t, "Export trimmed config to: ", def, review_export_done,
 	    NULL);
 	free(def);
@@ -896,9 +903,12 @@ review_cut(struct tui *t, struct row *r, int width)
 	row_add(r, EL_INVISIBLE, t->ascii ? "..." : "\u2026");
 }
 
-/* The list's orders (o), as ncdu's and htop's sort keys. */
+/* The list's orders (o), as ncdu's and htop's sort keys: savings are
+ * the modules' KiB, then the objects (when no size is known). */
+enum { RS_MENU, RS_SAVINGS, RS_OFF, RS_COUNT, RS_NAME };
 static const char *const rlist_sorts[] = {
-	"menu order", "most turned off", "most candidates", "name"
+	"menu order", "most savings", "most turned off", "most candidates",
+	"name"
 };
 #define RLIST_NSORTS (int)(sizeof rlist_sorts / sizeof rlist_sorts[0])
 
@@ -913,16 +923,27 @@ rlist_cmp(const void *a, const void *b)
 	struct trim_subsys	*sx = trim_subsys(rlist_sort_tt->t, x);
 	struct trim_subsys	*sy = trim_subsys(rlist_sort_tt->t, y);
 	const char		*lx, *ly;
+	size_t			 ox, oy, mx, my;
+	unsigned long long	 bx, by;
 	int			 c = 0;
 
 	switch (rlist_sort_tt->sort) {
-	case 1:
+	case RS_SAVINGS:
+		review_counts(rlist_sort_tt, sx->cands, sx->ncands, &ox, &mx,
+		    &bx);
+		review_counts(rlist_sort_tt, sy->cands, sy->ncands, &oy, &my,
+		    &by);
+		c = (by > bx) - (by < bx);
+		if (c == 0)
+			c = (oy > ox) - (oy < ox);
+		break;
+	case RS_OFF:
 		c = (sy->removes > sx->removes) - (sy->removes < sx->removes);
 		break;
-	case 2:
+	case RS_COUNT:
 		c = (sy->ncands > sx->ncands) - (sy->ncands < sx->ncands);
 		break;
-	case 3:
+	case RS_NAME:
 		lx = strrchr(sx->path, '>') != NULL ? strrchr(sx->path, '>') +
 		    2 : sx->path;
 		ly = strrchr(sy->path, '>') != NULL ? strrchr(sy->path, '>') +
@@ -971,8 +992,12 @@ rlist_draw(void *arg, struct tree *tr, const struct tree_line *l,
 	review_counts(tt, sub->cands, sub->ncands, &objs, &mods, &bytes);
 	row_addf(r, EL_NORMAL, "%3zu/%-3zu %4zu objs %3zu mods ", done,
 	    sub->ncands, objs, mods);
+	/* A column of its own when some size is known, so that the rows
+	 * stay aligned under the headings; "-" where none is. */
 	if (bytes)
-		row_addf(r, EL_NORMAL, "%6lluK ", (bytes + 1023) / 1024);
+		row_addf(r, EL_NORMAL, "%7llu ", (bytes + 1023) / 1024);
+	else if (tt->sizes)
+		row_addf(r, EL_NORMAL, "%7s ", "-");
 	row_addf(r, EL_TRIM, "%4zu off", sub->removes);
 	row_add(r, EL_NORMAL, "  ");
 	review_path(t, r, sub->path, width - r->n);
@@ -985,11 +1010,11 @@ rlist_draw(void *arg, struct tree *tr, const struct tree_line *l,
 static void
 rlist_heading(struct tui *t, struct tui_view *v, struct row *r, int width)
 {
-	(void)t;
 	(void)v;
 	(void)width;
-	row_addf(r, EL_HELP_TITLE, "  reviewed   objects  modules      off  "
-	    "subsystem (o: %s)", rlist_sorts[t->trim->sort]);
+	row_addf(r, EL_HELP_TITLE, "  reviewed   objects  modules %s     off  "
+	    "subsystem (o: %s)", t->trim->sizes ? "    KiB " : "",
+	    rlist_sorts[t->trim->sort]);
 }
 
 static const char *
@@ -1010,16 +1035,39 @@ static const struct tree_ops rlist_tree_ops = {
 static char *
 rlist_title(struct tui *t, struct tui_view *v)
 {
-	struct tui_trim	*tt = t->trim;
-	struct trim_stats st;
+	struct tui_trim		*tt = t->trim;
+	struct trim_stats	 st;
+	size_t			*acc, nacc = 0, i, objs, mods;
+	unsigned long long	 bytes;
+	char			*totals, *title;
 
 	(void)v;
 	trim_get_stats(tt->t, &st);
-	return xasprintf("Trim review: %zu of %zu reviewed, %zu candidates, "
-	    "%zu accepted (%s%s)", review_subsys_done(tt),
-	    trim_nsubsys(tt->t), trim_ncands(tt->t), review_naccepted(t),
-	    trim_policy_name(tt->policy), tt->policy == TRIM_POLICY_AGGRESSIVE && !st.aggressive ?
-	    ", no trace: as modules" : "");
+	/* The running total of what the accepted trims remove (ncdu's
+	 * total), last: the title reads the same until one is accepted. */
+	acc = xcalloc(trim_ncands(tt->t) + 1, sizeof *acc);
+	for (i = 0; i < trim_ncands(tt->t); i++)
+		if (trim_cand(tt->t, i)->state == TRIM_ACCEPTED)
+			acc[nacc++] = i;
+	review_counts(tt, acc, nacc, &objs, &mods, &bytes);
+	/* The KiB first: the title is cut at the screen's end. */
+	if (nacc == 0)
+		totals = xstrdup("");
+	else if (bytes != 0)
+		totals = xasprintf(" removing %llu KiB, %zu obj%s",
+		    (bytes + 1023) / 1024, objs, objs == 1 ? "" : "s");
+	else
+		totals = xasprintf(" removing %zu obj%s, %zu module%s", objs,
+		    objs == 1 ? "" : "s", mods, mods == 1 ? "" : "s");
+	title = xasprintf("Trim review: %zu of %zu reviewed, %zu candidates, "
+	    "%zu accepted (%s%s)%s", review_subsys_done(tt),
+	    trim_nsubsys(tt->t), trim_ncands(tt->t), nacc,
+	    trim_policy_name(tt->policy), tt->policy ==
+	    TRIM_POLICY_AGGRESSIVE && !st.aggressive ? ", no trace: as "
+	    "modules" : "", totals);
+	free(totals);
+	free(acc);
+	return title;
 }
 
 static int rsub_open(struct tui *, size_t);
@@ -1211,6 +1259,18 @@ rsub_state(struct tui *t, enum trim_state st, int *el)
 	}
 }
 
+/* Where rsub_draw's saving column starts on a candidate's row: a blank,
+ * the state (6), the value (4), CONFIG_ and 28 cells of name, a blank. */
+#define RSUB_COL_SAVING	(1 + 6 + 4 + 7 + 28 + 1)
+
+/* The saving column's width: "15 objs, 10 modules" (17), wider when
+ * sizes are known (", 1234 KiB"), so the prompts stay in a column. */
+static int
+rsub_saving_width(const struct tui_trim *tt)
+{
+	return tt->sizes ? 28 : 17;
+}
+
 static void
 rsub_draw(void *arg, struct tree *tr, const struct tree_line *l,
     bool selected, struct row *r, int width)
@@ -1224,7 +1284,7 @@ rsub_draw(void *arg, struct tree *tr, const struct tree_line *l,
 	struct review_change	*ch;
 	const char		*st;
 	size_t			 n, done = review_done(tt, ri->sub);
-	int			 el, col;
+	int			 el, col, w;
 
 	(void)tr;
 	switch (ri->kind) {
@@ -1249,11 +1309,14 @@ rsub_draw(void *arg, struct tree *tr, const struct tree_line *l,
 		    'm');
 		row_addf(r, EL_NAME, "CONFIG_%-28s", c->name);
 		row_add(r, EL_NORMAL, " ");
+		/* A longer name pushes the rest right (past the heading's
+		 * column): cut nothing of it. */
 		col = r->n;
 		review_saving(tt, &ri->cand, 1, r, EL_NORMAL);
 		/* Two blanks at least before the prompt: the counts never
 		 * run into it. */
-		row_fit(r, EL_NORMAL, r->n < col + 17 ? col + 19 : r->n + 2);
+		w = rsub_saving_width(tt);
+		row_fit(r, EL_NORMAL, r->n < col + w ? col + w + 2 : r->n + 2);
 		if (c->decided)
 			row_add(r, EL_TRIM, "(decision: trim) ");
 		else if (c->to_verify)
@@ -1287,6 +1350,21 @@ rsub_draw(void *arg, struct tree *tr, const struct tree_line *l,
 	review_cut(t, r, width);
 	if (selected)
 		row_paint(r, EL_SELECTED, 0, width);
+}
+
+/* The candidates' column headings, on the rule above them, at the
+ * columns rsub_draw puts them in. */
+static void
+rsub_heading(struct tui *t, struct tui_view *v, struct row *r, int width)
+{
+	(void)v;
+	(void)width;
+	row_add(r, EL_HELP_TITLE, " state  was option");
+	row_fit(r, EL_HELP_TITLE, RSUB_COL_SAVING);
+	row_add(r, EL_HELP_TITLE, "saving");
+	row_fit(r, EL_HELP_TITLE, RSUB_COL_SAVING + rsub_saving_width(t->trim) +
+	    2);
+	row_add(r, EL_HELP_TITLE, "prompt, reason");
 }
 
 static const char *
@@ -1446,7 +1524,7 @@ rsub_free(struct tui_view *v)
 
 static const struct tui_view_ops rsub_ops = {
 	"trim-subsystem", &rsub_tree_ops, rsub_title, rsub_action, rsub_info,
-	rsub_free, NULL
+	rsub_free, rsub_heading
 };
 
 static int

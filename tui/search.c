@@ -122,17 +122,20 @@ search_title(struct tui *t, struct tui_view *v)
 }
 
 /* The cursor to the next match after it (a line with an entry), from
- * the top again after the last. */
+ * the top again after the last; dir -1: the previous one, from the
+ * bottom again before the first (less's and vim's n and N). */
 static void
-search_next(struct tui_view *v)
+search_next(struct tui_view *v, int dir)
 {
 	int		 n = tree_count(v->tree), cur = tree_current(v->tree), i;
+	int		 l;
 	struct sresult	*sr;
 
 	for (i = 1; i <= n; i++) {
-		sr = tree_line(v->tree, (cur + i) % n)->data;
+		l = ((cur + dir * i) % n + n) % n;
+		sr = tree_line(v->tree, l)->data;
 		if (sr->m != NULL) {
-			tree_move(v->tree, (cur + i) % n - cur);
+			tree_move(v->tree, l - cur);
 			return;
 		}
 	}
@@ -161,7 +164,11 @@ search_action(struct tui *t, struct tui_view *v, enum tui_action act)
 		return -1;	/* a heading: the key list */
 	case A_SET_N:
 		/* n: the next match, over the headings (wrapping). */
-		search_next(v);
+		search_next(v, 1);
+		return R_LINES;
+	case A_ONLY_NEW:
+		/* N: the previous one, as less and vim. */
+		search_next(v, -1);
 		return R_LINES;
 	default:
 		return -1;
@@ -187,7 +194,8 @@ search_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 		row_addf(r, EL_INVISIBLE, "  invisible: %s", why);
 		free(why);
 	}
-	row_add(r, EL_STATUS, "  Enter jumps, n next match, ? help, Esc back");
+	row_add(r, EL_STATUS, "  Enter jumps, n/N next/previous match, ? help, "
+	    "Esc back");
 }
 
 static void

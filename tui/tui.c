@@ -96,6 +96,7 @@ tui_done(struct tui *t)
 		free(t->input);
 	}
 	free(t->config_path);
+	free(t->config_base);
 	free(t->last_search);
 	theme_free(&t->theme);
 	pthread_mutex_destroy(&t->req_lock);
@@ -266,17 +267,34 @@ tui_save(struct tui *t)
 	return true;
 }
 
-/* The path typed for L: read that configuration. */
+/* The configuration's path, absolute: the tree's directory (where
+ * kctui runs after -C) before a relative one. */
+char *
+tui_config_abs(struct tui *t)
+{
+	char *cwd, *abs;
+
+	if (*t->config_path == '/' || (cwd = getcwd(NULL, 0)) == NULL)
+		return xstrdup(t->config_path);
+	abs = xasprintf("%s/%s", cwd, t->config_path);
+	free(cwd);
+	return abs;
+}
+
+/* The path typed for L: read that configuration (a relative one from
+ * where kctui was started, as --config). */
 static void
 tui_load_done(struct tui *t, const char *path, void *arg)
 {
-	char	*cause = NULL;
+	char	*cause = NULL, *abs;
 	int	 rc;
 
 	(void)arg;
 	if (path == NULL || *path == '\0')
 		return;
-	rc = kconfig_read(t->k, path, &cause);
+	abs = session_path(t->session, path);
+	rc = kconfig_read(t->k, abs, &cause);
+	free(abs);
 	if (rc != 0) {
 		tui_message(t, EL_ERROR, "%s", rc > 0 ? "no such file" : cause);
 		free(cause);
@@ -410,6 +428,7 @@ tui_key(struct tui *t, int key)
 {
 	struct tui_view		*v = t->view;
 	enum tui_action		 act;
+	char			*def;
 	int			 r, h;
 
 	if (key == K_RESIZE)
@@ -487,8 +506,9 @@ tui_key(struct tui *t, int key)
 		tui_save(t);
 		return R_ALL;
 	case A_LOAD:
-		tui_ask(t, "Load configuration: ", t->config_path,
-		    tui_load_done, NULL);
+		def = tui_config_abs(t);
+		tui_ask(t, "Load configuration: ", def, tui_load_done, NULL);
+		free(def);
 		return R_ALL;
 	case A_SEARCH:
 		tui_ask(t, "Search (regex): ", t->last_search,
@@ -949,6 +969,7 @@ tui_open(struct tui *t, struct session *s)
 	tui_init(t, s, k, NULL);
 	t->config_existed = existed;
 	t->config_path = xstrdup(name);
+	t->config_base = kconfig_write_string(k);
 	if (getenv("KCTUI_BENCH_LOG") != NULL)
 		t->bench = fopen(getenv("KCTUI_BENCH_LOG"), "a");
 	return 0;

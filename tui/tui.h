@@ -94,6 +94,10 @@ struct tui {
 	bool			 config_existed;	/* for NEW */
 	bool			 dirty;
 	char			*config_path;
+	/* The configuration as the engine read it at start, written out:
+	 * what an export's report tells the tree's update of the input
+	 * (as olddefconfig) by, whatever was changed since. */
+	char			*config_base;
 
 	char			*msg;
 	int			 msg_el;
@@ -154,6 +158,9 @@ struct tui_view	*tui_push(struct tui *, const struct tui_view_ops *,
 void		 tui_pop(struct tui *);
 /* Handle one key (K_* or a code point): R_* flags. */
 int		 tui_key(struct tui *, int key);
+/* The configuration's path, absolute (malloc'd): what a prompt offers,
+ * since a relative path typed is from where kctui was started. */
+char		*tui_config_abs(struct tui *);
 /* Format the whole screen into rows[height] (headless). */
 void		 tui_render(struct tui *, struct row *rows, int height,
 		     int width);

@@ -123,6 +123,14 @@ fixture() {
 	# Help.
 	step fx-help "Symbol: LOG_BUF_SHIFT" Home Down '?' || return
 	screen fx-help
+	# / in help finds text, n the next line with it, N the previous
+	# (less), on a page too short to scroll too.
+	step fx-help-find "Find on this page:" / || return
+	tui_keys log Enter
+	step fx-help-find1 "/log: line 8" || return
+	step fx-help-find-n "/log: line 10" n || return
+	step fx-help-find-N "/log: line 8" N || return
+	pass "tui/fx-help-find-next-previous$sfx"
 	step fx-help-close "General setup" Escape || return
 	# q closes the submenu: back at the main menu, still running.
 	tui_keys q
@@ -147,6 +155,15 @@ fixture() {
 		pass "tui/fx-search-next$sfx"
 	else
 		fail "tui/fx-search-next$sfx" "n did not go to the next match"
+		tui_screen | indent
+	fi
+	# N: the previous match (less, vim), round to the last.
+	if tui_keys N && tui_settle && tui_sgr "SHA224 and SHA256" | grep -q "bg=4" &&
+	   tui_keys N && tui_settle && tui_sgr "Use Rx polling (NAPI)" | grep -q "bg=4" &&
+	   tui_keys N && tui_settle && tui_sgr "Intel PRO/1000" | grep -q "bg=4"; then
+		pass "tui/fx-search-previous$sfx"
+	else
+		fail "tui/fx-search-previous$sfx" "N did not go to the previous match"
 		tui_screen | indent
 	fi
 	step fx-jump "Network device support" Enter || return
@@ -422,6 +439,13 @@ real_trim() {
 	else
 		fail "tui/trim-report$sfx" "report without the consequence"
 	fi
+	if "$here/report-diff.sh" "$DEBIAN_CLOUD" "$d/trimmed" "$d/trimmed.md" \
+	    > "$work/trim-diff" 2>&1; then
+		pass "tui/trim-report-diff$sfx" "($(cat "$work/trim-diff"))"
+	else
+		fail "tui/trim-report-diff$sfx" "report != diff(input, output):"
+		indent < "$work/trim-diff"
+	fi
 	# E on an invisible option: the plan, y applies it.
 	step trim-search "1 match" / '^SENSORS_LIS3_SPI$' Enter || return
 	step trim-jump "invisible: depends on !ACPI && SPI_MASTER" Enter || return
@@ -463,19 +487,22 @@ real_trim() {
 
 # ----------------------------------------------- one state, one truth
 # The Kyber case (issue 25): accept IO Schedulers in the review, set
-# MQ_IOSCHED_KYBER back to m in the menu, export. The review no longer
-# counts it accepted (and says so), its decision is gone, the file has
-# it m, and the report's removed options are exactly the y/m options of
-# the input that the written file turns off (report = diff(input,
-# output)).
+# MQ_IOSCHED_KYBER back to m in the menu, change two options no trim
+# touches (VIRTIO_NET m -> n, LOG_BUF_SHIFT 17 -> 18), export. The review
+# no longer counts KYBER accepted (and says so), its decision is gone,
+# the file has it m, and the report is diff(input, output): every option
+# whose line differs between the config kctui read and the file written
+# is in it, with both values, and nothing else (report-diff.sh).
 real_kyber() {
 	local d=$work/kyber bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
 	local sub="Enable the block layer > IO Schedulers" diffset repset
 	kctui_tree_ensure > /dev/null 2>&1 || return
 	mkdir -p "$d"
 	cp "$DEBIAN_CLOUD" "$d/.config"
-	cp "$DEBIAN_CLOUD" "$d/input"
-	"$KCTUI" -C "$TREE" --config "$d/input" olddefconfig > /dev/null
+	# Warms the $(shell) cache: the worker's parse sees the same
+	# symbols in the same order.
+	cp "$DEBIAN_CLOUD" "$d/warm"
+	"$KCTUI" -C "$TREE" --config "$d/warm" olddefconfig > /dev/null
 	TUI_SOCK=kctui-test-$$-kyber
 	tui_start "$TREE" "$KCTUI" --config "$d/.config" \
 	    -e "$bundle" --decisions "$d/decisions"
@@ -498,6 +525,16 @@ real_kyber() {
 		fail "tui/kyber-review$sfx" "IO Schedulers not 1 of 2 reviewed"
 		tui_screen | indent
 	fi
+	# Changes of the menu's, no trim's: a tristate and an int.
+	step kyber-menu2 "Main menu" Escape Escape Escape || return
+	step kyber-vnet "1 match" / '^VIRTIO_NET$' Enter || return
+	step kyber-vnet-jump "Virtio network driver" Enter || return
+	step kyber-vnet-off "modified" n || return
+	step kyber-log "1 match" / '^LOG_BUF_SHIFT$' Enter || return
+	step kyber-log-jump "Kernel log buffer size" Enter || return
+	step kyber-log-ask "(int):" Enter || return
+	tui_keys C-u 18 Enter
+	step kyber-log-set "(18) Kernel log buffer size" || return
 	step kyber-export-ask "Export trimmed config to:" e || return
 	tui_keys C-u "$d/trimmed" Enter
 	step kyber-exported "Exported 1 trimmed options to" || return
@@ -513,17 +550,119 @@ real_kyber() {
 		fail "tui/kyber-file$sfx" "KYBER not m in the file, or in the report or decisions"
 		grep -h KYBER "$d/trimmed" "$d/trimmed.md" "$d/decisions" | indent
 	fi
-	# y/m in the input, n in the output: what the report lists removed.
-	diffset=$(comm -23 <(grep -oE '^CONFIG_[A-Za-z0-9_]+=[ym]' "$d/input" |
-		cut -d= -f1 | sort) <(grep -oE '^CONFIG_[A-Za-z0-9_]+=[ym]' \
-		"$d/trimmed" | cut -d= -f1 | sort) | tr '\n' ' ')
-	repset=$(grep -oE '^(- |  - dragged along: )`CONFIG_[A-Za-z0-9_]+` \(' \
-		"$d/trimmed.md" | grep -oE 'CONFIG_[A-Za-z0-9_]+' | sort |
-		tr '\n' ' ')
-	if [ -n "$diffset" ] && [ "$diffset" = "$repset" ]; then
-		pass "tui/kyber-report$sfx" "(removed: $repset)"
+	# report = diff(input, output): the input is the file kctui read
+	# (Debian's, which olddefconfig also brings up to date).
+	if "$here/report-diff.sh" "$DEBIAN_CLOUD" "$d/trimmed" "$d/trimmed.md" \
+	    > "$work/kyber-diff" 2>&1; then
+		pass "tui/kyber-report$sfx" "($(cat "$work/kyber-diff"))"
 	else
-		fail "tui/kyber-report$sfx" "diff(input, output): $diffset; report: $repset"
+		fail "tui/kyber-report$sfx" "report != diff(input, output):"
+		indent < "$work/kyber-diff"
+	fi
+	# The menu's changes are other changes, said to be the browser's;
+	# BFQ's group option is dragged along by the accepted BFQ.
+	if grep -qx -- '- `CONFIG_VIRTIO_NET`: m -> n (set in the browser, not by a trim)' "$d/trimmed.md" &&
+	   grep -qx -- '- `CONFIG_LOG_BUF_SHIFT`: 17 -> 18 (set in the browser, not by a trim)' "$d/trimmed.md" &&
+	   grep -q -- '^  - dragged along: `CONFIG_BFQ_GROUP_IOSCHED` (y -> n, depends on IOSCHED_BFQ)' "$d/trimmed.md"; then
+		pass "tui/kyber-report-menu$sfx"
+	else
+		fail "tui/kyber-report-menu$sfx" "the menu's changes not in the report as such:"
+		indent < "$d/trimmed.md"
+	fi
+}
+
+# Paths (issue 25): kctui run in a directory of the user's with -C TREE
+# and a relative --config: the config is the one in that directory (not
+# the tree's), the decisions file and the export's default go beside it
+# (a relative name typed for the export or for L is from that directory
+# too),
+# an undo that leaves nothing decided removes the decisions file, and
+# nothing at all is written into the tree. A relative $KCONFIG_CONFIG
+# stays the tree's (as make -C), and the error says where it looked.
+real_paths() {
+	local d=$work/paths bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local sub="Enable the block layer > IO Schedulers" f before after
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/rel.config"
+	cp "$DEBIAN_CLOUD" "$d/other.config"
+	# The tree's files of those names, as they are before (an inode
+	# and mtime, or "absent"): the same after.
+	ident() {
+		for f in .kctui-decisions rel.config rel.config.trimmed \
+		    rel.config.trimmed.md .config.trimmed typed.config; do
+			printf '%s:%s ' "$f" "$(stat -c '%i.%Y' "$TREE/$f" 2>/dev/null || echo absent)"
+		done
+	}
+	before=$(ident)
+	TUI_SOCK=kctui-test-$$-paths
+	tui_start "$d" "$KCTUI" -C "$TREE" --config rel.config -e "$bundle"
+	step paths-loaded "suggested trim" 120 || return
+	if tui_screen | head -n 1 | grep -qF " $d/rel.config - "; then
+		pass "tui/paths-config-from-cwd$sfx"
+	else
+		fail "tui/paths-config-from-cwd$sfx" "the title does not name $d/rel.config"
+		tui_screen | head -n 2 | indent
+	fi
+	# L offers the config's path in full; a relative name typed is
+	# from the user's directory (other.config: the same values).
+	step paths-load-ask "Load configuration: $d/rel.config" l || return
+	tui_keys C-u other.config Enter
+	step paths-load "Configuration loaded from other.config" || return
+	step paths-list "reviewed," t || return
+	step paths-sub "Trim review › $sub" Down Down Down Down Down Enter || return
+	step paths-accept "2 options trimmed (.kctui-decisions)" a || return
+	if grep -qx "CONFIG_IOSCHED_BFQ trim  # accepted in the kctui trim review" "$d/.kctui-decisions"; then
+		pass "tui/paths-decisions-beside$sfx"
+	else
+		fail "tui/paths-decisions-beside$sfx" "no $d/.kctui-decisions with the decision"
+		ls -A "$d" | indent
+	fi
+	step paths-list2 "1 of 99 reviewed," Escape || return
+	step paths-undo "Undone: 2 options as before" u || return
+	if [ ! -e "$d/.kctui-decisions" ]; then
+		pass "tui/paths-undo-no-file$sfx"
+	else
+		fail "tui/paths-undo-no-file$sfx" "a decisions file with nothing decided"
+	fi
+	step paths-sub2 "Trim review › $sub" Enter || return
+	step paths-accept2 "2 options trimmed" a || return
+	step paths-export-ask "Export trimmed config to: $d/rel.config.trimmed" e || return
+	tui_keys Enter
+	step paths-exported "Exported 2 trimmed options to $d/rel.config.trimmed" || return
+	# A relative name typed is the user's too, as --config's.
+	step paths-export-ask2 "Export trimmed config to:" e || return
+	tui_keys C-u typed.config Enter
+	step paths-exported2 "Exported 2 trimmed options to $d/typed.config" || return
+	step paths-quit "Save the configuration, with its 2 accepted trims, to" Q || return
+	step paths-quit2 "[exited 0]" n || return
+	tui_stop
+	# What the user decided, and nothing else, beside the config.
+	got=$(cd "$d" && ls -A | tr '\n' ' ')
+	if [ "$got" = ".kctui-decisions other.config rel.config rel.config.trimmed rel.config.trimmed.md typed.config typed.config.md " ] &&
+	   cmp -s "$DEBIAN_CLOUD" "$d/rel.config"; then
+		pass "tui/paths-files$sfx" "($got)"
+	else
+		fail "tui/paths-files$sfx" "files beside the config: $got (or rel.config written)"
+	fi
+	after=$(ident)
+	if [ "$before" = "$after" ]; then
+		pass "tui/paths-tree-untouched$sfx"
+	else
+		fail "tui/paths-tree-untouched$sfx" "before: $before; after: $after"
+	fi
+	# A relative --config that is not there: the error names the path
+	# from the user's directory; a relative $KCONFIG_CONFIG, the tree's.
+	(cd "$d" && "$KCTUI" -C "$TREE" --config nosuch.config explain MQ_IOSCHED_KYBER) \
+		> /dev/null 2> "$work/paths-err1"
+	(cd "$d" && KCONFIG_CONFIG=nosuch.config "$KCTUI" -C "$TREE" explain MQ_IOSCHED_KYBER) \
+		> /dev/null 2> "$work/paths-err2"
+	if grep -qxF "kctui: $d/nosuch.config: No such file or directory (--config names the configuration to read)" "$work/paths-err1" &&
+	   grep -qF "kctui: no $TREE/nosuch.config (\$KCONFIG_CONFIG is relative to the tree, as with make -C): using defaults found in" "$work/paths-err2"; then
+		pass "tui/paths-errors-say-where$sfx"
+	else
+		fail "tui/paths-errors-say-where$sfx" "errors:"
+		cat "$work/paths-err1" "$work/paths-err2" | indent
 	fi
 }
 
@@ -688,6 +827,20 @@ real_help() {
 		fail "tui/help-all-items$sfx" "evidence items cut"
 		tui_screen | indent
 	fi
+	# MLX5_CORE depends on three "X || !X": the note about the other
+	# alternatives is said once, in the singular.
+	step help-search3 "1 match" Escape Escape / '^MLX5_CORE$' Enter || return
+	step help-mlx5 "Help: MLX5_CORE" '?' || return
+	screen help-mlx5
+	local joined
+	joined=$(tui_screen | tr '\n' ' ' | tr -s ' ')
+	if [ "$(grep -o alternative <<< "$joined" | wc -l)" = 1 ] &&
+	   grep -qF "VXLAN is m, MLXFW is m and PCI_HYPERV_INTERFACE is m (and in each, the other alternative does not hold either)." <<< "$joined"; then
+		pass "tui/help-alternatives-once$sfx"
+	else
+		fail "tui/help-alternatives-once$sfx" "the note on alternatives repeated or plural"
+		tui_screen | indent
+	fi
 	step help-quit-ask "Save the configuration" Q || return
 	step help-quit "[exited 0]" n || return
 }
@@ -718,8 +871,9 @@ real_small() {
 		fail "tui/small-list$sfx" "legend without ? help, a path cut at its end, or no headings"
 		tui_screen | indent
 	fi
-	# o sorts: by what each turns off, the most first.
-	step small-sort "subsystem (o: most turned off)" o || return
+	# o sorts: by what each turns off, the most first (after the
+	# savings).
+	step small-sort "subsystem (o: most turned off)" o o || return
 	local offs
 	offs=$(tui_screen | sed -n '5,20p' | grep -oE '[0-9]+ off' | cut -d' ' -f1 | tr '\n' ' ')
 	if [ -n "$offs" ] && [ "$offs" = "$(printf '%s\n' $offs | sort -rn | tr '\n' ' ')" ]; then
@@ -741,6 +895,78 @@ real_small() {
 	fi
 	step small-quit-ask "Save the configuration" Q || return
 	step small-quit "[exited 0]" n || return
+}
+
+# col_of TEXT: the column (in characters) where TEXT starts on the line
+# read from stdin.
+col_of() {
+	perl -CS -Mutf8 -ne 'BEGIN { $t = shift @ARGV; utf8::decode($t) }
+		chomp; $i = index($_, $t); print "$i\n" if $i >= 0' "$1"
+}
+
+# Savings (issue 25): with the modules' sizes known (KCTUI_MODULES_DIR:
+# two .ko made here, 40 and 100 KiB once loaded, for Kyber and BFQ), the
+# list has a KiB column under its heading, o sorts by savings first,
+# the subsystem's candidates have column headings, and the title keeps
+# the running total of what the accepted trims remove.
+real_savings() {
+	local d=$work/savings bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local sub="Enable the block layer > IO Schedulers"
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d/mods/kernel/block"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	# Their allocated sections: 40960 and 102400 bytes of .data.
+	printf 'char kyber_pad[40960] = {1};\n' |
+		gcc -x c -c - -o "$d/mods/kernel/block/kyber-iosched.ko" &&
+	printf 'char bfq_pad[102400] = {1};\n' |
+		gcc -x c -c - -o "$d/mods/kernel/block/bfq.ko" || {
+		fail "tui/savings$sfx" "could not make the .ko files"
+		return
+	}
+	TUI_SOCK=kctui-test-$$-savings
+	tui_start "$TREE" env KCTUI_MODULES_DIR="$d/mods" "$KCTUI" \
+	    --config "$d/.config" -e "$bundle" --decisions "$d/decisions"
+	step savings-loaded "suggested trim" 120 || return
+	step savings-list "reviewed," t || return
+	if tui_screen | grep -qx "  reviewed   objects  modules     KiB      off  subsystem (o: menu order)" &&
+	   tui_screen | grep -qx "     0/2      4 objs   2 mods     140    4 off  $sub" &&
+	   tui_screen | grep -qx "     0/1      1 objs   1 mods       -    1 off  Executable file formats"; then
+		pass "tui/savings-column$sfx"
+	else
+		fail "tui/savings-column$sfx" "no KiB column under its heading"
+		tui_screen | indent
+	fi
+	step savings-sort "subsystem (o: most savings)" o Home || return
+	tui_settle
+	if tui_screen | sed -n 5p | grep -q " 140    4 off  $sub\$"; then
+		pass "tui/savings-sort$sfx"
+	else
+		fail "tui/savings-sort$sfx" "$sub (140 KiB) is not first by savings"
+		tui_screen | indent
+	fi
+	step savings-sub "Trim review › $sub" Enter || return
+	step savings-sub2 "trimming all turns off" || return
+	screen savings-sub
+	if tui_screen | sed -n 4p | grep -qE "^ state  was option +saving +prompt, reason" &&
+	   tui_screen | grep -qE "^   ✂    m  CONFIG_MQ_IOSCHED_KYBER +1 obj, 1 module, 40 KiB +Kyber I/O scheduler" &&
+	   [ "$(tui_screen | sed -n 4p | col_of "prompt, reason")" = \
+	     "$(tui_screen | grep "CONFIG_MQ_IOSCHED_KYBER" | col_of "Kyber I/O")" ]; then
+		pass "tui/savings-sub-headings$sfx"
+	else
+		fail "tui/savings-sub-headings$sfx" "no column headings over the candidates"
+		tui_screen | indent
+	fi
+	step savings-accept "2 options trimmed" a || return
+	step savings-total "2 accepted (modules) removing 140 KiB, 4 objs" Escape || return
+	screen savings-list
+	step savings-undo "0 accepted (modules)" u || return
+	if ! tui_screen | grep -q "removing"; then
+		pass "tui/savings-total$sfx"
+	else
+		fail "tui/savings-total$sfx" "the total stays after undo"
+	fi
+	step savings-quit-ask "Save the configuration" Q || return
+	step savings-quit "[exited 0]" n || return
 }
 
 # The review at 220x60: the full legend, every path whole.
@@ -805,7 +1031,7 @@ real_612() {
 
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_review real_forced real_help real_small real_large real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_paths real_review real_forced real_help real_small real_savings real_large real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;

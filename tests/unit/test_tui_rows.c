@@ -90,6 +90,51 @@ tag_has(const char *tag, const char *name)
 	return found;
 }
 
+/* Whether name is the name of a key of the table. */
+static int
+table_has(const struct key_binding *kb, int n, const char *name)
+{
+	char	buf[8];
+	int	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(keys_name(kb[i].key, buf), name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Every key the man page's KEYS tags name (tags: their tag lines, each
+ * followed by a comma) is a key of the table: the page documents no key
+ * the browser lacks (words split as tag_has splits them). */
+static void
+check_man_keys(const char *tags, const struct key_binding *kb, int n)
+{
+	char		*copy = xstrdup(tags), *w, *p, *save = NULL, *save2;
+	struct strbuf	 extra;
+
+	strbuf_init(&extra);
+	for (w = strtok_r(copy, " ,", &save); w != NULL;
+	    w = strtok_r(NULL, " ,", &save)) {
+		if (table_has(kb, n, w))
+			continue;
+		if (strcmp(w, "/") == 0) {
+			/* A lone "/" is the key itself, not a separator. */
+			strbuf_addf(&extra, " %s", w);
+			continue;
+		}
+		save2 = NULL;
+		for (p = strtok_r(w, "/", &save2); p != NULL;
+		    p = strtok_r(NULL, "/", &save2))
+			if (!table_has(kb, n, p))
+				strbuf_addf(&extra, " %s", p);
+	}
+	checkf("keys-man-table", extra.len == 0, "named in KEYS of "
+	    "docs/kctui.1 but not in the key table:%s", extra.s != NULL ?
+	    extra.s : "");
+	strbuf_free(&extra);
+	free(copy);
+}
+
 /* Every key of the table is in the key list and on a tag line of the
  * man page's KEYS section; every tag names keys of the table. */
 static void
@@ -144,6 +189,7 @@ check_keys(void)
 	checkf("keys-man", sec != NULL && nok == n, "not on a tag line of "
 	    "KEYS in docs/kctui.1:%s", missing);
 	strbuf_free(&miss);
+	check_man_keys(tags.s != NULL ? tags.s : "", kb, n);
 	strbuf_free(&tags);
 	free(man);
 }
