@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tests/bench/twin.sh - the twin machine proved on the project's QEMU
+# bundles: each bundle copied without its vm, workload and workload.d, so
+# that kctui verify makes the twin (core/twin) and its workload from the
+# evidence, then `kctui verify --baseline-only`: the kernel the bundle was
+# recorded on (Debian's package of its uname -r, apt-get download) booted
+# on the twin with the generated workload. Every step and the devices
+# step (every bound driver of the bundle that has a twin bound again)
+# must pass. Prints, per bundle: the steps, the devices with no twin,
+# the wall time. Not part of make check: each boot of a distribution
+# kernel with its whole modules tree takes minutes under TCG.
+#
+#   TWIN_BUNDLES="cloud-vm cloud-vm-6.12 desktop-vm"   bundles to run
+#   KCTUI                the binary (default ./kctui)
+set -u
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
+# shellcheck source=../real/tree.sh
+. "$here/../real/tree.sh"
+kctui_clean_env
+kctui_binary
+kctui_tree_ensure
+BUNDLES=${TWIN_BUNDLES:-cloud-vm cloud-vm-6.12 desktop-vm}
+OUT=${TWIN_OUT:-$KCTUI_REPO/build/bench-twin}
+mkdir -p "$OUT"
+
+# The clean copy of the tree tests/real/verify.sh makes, shared; the tree
+# is only parsed here (nothing is built).
+SRC=$KCTUI_CACHE/linux-6.1-clean
+if [ "$(cat "$SRC/.kctui-version" 2>/dev/null)" != "$(cat "$TREE/.kctui-version")" ]; then
+	rm -rf "$SRC" "$SRC.tmp"
+	cp -al "$TREE" "$SRC.tmp"
+	make -s -C "$SRC.tmp" mrproper
+	mv "$SRC.tmp" "$SRC"
+fi
+exec 8>&-
+
+status=0
+for b in $BUNDLES; do
+	src=$KCTUI_REPO/tests/fixtures/evidence/$b
+	bd=$OUT/$b
+	rm -rf "$bd"
+	cp -r "$src" "$bd"
+	rm -rf "$bd/vm" "$bd/workload" "$bd/workload.d"
+	cp "$DEBIAN_AMD64" "$OUT/$b.config"
+	t0=$(now_ns)
+	"$KCTUI" -C "$SRC" --config "$OUT/$b.config" verify -e "$bd" \
+		--baseline-only --work-dir "$KCTUI_CACHE/verify-twin" \
+		--timeout 1200 > "$OUT/$b.out" 2> "$OUT/$b.err"
+	rc=$?
+	secs=$(elapsed_since "$t0")
+	echo "twin $b: exit $rc in ${secs} s"
+	grep -E '^(baseline|machine):' "$OUT/$b.out" | sed 's/^/  /'
+	grep -E '^  (step |no twin:)' "$OUT/$b.out" | sed 's/^/  /'
+	[ $rc -eq 0 ] || { sed 's/^/  | /' "$OUT/$b.err"; status=1; }
+done
+exit $status
