@@ -1521,6 +1521,56 @@ collect_mounts(struct collect *c, char **cause)
 	return ret;
 }
 
+/*
+ * /proc/cpuinfo and /proc/meminfo, kept to what the twin machine reads
+ * (core/twin: the CPU's vendor and features, how many, the RAM): a line
+ * whose key is not in keys is left out, so nothing else of the machine
+ * (power management, microcode, a future field) reaches the bundle.
+ */
+static int
+collect_info(struct collect *c, const char *src, const char *name,
+    const char *const *keys, char **cause)
+{
+	struct strbuf	 sb, out;
+	const char	*line, *nl, *colon;
+	size_t		 i, klen;
+	int		 ret;
+
+	strbuf_init(&sb);
+	if (collect_slurp(src, &sb) != 0) {
+		collect_note(c, "%s: %s: not collected", src, strerror(errno));
+		strbuf_free(&sb);
+		return 0;
+	}
+	strbuf_init(&out);
+	for (line = sb.s; line != NULL && *line != '\0'; line = nl) {
+		nl = strchr(line, '\n');
+		nl = nl != NULL ? nl + 1 : line + strlen(line);
+		/* a blank line ends a processor's block */
+		if (*line == '\n') {
+			strbuf_addc(&out, '\n');
+			continue;
+		}
+		if ((colon = memchr(line, ':', nl - line)) == NULL)
+			continue;
+		for (klen = colon - line; klen > 0 && (line[klen - 1] == ' ' ||
+		    line[klen - 1] == '\t'); klen--)
+			;
+		for (i = 0; keys[i] != NULL; i++) {
+			if (strlen(keys[i]) == klen &&
+			    strncmp(keys[i], line, klen) == 0) {
+				strbuf_add(&out, line, nl - line);
+				break;
+			}
+		}
+	}
+	ret = collect_write(c, name, out.s != NULL ? out.s : "", out.len,
+	    false, 0644, cause);
+	strbuf_free(&out);
+	strbuf_free(&sb);
+	return ret;
+}
+
 /* The files that don't depend on the trace. */
 static int
 collect_files(struct collect *c, char **cause)
@@ -1533,7 +1583,16 @@ collect_files(struct collect *c, char **cause)
 	if (access("/proc/modules", F_OK) == 0 &&
 	    collect_copy(c, "/proc/modules", "modules", false, cause) != 0)
 		return -1;
+	static const char *const cpu_keys[] = { "processor", "vendor_id",
+	    "cpu family", "model", "model name", "stepping", "flags", "bugs",
+	    "address sizes", NULL };
+	static const char *const mem_keys[] = { "MemTotal", NULL };
+
 	if (collect_modalias(c, cause) != 0 || collect_drivers(c, cause) != 0)
+		return -1;
+	if (collect_info(c, "/proc/cpuinfo", "cpuinfo", cpu_keys,
+	    cause) != 0 || collect_info(c, "/proc/meminfo", "meminfo",
+	    mem_keys, cause) != 0)
 		return -1;
 	if (collect_mounts(c, cause) != 0 ||
 	    collect_copy(c, "/proc/filesystems", "filesystems", false,
