@@ -96,3 +96,31 @@ else
 	fail_with "real/twin/no-drivers$sfx" "message, or files written" \
 		sh -c "cat '$work/e2'; ls -l '$work'"
 fi
+
+# kctui verify on a bundle without a vm: the twin is made, written to the
+# caches' directory (vm, and the workload when the bundle has none) and
+# loaded before anything else is looked at; here the trimmed config is
+# missing, so it stops right after, having built nothing. A bundle no twin
+# can be made of (no drivers file) says so.
+novm=$work/novm
+cp -r "$bundle" "$novm"
+rm -rf "$novm/vm" "$novm/workload" "$novm/workload.d"
+export KCTUI_CACHE_DIR=$work/cache
+"$KCTUI" --config "$work/nonexistent.config" verify -e "$novm" > "$work/v1" 2> "$work/v1e"
+if grep -q 'nonexistent.config' "$work/v1e" && [ -s "$work/cache/twin/vm" ] &&
+	grep -q '^device virtio-net-pci' "$work/cache/twin/vm" &&
+	grep -q '^step fs-ext4 fs_ext4$' "$work/cache/twin/workload"; then
+	pass "real/twin/verify-makes-twin$sfx"
+else
+	fail_with "real/twin/verify-makes-twin$sfx" "no twin written" \
+		sh -c "cat '$work/v1e'; ls -l '$work/cache' '$work/cache/twin'"
+fi
+cp "$bundle/config.xz" "$work/empty/"
+cp "$KCTUI_REPO/tests/fixtures/evidence/cloud-vm/workload" "$work/empty/"
+if "$KCTUI" --config "$work/nonexistent.config" verify -e "$work/empty" > /dev/null 2> "$work/v2e"; then
+	fail "real/twin/verify-no-twin$sfx" "exit 0"
+elif grep -q 'the bundle has no vm file and no twin machine can be made from it: .*no drivers file' "$work/v2e"; then
+	pass "real/twin/verify-no-twin$sfx"
+else
+	fail_with "real/twin/verify-no-twin$sfx" "message" cat "$work/v2e"
+fi
