@@ -73,6 +73,8 @@ vprogress_event(struct verify_progress *p, const struct verify_job_event *e)
 		p->probe = e->probe;
 		p->n = e->n;
 		p->ntrims = e->ntrims;
+		p->left = e->left;
+		p->eta = e->eta;
 		p->done = p->total = 0;
 		vprogress_phase(p, "config");
 		vprogress_clear_steps(p);
@@ -141,8 +143,13 @@ vprogress_row(const struct verify_progress *p, struct row *r, int width,
 	if (p->probe == 0)
 		row_add(r, EL_STATUS, " starting");
 	else {
-		row_addf(r, EL_STATUS, " probe %d (%zu of %zu trims): %s",
-		    p->probe, p->n, p->ntrims, p->phase != NULL ? p->phase :
+		row_addf(r, EL_STATUS, " probe %d (%zu of %zu trims", p->probe,
+		    p->n, p->ntrims);
+		/* the fewest probes still to come for this failure */
+		if (p->left > 0)
+			row_addf(r, EL_STATUS, ", %d+ more ~%.0f min", p->left,
+			    p->eta / 60);
+		row_addf(r, EL_STATUS, "): %s", p->phase != NULL ? p->phase :
 		    "");
 		if (p->phase != NULL && strcmp(p->phase, "build") == 0)
 			vprogress_bar(p, r, ascii);

@@ -25,6 +25,9 @@ struct vprogress_stepst {
 struct verify_progress {
 	int		 probe;		/* builds and boots so far */
 	size_t		 n, ntrims;	/* this probe trims n of ntrims */
+	int		 left;		/* probes still to come at least (-1:
+					   not known), and their time */
+	double		 eta;
 	char		*phase;		/* config, build, install, boot... */
 	long		 done, total;	/* build objects (total 0: unknown) */
 	struct vprogress_stepst *steps;	/* this probe's, as they come */

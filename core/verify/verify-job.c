@@ -66,6 +66,8 @@ verify_job_event(void *arg, const struct verify_event *e)
 	q->probe = e->probe;
 	q->n = e->n;
 	q->ntrims = e->ntrims;
+	q->left = e->left;
+	q->eta = e->eta;
 	q->phase = verify_job_dup(e->phase);
 	q->name = verify_job_dup(e->name);
 	q->state = verify_job_dup(e->state);

@@ -25,6 +25,8 @@ struct verify_job_event {
 	long		 done, total;
 	int		 rc;
 	double		 seconds;
+	int		 left;		/* VEV_PROBE's estimate (verify.h) */
+	double		 eta;
 };
 
 /*

@@ -156,6 +156,25 @@ main(void)
 	    "1 put back  (v v cancels)");
 	free(s);
 	free(a);
+	{
+		/* a probe of a bisection: the fewest still to come, and
+		 * their time at the later probes' mean */
+		struct verify_job_event e;
+
+		memset(&e, 0, sizeof e);
+		e.kind = VEV_PROBE;
+		e.probe = 3;
+		e.n = 2;
+		e.ntrims = 5;
+		e.left = 2;
+		e.eta = 360;
+		vprogress_event(&p, &e);
+		line(100, true, &s, &a);
+		want("estimate", s, " verify  probe 3 (2 of 5 trims, 2+ more ~6 "
+		    "min): config  1 put back  (v v cancels)");
+		free(s);
+		free(a);
+	}
 	check("width", bad_width == 0, NULL);
 	vprogress_free(&p);
 	return unit_failures != 0;
