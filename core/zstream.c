@@ -301,3 +301,28 @@ zstream_decode_file(const char *path, void **out, size_t *outlen,
 	free(raw);
 	return rc;
 }
+
+/* A bundle's file as text (zstream.h): plain, .xz or .gz. */
+char *
+zstream_bundle_text(const char *dir, const char *name)
+{
+	static const char *const ext[] = { "", ".xz", ".gz" };
+	char	*path, *cause = NULL;
+	void	*buf = NULL;
+	size_t	 len, i;
+
+	for (i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+		path = xasprintf("%s/%s%s", dir, name, ext[i]);
+		if (access(path, R_OK) == 0 &&
+		    zstream_decode_file(path, &buf, &len, &cause) == 0) {
+			free(path);
+			buf = xrealloc(buf, len + 1);
+			((char *)buf)[len] = '\0';
+			return buf;
+		}
+		free(cause);
+		cause = NULL;
+		free(path);
+	}
+	return NULL;
+}

@@ -63,5 +63,8 @@ int		 zstream_decode(const void *, size_t, void **out,
 /* The whole of path, decoded. */
 int		 zstream_decode_file(const char *path, void **out,
 		     size_t *outlen, char **cause);
+/* A bundle's file dir/name as text (NUL-terminated): the plain file, else
+ * name.xz, else name.gz, decoded; NULL when none can be read. */
+char		*zstream_bundle_text(const char *dir, const char *name);
 
 #endif

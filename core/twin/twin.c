@@ -41,27 +41,11 @@
 static char *
 twin_bundle_file(const struct twin_ctx *c, int b, const char *name)
 {
-	static const char *const ext[] = { "", ".xz", ".gz" };
 	const struct ev_bundle	*eb = evidence_bundle(c->ev, b);
-	char			*path, *cause = NULL;
-	void			*buf = NULL;
-	size_t			 len, i;
 
 	if (eb == NULL || eb->path == NULL || *eb->path == '\0')
 		return NULL;
-	for (i = 0; i < sizeof ext / sizeof ext[0]; i++) {
-		path = xasprintf("%s/%s%s", eb->path, name, ext[i]);
-		if (zstream_decode_file(path, &buf, &len, &cause) == 0) {
-			free(path);
-			buf = xrealloc(buf, len + 1);
-			((char *)buf)[len] = '\0';
-			return buf;
-		}
-		free(cause);
-		cause = NULL;
-		free(path);
-	}
-	return NULL;
+	return zstream_bundle_text(eb->path, name);
 }
 
 /* The first bundle file of that name among the bundles (twin-int.h). */

@@ -975,26 +975,7 @@ probe:
 static char *
 verify_bundle_file(const struct verify *v, const char *name)
 {
-	char	*path, *cause = NULL;
-	void	*buf = NULL;
-	size_t	 len;
-	static const char *const ext[] = { "", ".xz", ".gz" };
-	size_t	 i;
-
-	for (i = 0; i < 3; i++) {
-		path = xasprintf("%s/%s%s", v->bundle, name, ext[i]);
-		if (access(path, R_OK) == 0 &&
-		    zstream_decode_file(path, &buf, &len, &cause) == 0) {
-			free(path);
-			buf = xrealloc(buf, len + 1);
-			((char *)buf)[len] = '\0';
-			return buf;
-		}
-		free(cause);
-		cause = NULL;
-		free(path);
-	}
-	return NULL;
+	return zstream_bundle_text(v->bundle, name);
 }
 
 /* Add s to a list. */

@@ -196,6 +196,26 @@ if [ "$sfx" = "" ]; then
 	[ "$n" = 4 ] && pass "real/verify-steps$sfx" ||
 		fail_with "real/verify-steps$sfx" "$n of 4 steps passed on the last boot" cat "$work/loop.tsv"
 	cp "$work/trimmed.config" "$KCTUI_CACHE/verify-tiny.final"
+
+	# A trim the workload needs, named by the failed boot: only
+	# BINFMT_MISC off, its step's modprobe fails, informed fill-back puts
+	# it back with that message, the second probe passes: 2 probes, no
+	# bisection (the issue's "repaired in 2 probes", counted from the
+	# TSV).
+	sed 's/^CONFIG_BINFMT_MISC=m/# CONFIG_BINFMT_MISC is not set/' "$work/base.config" > "$work/fs.config"
+	"$KCTUI" -C "$SRC" --config "$work/fs.config" olddefconfig > /dev/null 2>&1
+	kv --config "$work/fs.config" verify -e "$BUNDLE" -j2 --work-dir "$WORK" \
+		--decisions "$work/decisions-fs" --format tsv --timeout 120
+	np=$(grep -c $'^probe\t' "$work/out")
+	if [ $rc -eq 0 ] && [ "$np" = 2 ] &&
+	   grep -q $'^verdict\t1\tfail\tmodule' "$work/out" &&
+	   grep -q $'^keep\tCONFIG_BINFMT_MISC\tmodule: modprobe: module binfmt_misc not found' "$work/out" &&
+	   grep -q $'^verdict\t2\tpass' "$work/out" &&
+	   [ "$(val "$work/fs.config" CONFIG_BINFMT_MISC)" = m ]; then
+		pass "real/verify-informed-two-probes" "$np probes: the module step's message put BINFMT_MISC back"
+	else
+		fail_with "real/verify-informed-two-probes" "exit $rc, $np probes" cat "$work/out" "$work/err"
+	fi
 fi
 
 # ---- bad input ---------------------------------------------------------------
