@@ -173,6 +173,9 @@ unit-bins: $(patsubst %,build/unit/%,$(UNITS)) $(patsubst %,build-asan/unit/%,$(
 FUZZ_KP_OBJS := $(patsubst %.c,build-fuzz/%.o,$(LIB_SRCS) $(KP_SRCS) $(CORE_SRCS)) \
 	$(if $(CORE_SRCS),build-fuzz/core/verify/verify-init.o)
 FUZZ_SAN := address,undefined
+# Objects, not intermediates: make would delete them after a fresh build
+# and build them again for the next fuzzer.
+.SECONDARY: $(FUZZ_KP_OBJS)
 
 build-fuzz/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
