@@ -69,10 +69,11 @@ attrib_sym_get(struct attrib *a, const char *name, bool create)
 	return &a->syms[a->nsyms - 1];
 }
 
-/* Give sym one more piece of evidence (once per item). */
+/* Give sym one more piece of evidence (once per item); partial as in
+ * struct attrib_ref, where a whole (not partial) ref of the item wins. */
 static void
-attrib_add_ref(struct attrib_sym *s, const struct ev_item *item, bool direct,
-    bool ambiguous)
+attrib_add_ref_part(struct attrib_sym *s, const struct ev_item *item,
+    bool direct, bool ambiguous, bool partial)
 {
 	size_t i;
 
@@ -80,6 +81,7 @@ attrib_add_ref(struct attrib_sym *s, const struct ev_item *item, bool direct,
 		if (s->refs[i - 1].item == item) {
 			s->refs[i - 1].direct |= direct;
 			s->refs[i - 1].ambiguous &= ambiguous;
+			s->refs[i - 1].partial &= partial;
 			return;
 		}
 		if (s->nrefs - i > 8)
@@ -92,6 +94,7 @@ attrib_add_ref(struct attrib_sym *s, const struct ev_item *item, bool direct,
 	s->refs[s->nrefs].item = item;
 	s->refs[s->nrefs].direct = direct;
 	s->refs[s->nrefs].ambiguous = ambiguous;
+	s->refs[s->nrefs].partial = partial;
 	s->nrefs++;
 	switch (item->kind) {
 	case EV_MODULE:
@@ -114,6 +117,14 @@ attrib_add_ref(struct attrib_sym *s, const struct ev_item *item, bool direct,
 	default:
 		break;
 	}
+}
+
+/* attrib_add_ref_part() of a ref that is not partial. */
+static void
+attrib_add_ref(struct attrib_sym *s, const struct ev_item *item, bool direct,
+    bool ambiguous)
+{
+	attrib_add_ref_part(s, item, direct, ambiguous, false);
 }
 
 /* Attribute an item to every symbol an object depends on; false when the
@@ -163,20 +174,114 @@ attrib_obj_enabled(const struct attrib *a, const struct kbuild_obj *o)
 	return true;
 }
 
+/*
+ * Whether an object is part of a module the running kernel loads: one of
+ * its conditions is m. The Kbuild index names a built-in object after its
+ * top-level name too (kernel/watchdog.o is "watchdog", like the module
+ * drivers/watchdog builds); such objects share nothing with the module.
+ * Without the config nothing is known: false.
+ */
+static bool
+attrib_obj_modular(const struct attrib *a, const struct kbuild_obj *o)
+{
+	const char	*v;
+	int		 i;
+
+	if (!evidence_has_config(a->ev))
+		return false;
+	for (i = 0; i < o->nconds; i++) {
+		if ((v = evidence_config_value(a->ev, o->conds[i])) != NULL &&
+		    strcmp(v, "m") == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The conditions every object of a module (the enabled ones, if only_on;
+ * those attrib_obj_modular() calls its) hangs on: the module's own and its
+ * enclosing directories'. Only the first such object's can be, so they are
+ * at most its nconds, kept in the caller's whole[max]; the count, or -1
+ * (all whole: nothing is partial) when more than max would have to be
+ * looked at or no object is known to be the module's.
+ */
+static int
+attrib_module_whole(const struct attrib *a, const struct kbuild_obj *const *objs,
+    size_t n, bool only_on, const char **whole, int max)
+{
+	const struct kbuild_obj	*first = NULL;
+	size_t			 i;
+	int			 k, j, nw = 0;
+
+	for (i = 0; i < n && first == NULL; i++) {
+		if ((!only_on || attrib_obj_enabled(a, objs[i])) &&
+		    attrib_obj_modular(a, objs[i]))
+			first = objs[i];
+	}
+	if (first == NULL)
+		return -1;
+	if (first->nconds > max)
+		return -1;
+	for (k = 0; k < first->nconds; k++) {
+		for (i = 0; i < n; i++) {
+			if ((only_on && !attrib_obj_enabled(a, objs[i])) ||
+			    !attrib_obj_modular(a, objs[i]))
+				continue;
+			for (j = 0; j < objs[i]->nconds &&
+			    strcmp(objs[i]->conds[j], first->conds[k]) != 0;
+			    j++)
+				;
+			if (j == objs[i]->nconds)
+				break;
+		}
+		if (i == n)
+			whole[nw++] = first->conds[k];
+	}
+	return nw;
+}
+
+/* Whether cond is one of whole[0..nw) (nw -1: all are). */
+static bool
+attrib_in_whole(const char **whole, int nw, const char *cond)
+{
+	int k;
+
+	if (nw < 0)
+		return true;
+	for (k = 0; k < nw; k++) {
+		if (strcmp(whole[k], cond) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* A module's objects all get the item (those the running kernel builds,
  * when that is known and leaves any). */
 static bool
 attrib_module(struct attrib *a, const char *module, const struct ev_item *item)
 {
 	const struct kbuild_obj *const	*objs;
+	const char			*whole[16];
 	size_t				 n, i, on = 0;
+	int				 k, nw;
 
 	n = kbuild_module(a->kb, module, &objs);
 	for (i = 0; i < n; i++)
 		on += attrib_obj_enabled(a, objs[i]);
+	/* A condition not every object of the module hangs on is a part
+	 * of it: the module being there does not say that part ran
+	 * (partial). Kbuild nests a handful of conditions at most. */
+	nw = attrib_module_whole(a, objs, n, on != 0, whole,
+	    (int)(sizeof whole / sizeof whole[0]));
 	for (i = 0; i < n; i++) {
-		if (on == 0 || attrib_obj_enabled(a, objs[i]))
-			attrib_obj(a, objs[i], item, false);
+		if (on != 0 && !attrib_obj_enabled(a, objs[i]))
+			continue;
+		for (k = 0; k < objs[i]->nconds; k++)
+			attrib_add_ref_part(attrib_sym_get(a,
+			    objs[i]->conds[k], true), item,
+			    k == objs[i]->nconds - 1, false,
+			    attrib_obj_modular(a, objs[i]) &&
+			    !attrib_in_whole(whole, nw, objs[i]->conds[k]));
 	}
 	return n > 0;
 }
@@ -861,4 +966,8 @@ attrib_ref_format(const struct attrib_ref *r, char *buf, size_t len)
 		    it->name, r->ambiguous ? " (ambiguous)" : "");
 		break;
 	}
+	/* Only a part of the module is this option's: say so, the aggressive
+	 * policy does not count it (trim_partial()). */
+	if (r->partial && strlen(buf) + sizeof " (part)" <= len)
+		strcat(buf, " (part)");
 }

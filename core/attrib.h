@@ -27,6 +27,12 @@ struct attrib_ref {
 						   an enclosing directory's */
 	bool			 ambiguous;	/* function defined in several
 						   places, not narrowed down */
+	bool			 partial;	/* from a whole module (loaded,
+						   bound, or a function found in
+						   no file) to an option that
+						   only some of its objects hang
+						   on: a part that may not have
+						   run (snd_pcm's ELD code) */
 };
 
 struct attrib_sym {

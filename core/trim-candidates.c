@@ -223,10 +223,37 @@ trim_saving(struct trim *t, struct trim_cand *c)
 	free(mods);
 }
 
+/* The reason of a candidate that is only a part of the modules its
+ * evidence names (trim_partial()): "part of the loaded module snd_pcm". */
+static char *
+trim_reason_partial(const struct trim_cand *c, const struct attrib_sym *as)
+{
+	const struct ev_item	*it;
+	const char		*mod = NULL;
+	size_t			 i;
+
+	/* a loaded module by name, else a bound driver's */
+	for (i = 0; i < as->nrefs && mod == NULL; i++) {
+		it = as->refs[i].item;
+		if (it->kind == EV_MODULE)
+			mod = it->name;
+	}
+	for (i = 0; i < as->nrefs && mod == NULL; i++) {
+		it = as->refs[i].item;
+		if (it->kind == EV_DRIVER && it->module != NULL)
+			mod = it->module;
+	}
+	return xasprintf("part of %s%s, but none of its %zu %s functions "
+	    "ran in the trace", mod != NULL ? "the loaded module " :
+	    "a module the evidence names", mod != NULL ? mod : "", c->nobjs,
+	    c->nobjs == 1 ? "object's" : "objects'");
+}
+
 /* The reason text of a candidate. */
 static char *
 trim_reason(struct trim *t, struct trim_cand *c, enum verdict vd)
 {
+	const struct attrib_sym	*as;
 	const char	*dr;
 	int		 idx;
 
@@ -243,6 +270,9 @@ trim_reason(struct trim *t, struct trim_cand *c, enum verdict vd)
 		    "keeps it", t->beyond_why[idx] != NULL ?
 		    t->beyond_why[idx] : "kept beyond a module list");
 	}
+	if (t->st.aggressive && t->in->a != NULL &&
+	    (as = attrib_find(t->in->a, c->name)) != NULL && trim_partial(as))
+		return trim_reason_partial(c, as);
 	if (c->value == KC_MOD) {
 		if (t->in->a != NULL && attrib_find(t->in->a, c->name) != NULL)
 			return xstrdup("module not loaded; its only evidence "
@@ -253,8 +283,8 @@ trim_reason(struct trim *t, struct trim_cand *c, enum verdict vd)
 		return xstrdup("module not loaded; no device, driver, mount "
 		    "or trace names it");
 	}
-	return xasprintf("built in, but none of its %zu object%s' "
-	    "functions ran in the trace", c->nobjs, c->nobjs == 1 ? "" : "s");
+	return xasprintf("built in, but none of its %zu %s functions ran in "
+	    "the trace", c->nobjs, c->nobjs == 1 ? "object's" : "objects'");
 }
 
 /* Walk the menus: tentative candidates, in menu order. */

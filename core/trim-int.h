@@ -127,6 +127,7 @@ void		 trim_keep(struct trim *);
 int		 trim_verify_prepare(struct trim *, char **cause);
 size_t		 trim_settle(struct trim *);
 enum verdict	 trim_verdict(const struct trim *, struct kc_symbol *);
+bool		 trim_partial(const struct attrib_sym *);
 
 /* trim-candidates.c: tentative candidates of a round, forgetting them,
  * then reasons, savings and subsystems of the final ones, and how many

@@ -49,6 +49,8 @@ static const struct trim_essential essentials[] = {
 	{ "BINFMT_ELF", "init is an ELF binary", NULL },
 	{ "BINFMT_SCRIPT", "initramfs scripts start with #!", NULL },
 	{ "PROC_FS", "/proc: every init system reads it", NULL },
+	{ "PROC_SYSCTL", "/proc/sys: systemd, udev and sysctl(8) set it at "
+	    "boot", NULL },
 	{ "SYSFS", "/sys: udev and the initramfs read it", NULL },
 	{ "TMPFS", "tmpfs is mounted (/run, /dev/shm)", "tmpfs" },
 	{ "FHANDLE", "systemd and udev use name_to_handle_at", NULL },
@@ -634,6 +636,25 @@ trim_mounted(const struct trim *t, const char *fstype)
 }
 
 /*
+ * Whether all a symbol's evidence is a whole module's (loaded, bound,
+ * matched, or a function of it found in no file) and the symbol is only a
+ * part of that module (struct attrib_ref's partial): snd_pcm loaded says
+ * nothing of SND_PCM_ELD's pcm_drm_eld.o, HYPERV's kvm_onhyperv.o in kvm.
+ * Its own functions in the trace would be refs that are not partial.
+ */
+bool
+trim_partial(const struct attrib_sym *as)
+{
+	size_t i;
+
+	for (i = 0; i < as->nrefs; i++) {
+		if (!as->refs[i].partial)
+			return false;
+	}
+	return as->nrefs > 0;
+}
+
+/*
  * Whether a symbol's evidence counts. A module's code runs only when the
  * module is loaded, so for module code whose module no bundle saw loaded,
  * an ambiguous trace match (a function name defined in several places,
@@ -646,6 +667,11 @@ trim_has_evidence(const struct trim *t, struct kc_symbol *s,
 {
 	size_t i;
 
+	/* aggressive: a part of a loaded module (an option only some of
+	 * its objects hang on) is evidenced by a function of its own in
+	 * the trace, not by the module being there (trim_partial()). */
+	if (t->st.aggressive && trim_partial(as))
+		return false;
 	/* m itself, or a y option inside an m one (its code is part of
 	 * that module). */
 	if (kc_sym_tristate(t->k, s) != KC_MOD &&
