@@ -630,6 +630,11 @@ attrib_devices(struct attrib *a)
 		else
 			ok = attrib_by_name(a, SRC_DRIVER, it->name, NULL, it) !=
 			    AR_NONE;
+		/* A built-in driver named KBUILD_MODNAME (virtio_net, most
+		 * drivers) has no literal name in its source: its name is
+		 * the module's it would be, which the Kbuild index knows. */
+		if (!ok && it->module == NULL)
+			ok = attrib_module(a, it->name, it);
 		if (ok)
 			a->st.devices_mapped++;
 		else
