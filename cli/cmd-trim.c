@@ -87,6 +87,9 @@ trim_run_open(struct session *s, struct trim_run *r)
 	r->in.a = r->ce.a;
 	r->in.d = r->d;
 	r->in.policy = s->policy;
+	r->in.nontwin_mods = r->ce.nontwin_mods;
+	r->in.nontwin_why = r->ce.nontwin_why;
+	r->in.nnontwin = r->ce.nnontwin;
 	r->in.modules_dir = getenv("KCTUI_MODULES_DIR");
 	/* For tests: the slow, obviously complete way. */
 	r->in.full_recalc = getenv("KCTUI_TRIM_FULL_RECALC") != NULL;

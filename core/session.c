@@ -30,6 +30,7 @@
 #include "kbuild/kbuild.h"
 #include "session.h"
 #include "srcindex.h"
+#include "twin/twin.h"
 
 extern char **environ;
 
@@ -428,6 +429,59 @@ session_build_ranges(struct evidence *ev)
 }
 
 /*
+ * The modules of the bound devices no twin machine can have (core/twin),
+ * into ce: what kctui verify could not test on the bundle's twin. Only
+ * for bundles without a vm file (those are booted on their own machine);
+ * nothing when no twin can be made (no drivers file, not x86_64).
+ */
+static void
+session_nontwin(struct session_evidence *ce)
+{
+	const struct twin_device	*d;
+	struct twin			 tw;
+	char				*cause = NULL, *vm, *mod, *p;
+	size_t				 i, j, n;
+	int				 b;
+
+	for (b = 0; b < evidence_nbundles(ce->ev); b++) {
+		vm = xasprintf("%s/vm", evidence_bundle(ce->ev, b)->path);
+		i = access(vm, F_OK) == 0;
+		free(vm);
+		if (i)
+			return;
+	}
+	memset(&tw, 0, sizeof tw);
+	if (twin_make(ce->ev, NULL, &tw, &cause) != 0) {
+		free(cause);
+		return;
+	}
+	n = twin_unverifiable_count(&tw);
+	for (i = 0; i < n; i++) {
+		d = twin_unverifiable_at(&tw, i);
+		/* a built-in driver's name is the module it would be */
+		mod = xstrdup(d->module != NULL ? d->module : d->driver);
+		for (p = mod; *p != '\0'; p++)
+			if (*p == '-')
+				*p = '_';
+		for (j = 0; j < ce->nnontwin &&
+		    strcmp(ce->nontwin_mods[j], mod) != 0; j++)
+			;
+		if (j < ce->nnontwin) {
+			free(mod);
+			continue;
+		}
+		ce->nontwin_mods = xrealloc(ce->nontwin_mods,
+		    (ce->nnontwin + 1) * sizeof *ce->nontwin_mods);
+		ce->nontwin_why = xrealloc(ce->nontwin_why,
+		    (ce->nnontwin + 1) * sizeof *ce->nontwin_why);
+		ce->nontwin_mods[ce->nnontwin] = mod;
+		ce->nontwin_why[ce->nnontwin++] = xasprintf("%s %s at %s has "
+		    "no twin: %s", d->bus, d->driver, d->path, d->why);
+	}
+	twin_free(&tw);
+}
+
+/*
  * Load the bundles, index the tree and attribute; every message goes to
  * out (so a caller on another thread can print them in order). 0, or -1
  * with the reason in out.
@@ -507,6 +561,7 @@ session_load_evidence(struct session *s, struct session_evidence *ce,
 		free(lost);
 	}
 	ce->a = attrib_build(ce->ev, ce->kb, ce->si, ".");
+	session_nontwin(ce);
 	return 0;
 }
 
@@ -619,6 +674,14 @@ session_open_both(struct session *s, struct kconfig **kp,
 void
 session_close_evidence(struct session_evidence *ce)
 {
+	size_t i;
+
+	for (i = 0; i < ce->nnontwin; i++) {
+		free(ce->nontwin_mods[i]);
+		free(ce->nontwin_why[i]);
+	}
+	free(ce->nontwin_mods);
+	free(ce->nontwin_why);
 	attrib_free(ce->a);
 	srcindex_free(ce->si);
 	kbuild_free(ce->kb);

@@ -61,6 +61,11 @@ struct session_evidence {
 	struct kbuild	*kb;
 	struct srcindex	*si;
 	struct attrib	*a;
+	/* Bound devices with no QEMU twin (core/twin): their modules and
+	 * why, for trim_input's nontwin; none when a bundle has a vm. */
+	char		**nontwin_mods;
+	char		**nontwin_why;
+	size_t		  nnontwin;
 };
 
 void		 session_init(struct session *);

@@ -387,6 +387,29 @@ trim_uncollect(struct trim *t)
 	t->st.kept_by_decision = 0;
 }
 
+/* Why a candidate cannot be verified under QEMU: one of its objects is in
+ * a module of a device with no twin (trim_input's nontwin); or NULL. */
+static const char *
+trim_nontwin_of(const struct trim *t, const struct trim_cand *c)
+{
+	const struct kbuild_obj *const	*objs;
+	size_t				 n, i, j;
+
+	if (t->in->nnontwin == 0 || t->in->kb == NULL)
+		return NULL;
+	n = kbuild_symbol_objs(t->in->kb, c->name, &objs);
+	for (i = 0; i < n; i++) {
+		if (objs[i]->module == NULL)
+			continue;
+		for (j = 0; j < t->in->nnontwin; j++) {
+			if (strcmp(objs[i]->module, t->in->nontwin_mods[j]) ==
+			    0)
+				return t->in->nontwin_why[j];
+		}
+	}
+	return NULL;
+}
+
 /* Reasons, savings and subsystems of the final candidates. */
 void
 trim_describe(struct trim *t)
@@ -401,6 +424,14 @@ trim_describe(struct trim *t)
 		vd = trim_verdict(t, c->sym);
 		trim_saving(t, c);
 		c->reason = trim_reason(t, c, vd);
+		if ((c->nontwin = trim_nontwin_of(t, c)) != NULL) {
+			char *r = xasprintf("%s; not verifiable under QEMU "
+			    "(%s): kctui verify keeps it", c->reason,
+			    c->nontwin);
+
+			free(c->reason);
+			c->reason = r;
+		}
 		c->subsys = trim_subsys_of(t, kc_sym_menu(c->sym));
 		if (c->decided)
 			t->st.trimmed_by_decision++;

@@ -56,6 +56,10 @@ struct trim_cand {
 	/* verified policy: kept by the modules policy, beyond a module
 	 * list, only by evidence a boot must confirm (trim.h above) */
 	bool			 to_verify;
+	/* Builds code of a module whose bound device has no QEMU twin
+	 * (trim_input's nontwin): why, or NULL. kctui verify puts such a
+	 * trim back before its first probe; the browser marks it. */
+	const char		*nontwin;
 };
 
 struct trim_subsys {
@@ -97,6 +101,13 @@ struct trim_input {
 	 * them), no other evidence nor boot essentials: the trim `make
 	 * localmodconfig` would make, for trim_beyond_modules(). */
 	bool			 module_list;
+	/* Modules (Kbuild names, "iwlwifi") of bound devices that have no
+	 * QEMU twin, and for each why ("pci iwlwifi at ...: no twin"):
+	 * the session's (session_evidence), NULL when the bundle has a vm
+	 * or no twin can be made. */
+	char *const		*nontwin_mods;
+	char *const		*nontwin_why;
+	size_t			 nnontwin;
 };
 
 struct trim;

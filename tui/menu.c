@@ -302,7 +302,7 @@ menu_draw(void *arg, struct tree *tr, const struct tree_line *l,
 		else
 			row_add(r, el, " ");
 		if (s != NULL && review_is_candidate(t, s))
-			row_add(r, EL_TRIM, menu_trim_mark(t));
+			row_add(r, EL_TRIM, review_mark(t, s));
 		else
 			row_add(r, el, " ");
 	}

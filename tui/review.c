@@ -205,6 +205,19 @@ review_is_candidate(struct tui *t, const struct kc_symbol *s)
 	return trim_cand(t->trim->t, (size_t)c)->state == TRIM_PENDING;
 }
 
+/* The suggestion mark of a pending candidate: ✂, or ⊘ when kctui verify
+ * could not test it (its device has no QEMU twin: trim_cand's nontwin). */
+const char *
+review_mark(struct tui *t, const struct kc_symbol *s)
+{
+	long c;
+
+	if (t->trim != NULL && (c = trim_cand_of(t->trim->t, s)) >= 0 &&
+	    trim_cand(t->trim->t, (size_t)c)->nontwin != NULL)
+		return t->ascii ? "Q" : "\u2298";
+	return menu_trim_mark(t);
+}
+
 static void	review_save_decisions(struct tui *);
 static void	review_remember(struct tui_trim *,
 		    const struct review_result *);
@@ -1244,9 +1257,9 @@ rsub_build(void *arg, struct tree *tr)
 }
 
 static const char *
-rsub_state(struct tui *t, enum trim_state st, int *el)
+rsub_state(struct tui *t, const struct trim_cand *c, int *el)
 {
-	switch (st) {
+	switch (c->state) {
 	case TRIM_ACCEPTED:
 		*el = EL_TRIM;
 		return "[trim]";
@@ -1255,6 +1268,8 @@ rsub_state(struct tui *t, enum trim_state st, int *el)
 		return "[keep]";
 	default:
 		*el = EL_TRIM;
+		if (c->nontwin != NULL)
+			return t->ascii ? "  Q   " : "  \u2298   ";
 		return t->ascii ? "  T   " : "  \u2702   ";
 	}
 }
@@ -1302,7 +1317,7 @@ rsub_draw(void *arg, struct tree *tr, const struct tree_line *l,
 		break;
 	case RI_CAND:
 		c = trim_cand(tt->t, ri->cand);
-		st = rsub_state(t, c->state, &el);
+		st = rsub_state(t, c, &el);
 		row_add(r, EL_NORMAL, " ");
 		row_add(r, el, st);
 		row_addf(r, EL_NORMAL, " %c  ", c->value == KC_YES ? 'y' :

@@ -264,6 +264,7 @@ void		 review_collect(struct tui *, struct worker_snapshot *);
 void		 review_sync(struct tui *);
 /* Whether a symbol is a pending trim candidate (the main view's mark). */
 bool		 review_is_candidate(struct tui *, const struct kc_symbol *);
+const char	*review_mark(struct tui *, const struct kc_symbol *);
 /* Free the review's state. */
 void		 review_free(struct tui *);
 /* Hand the loaded suggestions to the review (it owns them from now). */

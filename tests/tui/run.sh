@@ -774,6 +774,43 @@ real_forced() {
 	step forced-quit "[exited 0]" n || return
 }
 
+# A candidate kctui verify could not test (its bound device has no QEMU
+# twin: a virtio vsock on a bundle without a vm) is marked ⊘, not ✂, in
+# the menu and in the review, whose line says why.
+real_nontwin() {
+	local d=$work/nontwin src=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp -r "$src" "$d/bundle"
+	rm -rf "$d/bundle/vm" "$d/bundle/workload" "$d/bundle/workload.d"
+	echo "virtio vmw_vsock_virtio_transport pci0000:00/0000:00:06.0/virtio5 vmw_vsock_virtio_transport" >> "$d/bundle/drivers"
+	cp "$DEBIAN_CLOUD" "$d/.config"
+	printf 'CONFIG_VIRTIO_VSOCKETS trim  # asked for\n' > "$d/decisions"
+	TUI_SOCK=kctui-test-$$-nontwin
+	tui_start "$TREE" "$KCTUI" --config "$d/.config" \
+	    -e "$d/bundle" --decisions "$d/decisions"
+	step nontwin-loaded "suggested trim" 120 || return
+	step nontwin-search "1 match" / '^VIRTIO_VSOCKETS$' Enter || return
+	step nontwin-jump "virtio transport for Virtual Sockets" Enter || return
+	if tui_screen | grep -q "^●⊘<M> .*virtio transport for Virtual Sockets"; then
+		pass "tui/nontwin-menu-mark$sfx"
+	else
+		fail "tui/nontwin-menu-mark$sfx" "no ●⊘ on VIRTIO_VSOCKETS's line"
+		tui_screen | indent
+	fi
+	step nontwin-review "Trim review ›" t || return
+	if tui_screen | grep -q "^ *⊘  *m  CONFIG_VIRTIO_VSOCKETS " &&
+	   tui_screen | grep -q "decision: trim (asked for); not verifiable"; then
+		pass "tui/nontwin-review-mark$sfx"
+	else
+		fail "tui/nontwin-review-mark$sfx" "no ⊘ line for CONFIG_VIRTIO_VSOCKETS, or no why"
+		tui_screen | indent
+	fi
+	screen nontwin-review
+	step nontwin-quit-ask "Save the configuration" Q || return
+	step nontwin-quit "[exited 0]" n || return
+}
+
 # Help that reads right: each symbol with its value (mconf), the
 # parentheses precedence needs, one line per selector, evidence of an
 # option that is off says so, E offered only for what is off.
@@ -1031,7 +1068,7 @@ real_612() {
 
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_paths real_review real_forced real_help real_small real_savings real_large real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_paths real_review real_forced real_nontwin real_help real_small real_savings real_large real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;
