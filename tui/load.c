@@ -130,6 +130,9 @@ load_main(void *arg)
 		l->in->a = l->ce.a;
 		l->in->d = l->d;
 		l->in->policy = l->policy;
+		l->in->nontwin_mods = l->ce.nontwin_mods;
+		l->in->nontwin_why = l->ce.nontwin_why;
+		l->in->nnontwin = l->ce.nnontwin;
 		l->in->modules_dir = getenv("KCTUI_MODULES_DIR");
 		if ((l->trim = trim_suggest(l->k, l->in, &cause)) == NULL) {
 			free(l->error);
