@@ -1571,6 +1571,52 @@ collect_info(struct collect *c, const char *src, const char *name,
 	return ret;
 }
 
+/*
+ * The disks: "NAME BYTES" per /sys/block entry that is a disk (not a
+ * loop, ram or zram device), for the twin's disks and the user's eye. No
+ * model, no serial number, no WWN: those identify the hardware.
+ */
+static int
+collect_disks(struct collect *c, char **cause)
+{
+	struct lines	 l;
+	struct dirent	*de;
+	DIR		*d;
+	char		*path, buf[64], *line;
+	unsigned long long sectors;
+	FILE		*f;
+
+	memset(&l, 0, sizeof l);
+	if ((d = opendir("/sys/block")) == NULL) {
+		collect_note(c, "/sys/block: %s: no disks file",
+		    strerror(errno));
+		return 0;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' ||
+		    strncmp(de->d_name, "loop", 4) == 0 ||
+		    strncmp(de->d_name, "ram", 3) == 0 ||
+		    strncmp(de->d_name, "zram", 4) == 0)
+			continue;
+		path = xasprintf("/sys/block/%s/size", de->d_name);
+		f = fopen(path, "r");
+		free(path);
+		if (f == NULL)
+			continue;
+		/* the size file is in 512-byte sectors, whatever the
+		 * disk's own block size */
+		if (fgets(buf, sizeof buf, f) != NULL &&
+		    sscanf(buf, "%llu", &sectors) == 1 && sectors > 0) {
+			line = xasprintf("%s %llu", de->d_name,
+			    sectors * 512ULL);
+			lines_add(&l, line);
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return lines_write(c, &l, "disks", cause);
+}
+
 /* The files that don't depend on the trace. */
 static int
 collect_files(struct collect *c, char **cause)
@@ -1593,6 +1639,18 @@ collect_files(struct collect *c, char **cause)
 	if (collect_info(c, "/proc/cpuinfo", "cpuinfo", cpu_keys,
 	    cause) != 0 || collect_info(c, "/proc/meminfo", "meminfo",
 	    mem_keys, cause) != 0)
+		return -1;
+	/* The network protocols in use, as counts (no address, no port):
+	 * the twin's workload tests IPv6 when the machine used it. */
+	static const char *const sock_keys[] = { "sockets", "TCP", "UDP",
+	    "UDPLITE", "RAW", "FRAG", NULL };
+	static const char *const sock6_keys[] = { "TCP6", "UDP6",
+	    "UDPLITE6", "RAW6", "FRAG6", NULL };
+
+	if (collect_info(c, "/proc/net/sockstat", "sockstat", sock_keys,
+	    cause) != 0 || (access("/proc/net/sockstat6", F_OK) == 0 &&
+	    collect_info(c, "/proc/net/sockstat6", "sockstat6", sock6_keys,
+	    cause) != 0) || collect_disks(c, cause) != 0)
 		return -1;
 	if (collect_mounts(c, cause) != 0 ||
 	    collect_copy(c, "/proc/filesystems", "filesystems", false,

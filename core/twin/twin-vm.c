@@ -431,6 +431,39 @@ twin_more_disks(struct twin_ctx *c, struct twin_place *pl)
 	}
 }
 
+/* The recorded machine's disks and their sizes (kctui collect's disks
+ * file), said beside the twin's: each file system the bundle mounted gets
+ * a disk of TWIN_FS_DISK, enough for its step; a disk's size changes no
+ * driver the boot tests. */
+static void
+twin_disks_comment(struct twin_ctx *c)
+{
+	char		*text = twin_bundle_text(c, "disks");
+	const char	*p, *nl;
+	struct strbuf	 sb;
+	unsigned long long bytes;
+	char		 name[64];
+
+	if (text == NULL)
+		return;
+	strbuf_init(&sb);
+	for (p = text; *p != '\0'; p = nl) {
+		nl = strchr(p, '\n');
+		nl = nl != NULL ? nl + 1 : p + strlen(p);
+		if (sscanf(p, "%63s %llu", name, &bytes) != 2)
+			continue;
+		strbuf_addf(&sb, "%s%s %.1f GiB", sb.len != 0 ? ", " : "",
+		    name, (double)bytes / (1024.0 * 1024 * 1024));
+	}
+	if (sb.len != 0)
+		twin_comment(&c->vm, "the recorded machine's disks (disks): "
+		    "%s; the twin's are %s each, one per file system type "
+		    "mounted: a disk's size changes no driver", sb.s,
+		    TWIN_FS_DISK);
+	strbuf_free(&sb);
+	free(text);
+}
+
 /* The header: the machine, the CPU, the memory, and what has no twin. */
 static void
 twin_head(struct twin_ctx *c)
@@ -475,6 +508,7 @@ twin_head(struct twin_ctx *c)
 	twin_comment(&c->vm, "%s", c->memory_why);
 	twin_line(c, -1, NULL, "memory %d", c->memory);
 	twin_line(c, -1, NULL, "cmdline console=ttyS0");
+	twin_disks_comment(c);
 }
 
 /* The ISA ports beyond the console: a second UART, a parallel port. */

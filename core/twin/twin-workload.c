@@ -134,6 +134,29 @@ twin_fs_nodev(struct twin_ctx *c, struct strbuf *w, struct strbuf *steps,
 	free(step);
 }
 
+/* Whether the bundle's sockstat6 (kctui collect) counts an IPv6 socket in
+ * use ("TCP6: inuse 2"): the machine used IPv6 even where no trace says
+ * so. */
+static bool
+twin_sockstat6_used(const struct twin_ctx *c)
+{
+	char		*text = twin_bundle_text(c, "sockstat6");
+	const char	*p;
+	unsigned long	 n;
+	bool		 used = false;
+
+	for (p = text; p != NULL && *p != '\0' && !used; ) {
+		if ((strncmp(p, "TCP6:", 5) == 0 || strncmp(p, "UDP6:", 5) ==
+		    0 || strncmp(p, "RAW6:", 5) == 0) &&
+		    sscanf(p + 5, " inuse %lu", &n) == 1 && n > 0)
+			used = true;
+		if ((p = strchr(p, '\n')) != NULL)
+			p++;
+	}
+	free(text);
+	return used;
+}
+
 /* TCP over loopback: the bundle's tcploop helper (TCP and a UDP
  * datagram) when it has one, else busybox's nc; IPv6's loopback when the
  * bundle used IPv6. */
@@ -146,19 +169,22 @@ twin_loopback(struct twin_ctx *c, struct strbuf *w, struct strbuf *steps)
 	};
 	static const char *const ip6mod[] = { "ipv6", NULL };
 	bool	v6 = twin_used(c->ev, ip6, ip6mod);
+	bool	v6sock = !v6 && twin_sockstat6_used(c);
+	const char *why6 = v6sock ? "; IPv6's loopback, as the bundle had "
+	    "IPv6 sockets open (sockstat6)" : "; IPv6's loopback, as the "
+	    "bundle used IPv6 (traced ip6_* functions)";
+
+	v6 |= v6sock;
 
 	strbuf_addc(w, '\n');
 	if (c->tcploop)
 		twin_comment(w, "loopback: 1 MiB over TCP on 127.0.0.1 and a "
 		    "UDP datagram, by the bundle's helper workload.d/"
-		    "tcploop.c%s", v6 ? "; IPv6's loopback, as the bundle "
-		    "used IPv6 (traced ip6_* functions)" : "");
+		    "tcploop.c%s", v6 ? why6 : "");
 	else
 		twin_comment(w, "loopback: 1 MiB over TCP on 127.0.0.1 with "
 		    "busybox's nc (UDP is not an option of its own: it is "
-		    "built with INET, as TCP is)%s", v6 ? "; IPv6's "
-		    "loopback, as the bundle used IPv6 (traced ip6_* "
-		    "functions)" : "");
+		    "built with INET, as TCP is)%s", v6 ? why6 : "");
 	strbuf_adds(w, "loopback() {\n"
 	    "\tip link set lo up || return 1\n");
 	if (c->tcploop)

@@ -860,6 +860,30 @@ test_privacy(void)
 			free(sec[k].v[j]);
 		free(sec[k].v);
 	}
+	/* the disks and the sockets in use: names, sizes, counts only */
+	if (ret == 0) {
+		char	*dp = xasprintf("%s/disks", dir), *txt, *line, *save;
+		size_t	 len, bad = 0, n = 0;
+		char	 nm[64];
+		unsigned long long by;
+		char	 extra;
+
+		txt = file_read_all(dp, &len);
+		for (line = txt ? strtok_r(txt, "\n", &save) : NULL;
+		    line != NULL; line = strtok_r(NULL, "\n", &save), n++)
+			bad += sscanf(line, "%63s %llu %c", nm, &by,
+			    &extra) != 2;
+		checkf("privacy/disks", txt != NULL && bad == 0, "%zu of %zu "
+		    "lines not 'NAME BYTES'", bad, n);
+		free(txt);
+		free(dp);
+		dp = xasprintf("%s/sockstat", dir);
+		txt = file_read_all(dp, &len);
+		checkf("privacy/sockstat", txt != NULL && strstr(txt,
+		    "TCP: inuse") != NULL, "%s", txt ? txt : "no sockstat");
+		free(txt);
+		free(dp);
+	}
 	/* the host name is looked for on every machine */
 	check("privacy/hostname-known", sec[0].n == 1 || strcmp(u.nodename,
 	    "localhost") == 0, u.nodename);

@@ -657,6 +657,83 @@ test_host_caps(const char *dir)
 	evidence_free(ev);
 }
 
+/* Write len bytes to path (a copied fixture file, xz included). */
+static void
+file_write_all_test(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (f == NULL)
+		return;
+	fwrite(data, 1, len, f);
+	fclose(f);
+}
+
+/* kctui collect's sockstat6 and disks: an IPv6 socket in use is IPv6
+ * used, where no trace says so (the collect bundle without its trace);
+ * the disks' sizes are said in the vm file's head. */
+static void
+test_collect_files(const char *dir)
+{
+	static const char *const files[] = { "uname", "drivers", "modalias",
+	    "modules", "mounts", "config.xz", "crypto", "filesystems", NULL };
+	struct evidence	*ev;
+	struct twin	 t;
+	char		*b = xasprintf("%s/collect-files", dir), *p, *text;
+	char		*cause = NULL;
+	size_t		 i, len;
+	int		 pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		mkdir(b, 0755);
+		for (i = 0; files[i] != NULL; i++) {
+			p = xasprintf("%s/cloud-vm-collect/%s", FIXTURES,
+			    files[i]);
+			text = file_read_all(p, &len);
+			free(p);
+			p = xasprintf("%s/%s", b, files[i]);
+			/* binary (config.xz): written as read */
+			if (text != NULL)
+				file_write_all_test(p, text, len);
+			free(p);
+			free(text);
+		}
+		p = xasprintf("%s/sockstat6", b);
+		unit_write_file(p, pass ? "TCP6: inuse 1\nUDP6: inuse 0\n" :
+		    "TCP6: inuse 0\nUDP6: inuse 0\n");
+		free(p);
+		p = xasprintf("%s/disks", b);
+		unit_write_file(p, "vda 10737418240\nvdb 536870912\n");
+		free(p);
+		ev = evidence_new();
+		if (evidence_load(ev, b, NULL, NULL, &cause) != 0 ||
+		    twin_make(ev, NULL, &t, &cause) != 0) {
+			check(pass ? "collect/sockstat6-used" :
+			    "collect/sockstat6-unused", 0, cause);
+			free(cause);
+			cause = NULL;
+			evidence_free(ev);
+			continue;
+		}
+		if (pass)
+			checkf("collect/sockstat6-used", strstr(t.workload,
+			    "IPv6 sockets open (sockstat6)") != NULL &&
+			    strstr(t.workload, "::1") != NULL, "%s",
+			    "no IPv6 loopback for TCP6: inuse 1");
+		else {
+			checkf("collect/sockstat6-unused", strstr(t.workload,
+			    "IPv6") == NULL, "%s",
+			    "IPv6 tested with no socket and no trace");
+			checkf("collect/disks", strstr(t.vm,
+			    "disks (disks): vda 10.0 GiB, vdb 0.5 GiB") !=
+			    NULL, "%s", "no disks line in the vm's head");
+		}
+		twin_free(&t);
+		evidence_free(ev);
+	}
+	free(b);
+}
+
 /* A QEMU without a device: the device has no twin and no line. */
 static void
 test_qemu_devices(void)
@@ -785,6 +862,7 @@ main(void)
 	test_bundle(dir, "cloud-vm-collect", false);
 	test_helpers();
 	test_host_caps(dir);
+	test_collect_files(dir);
 	test_qemu_devices();
 	test_no_twin(dir);
 	unit_rmtree(dir);
