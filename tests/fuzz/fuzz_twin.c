@@ -2,7 +2,8 @@
 /*
  * fuzz_twin.c - libFuzzer target for the twin machine (core/twin) over a
  * bundle somebody else recorded: the input is cut at NUL bytes into the
- * bundle's drivers, modalias, modules, mounts, cpuinfo and meminfo files.
+ * bundle's drivers, modalias, modules, mounts, cpuinfo, meminfo, disks
+ * and sockstat6 files.
  * Whatever they hold, twin_make either fails with a message or gives a vm
  * file that vm_spec_load accepts (every line inside the allow-list: the
  * twin never generates what a bundle's own vm could not say) and a
@@ -26,7 +27,7 @@
 
 /* The bundle's files, in the order the input gives them. */
 static const char *const names[] = { "drivers", "modalias", "modules",
-	"mounts", "cpuinfo", "meminfo" };
+	"mounts", "cpuinfo", "meminfo", "disks", "sockstat6" };
 #define NNAMES (sizeof names / sizeof names[0])
 
 /* This process's bundle directory, made once. */
