@@ -200,8 +200,11 @@ twin_read_devices(struct twin_ctx *c, char **cause)
 		    evidence_bundle(c->ev, 0)->path : "(no bundle)");
 		return -1;
 	}
-	qsort(c->t->devices, c->t->ndevices, sizeof *c->t->devices,
-	    twin_device_cmp);
+	/* an empty drivers file leaves devices NULL, which qsort must not
+	 * be given */
+	if (c->t->ndevices > 1)
+		qsort(c->t->devices, c->t->ndevices, sizeof *c->t->devices,
+		    twin_device_cmp);
 	return 0;
 }
 
