@@ -26,7 +26,7 @@
 #     fail_with NAME TEXT CMD...  FAIL line, then CMD's output indented
 #     skip NAME REASON
 #     indent                    filter: indent every line by four spaces
-#     same_file NAME A B        PASS if A and B are byte-identical, else FAIL
+#     same_file NAME A B        PASS if A and B exist and are byte-identical, else FAIL
 #                               with the first differing lines (diff | head -40)
 #     kctui_clean_env           unset variables that would change what
 #                               make/conf/kctui do (ARCH, CC, KCONFIG_*, ...)
@@ -71,10 +71,6 @@ fail_with() {
 # same_file NAME EXPECTED ACTUAL [TEXT]
 same_file() {
 	local n=$1 a=$2 b=$3 text=${4:-}
-	if [ ! -e "$a" ] && [ ! -e "$b" ]; then
-		pass "$n" "$text"
-		return 0
-	fi
 	if [ ! -e "$a" ] || [ ! -e "$b" ]; then
 		fail "$n" "$text"
 		printf '%s: %s\n%s: %s\n' "$a" "$([ -e "$a" ] && echo exists || echo missing)" \
