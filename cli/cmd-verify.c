@@ -347,21 +347,24 @@ cmd_verify(struct session *s, int argc, char **argv)
 {
 	struct verify_opts	 o;
 	struct verify		 v;
-	struct verify_inputs	 vi;
+	struct verify_setup	 vs;
+	struct verify_prepare_opts po;
 	struct sigaction	 sa;
 	struct kconfig		*k = NULL;
-	struct kbuild		*kb = NULL;
-	const char		*srcarch;
-	char			*work = NULL, *cause = NULL, tree[PATH_MAX];
-	char			*kbcache;
+	char			*cause = NULL;
 	int			 rc = 1;
 
 	memset(&o, 0, sizeof o);
 	memset(&v, 0, sizeof v);
-	memset(&vi, 0, sizeof vi);
+	memset(&vs, 0, sizeof vs);
 	if (verify_parse(s, &o, argc, argv) != 0)
 		goto out;
-	if (verify_inputs_load(s, &vi, o.base, o.workload, &cause) != 0) {
+	memset(&po, 0, sizeof po);
+	po.base = o.base;
+	po.workload = o.workload;
+	po.work = o.work;
+	po.jobs = o.jobs;
+	if (verify_prepare(s, &po, &vs, &v, &cause) != 0) {
 		fprintf(stderr, "kctui: %s\n", cause);
 		goto out;
 	}
@@ -371,44 +374,24 @@ cmd_verify(struct session *s, int argc, char **argv)
 		    s->config_path, strerror(errno));
 		goto out;
 	}
-	if ((work = verify_work_dir(s, o.work, &cause)) == NULL) {
-		fprintf(stderr, "kctui: %s\n", cause);
-		goto out;
-	}
 	if ((k = cli_open_config(s)) == NULL)
 		goto out;
-	if (realpath(".", tree) == NULL) {
-		fprintf(stderr, "kctui: .: %s\n", strerror(errno));
-		goto out;
-	}
-	/* The Kbuild index, for informed fill-back (cached beside the
-	 * evidence commands' own); without it, bisection alone. */
-	kbcache = session_cache_file(s, "kbuild");
-	srcarch = env_lookup(s->envp, "SRCARCH");
-	if ((kb = kbuild_scan_cached(tree, srcarch != NULL ? srcarch : "x86",
-	    kbcache, &cause)) == NULL) {
+	/* Without the index, bisection alone. */
+	if (verify_prepare_index(s, &vs, &v, &cause) != 0) {
 		fprintf(stderr, "kctui: warning: no Kbuild index (%s): what a "
 		    "failed boot names is found by bisection\n", cause);
 		free(cause);
 		cause = NULL;
 	}
-	free(kbcache);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = verify_on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
 	v.k = k;
-	v.kb = kb;
-	v.tree = tree;
-	verify_inputs_apply(&vi, &v);
 	v.trimmed = s->config_path;
 	v.try_syms = o.try_syms;
 	v.ntry = o.ntry;
-	v.bundle = s->bundles[0];
-	v.work = work;
-	v.jobs = o.jobs > 0 ? o.jobs : s->jobs > 0 ? s->jobs :
-	    (int)sysconf(_SC_NPROCESSORS_ONLN);
 	v.timeout = o.timeout;
 	v.no_kvm = o.no_kvm;
 	v.no_fill_back = o.no_fill_back;
@@ -445,12 +428,9 @@ cmd_verify(struct session *s, int argc, char **argv)
 out:
 	free(cause);
 	verify_free(&v);
-	verify_inputs_free(&vi);
+	verify_setup_free(&vs);
 	if (k != NULL)
 		kconfig_free(k);
-	if (kb != NULL)
-		kbuild_free(kb);
-	free(work);
 	free(o.try_syms);
 	return rc;
 }

@@ -29,9 +29,8 @@
 
 struct tui_verify {
 	struct verify		 v;	/* the job's from the start */
-	struct verify_inputs	 vi;
-	char			*work, *trimmed;
-	char			 tree[PATH_MAX];
+	struct verify_setup	 vs;	/* verify_prepare's, as the CLI's */
+	char			*trimmed;
 	struct verify_job	*job;
 	struct verify_progress	 prog;
 	bool			 armed;	/* v pressed once while running */
@@ -52,11 +51,19 @@ verify_open(void *arg, char **cause)
 	struct tui	*t = arg;
 	struct kconfig	*k;
 
+	char		*why = NULL;
+
 	k = session_new_kconfig(t->session, verify_quiet, verify_quiet);
 	if (kconfig_parse(k, t->session->kconfig, cause) != 0) {
 		kconfig_free(k);
 		return NULL;
 	}
+	/* The Kbuild index, here off the UI thread: without it the run
+	 * finds by bisection alone what a failed boot names, as the
+	 * command line's does after its warning. */
+	if (verify_prepare_index(t->session, &t->verify->vs, &t->verify->v,
+	    &why) != 0)
+		free(why);
 	return k;
 }
 
@@ -72,9 +79,8 @@ verify_free_state(struct tui *t)
 		verify_job_free(tv->job);	/* verify_free(&tv->v) */
 	else
 		verify_free(&tv->v);
-	verify_inputs_free(&tv->vi);
+	verify_setup_free(&tv->vs);
 	vprogress_free(&tv->prog);
-	free(tv->work);
 	free(tv->trimmed);
 	free(tv);
 	t->verify = NULL;
@@ -102,46 +108,29 @@ verify_start(struct tui *t)
 {
 	struct session		*s = t->session;
 	struct tui_verify	*tv;
+	struct verify_prepare_opts po;
 	char			*cause = NULL;
 	size_t			 nacc;
-	long			 ncpu;
 
 	if (review_naccepted(t) == 0) {
 		tui_message(t, EL_STATUS, "Nothing to verify: accept trims "
 		    "(a) first; v builds and boots what is accepted");
 		return R_ALL;
 	}
-	if (s->nbundles != 1) {
-		tui_message(t, EL_ERROR, "verify needs one evidence bundle: "
-		    "-e BUNDLE (its vm and workload files say what to boot "
-		    "and run)");
-		return R_ALL;
-	}
 	tv = t->verify = xcalloc(1, sizeof *tv);
 	vprogress_init(&tv->prog);
-	if (verify_inputs_load(s, &tv->vi, NULL, NULL, &cause) != 0 ||
-	    (tv->work = verify_work_dir(s, NULL, &cause)) == NULL)
+	memset(&po, 0, sizeof po);
+	if (verify_prepare(s, &po, &tv->vs, &tv->v, &cause) != 0)
 		return verify_error(t, "", cause);
-	if (realpath(".", tv->tree) == NULL)
-		return verify_error(t, ".: ", xstrdup(strerror(errno)));
-	tv->trimmed = xasprintf("%s/trimmed.config", tv->work);
-	if (path_mkdir_p(tv->work, 0755, &cause) != 0 ||
-	    review_export_to(t, tv->trimmed, NULL, &nacc, &cause) != 0)
+	tv->trimmed = xasprintf("%s/trimmed.config", tv->vs.work);
+	if (review_export_to(t, tv->trimmed, NULL, &nacc, &cause) != 0)
 		return verify_error(t, "", cause);
-	tv->v.tree = tv->tree;
-	tv->v.base = tv->vi.base;
 	tv->v.trimmed = tv->trimmed;
-	tv->v.spec = &tv->vi.spec;
-	tv->v.workload = &tv->vi.wl;
-	tv->v.bundle = s->bundles[0];
-	tv->v.work = tv->work;
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	tv->v.jobs = s->jobs > 0 ? s->jobs : ncpu > 0 ? (int)ncpu : 1;
 	if ((tv->job = verify_job_start(&tv->v, verify_open, t,
 	    &cause)) == NULL)
 		return verify_error(t, "verify: ", cause);
 	tui_message(t, EL_STATUS, "Verifying %zu accepted trims: build, "
-	    "boot, judge (%s); v v cancels", nacc, tv->work);
+	    "boot, judge (%s); v v cancels", nacc, tv->vs.work);
 	return R_ALL;
 }
 

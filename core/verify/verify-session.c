@@ -4,6 +4,7 @@
  * command line (cli/cmd-verify.c) and the browser (tui/verify.c): see
  * verify-session.h.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,9 @@
 #include "../../lib/fileio.h"
 #include "../../lib/proc.h"
 #include "../../lib/util.h"
+#include "../../kconfig-parser/env.h"
 #include "../decisions.h"
+#include "../kbuild/kbuild.h"
 #include "../evidence.h"
 #include "../session.h"
 #include "../twin/twin.h"
@@ -228,6 +231,67 @@ verify_inputs_free(struct verify_inputs *vi)
 	}
 	free(vi->loose);
 	memset(vi, 0, sizeof *vi);
+}
+
+/* Set up a run from the session (see verify-session.h). */
+int
+verify_prepare(struct session *s, const struct verify_prepare_opts *o,
+    struct verify_setup *vs, struct verify *v, char **cause)
+{
+	char	tree[PATH_MAX];
+	long	ncpu;
+
+	memset(vs, 0, sizeof *vs);
+	if (s->nbundles != 1) {
+		*cause = xstrdup("verify needs one evidence bundle: -e BUNDLE "
+		    "(its vm and workload files say what to boot and run)");
+		return -1;
+	}
+	if (verify_inputs_load(s, &vs->vi, o->base, o->workload, cause) != 0)
+		return -1;
+	if (realpath(".", tree) == NULL) {
+		*cause = xasprintf(".: %s", strerror(errno));
+		return -1;
+	}
+	vs->tree = xstrdup(tree);
+	if ((vs->work = verify_work_dir(s, o->work, cause)) == NULL ||
+	    path_mkdir_p(vs->work, 0755, cause) != 0)
+		return -1;
+	v->tree = vs->tree;
+	verify_inputs_apply(&vs->vi, v);
+	v->bundle = s->bundles[0];
+	v->work = vs->work;
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	v->jobs = o->jobs > 0 ? o->jobs : s->jobs > 0 ? s->jobs :
+	    ncpu > 0 ? (int)ncpu : 1;
+	return 0;
+}
+
+/* The Kbuild index into vs and v (see verify-session.h). */
+int
+verify_prepare_index(struct session *s, struct verify_setup *vs,
+    struct verify *v, char **cause)
+{
+	const char	*srcarch = env_lookup(s->envp, "SRCARCH");
+	char		*kbcache = session_cache_file(s, "kbuild");
+
+	vs->kb = kbuild_scan_cached(vs->tree, srcarch != NULL ? srcarch :
+	    "x86", kbcache, cause);
+	free(kbcache);
+	v->kb = vs->kb;
+	return vs->kb != NULL ? 0 : -1;
+}
+
+/* Free what verify_prepare and verify_prepare_index made. */
+void
+verify_setup_free(struct verify_setup *vs)
+{
+	verify_inputs_free(&vs->vi);
+	if (vs->kb != NULL)
+		kbuild_free(vs->kb);
+	free(vs->tree);
+	free(vs->work);
+	memset(vs, 0, sizeof *vs);
 }
 
 /* The O= build directory: one per tree in the caches' directory. */

@@ -18,6 +18,7 @@
 
 struct session;
 struct decisions;
+struct kbuild;
 
 /* The bundle's files, and the machine and workload they describe. */
 struct verify_inputs {
@@ -49,6 +50,46 @@ int	 verify_inputs_load(struct session *, struct verify_inputs *,
 void	 verify_inputs_free(struct verify_inputs *);
 /* Point v at the inputs: base, spec, workload, and the twin's. */
 void	 verify_inputs_apply(const struct verify_inputs *, struct verify *);
+
+/*
+ * Everything a verify run takes from a session, set up the same way for
+ * `kctui verify` and the browser's v: the inputs (with the twin when the
+ * bundle has no vm), the tree, the work directory (made), the jobs, and
+ * the Kbuild index informed fill-back uses. The front ends add only the
+ * trimmed config, their options, progress and cancel.
+ */
+struct verify_setup {
+	struct verify_inputs vi;
+	char		*tree;		/* the tree's real path */
+	char		*work;		/* the O= build directory, made */
+	struct kbuild	*kb;		/* the index, or NULL (bisection) */
+};
+
+/* What the front ends may give instead of the bundle's own files. */
+struct verify_prepare_opts {
+	const char	*base;		/* --base FILE */
+	const char	*workload;	/* --workload SCRIPT */
+	const char	*work;		/* --work-dir DIR */
+	int		 jobs;		/* -j (0: the session's, else CPUs) */
+};
+
+/*
+ * Load the inputs, make the work directory and point v at them (tree,
+ * base, spec, workload, twin, nontwin, loose, bundle, work, jobs); -1
+ * with *cause (the command line's words, without "kctui: "). vs is to be
+ * freed with verify_setup_free either way, after v's last use.
+ */
+int	 verify_prepare(struct session *, const struct verify_prepare_opts *,
+	     struct verify_setup *, struct verify *, char **cause);
+/*
+ * The Kbuild index for informed fill-back (cached beside the evidence
+ * commands' own), into vs and v; slow when not cached, so the browser
+ * calls it on the job's thread. -1 with *cause when there is none: the
+ * run goes on by bisection alone.
+ */
+int	 verify_prepare_index(struct session *, struct verify_setup *,
+	     struct verify *, char **cause);
+void	 verify_setup_free(struct verify_setup *);
 
 /* The O= build directory and boots, kept between runs: work as given, or
  * one per tree in the caches' directory (malloc'd); NULL with *cause when
