@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/attrib.h"
-#include "../core/collect.h"
-#include "../core/evidence.h"
+#include "../core/evidence/attrib.h"
+#include "../core/collect/collect.h"
+#include "../core/evidence/evidence.h"
 #include "../core/kbuild/kbuild.h"
-#include "../core/srcindex.h"
+#include "../core/srcindex/srcindex.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../kconfig-parser/env.h"
 #include "../lib/util.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cmd-explain.c - "kctui explain SYMBOL" and "kctui enable SYMBOL[=y|m]":
- * the command-line faces of core/explain.c and core/enable.c. They only
+ * the command-line faces of core/explain/explain.c and core/explain/enable.c. They only
  * print (and, for enable --apply, write); the sentences are made in core/
  * so that the TUI shows the same.
  */
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/attrib.h"
-#include "../core/enable.h"
-#include "../core/explain.h"
+#include "../core/evidence/attrib.h"
+#include "../core/explain/enable.h"
+#include "../core/explain/explain.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/util.h"
 #include "../core/session.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cmd-trim.c - "kctui suggest", "kctui export" and "kctui decide": the
- * command-line faces of core/trim.c (candidates and consequences),
- * core/decisions.c and core/report.c.
+ * command-line faces of core/trim/trim.c (candidates and consequences),
+ * core/trim/decisions.c and core/trim/report.c.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,13 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/attrib.h"
-#include "../core/decisions.h"
-#include "../core/evidence.h"
-#include "../core/export.h"
+#include "../core/evidence/attrib.h"
+#include "../core/trim/decisions.h"
+#include "../core/evidence/evidence.h"
+#include "../core/trim/export.h"
 #include "../core/kbuild/kbuild.h"
-#include "../core/report.h"
-#include "../core/trim.h"
+#include "../core/trim/report.h"
+#include "../core/trim/trim.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../kconfig-parser/env.h"
 #include "../lib/clock.h"

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/evidence.h"
+#include "../core/evidence/evidence.h"
 #include "../core/session.h"
 #include "../core/twin/twin.h"
 #include "../lib/fileio.h"

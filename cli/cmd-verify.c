@@ -15,11 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/decisions.h"
+#include "../core/trim/decisions.h"
 #include "../core/kbuild/kbuild.h"
 #include "../core/session.h"
 #include "../core/verify/verify.h"
-#include "../core/verify/verify-session.h"
+#include "../core/verify-session.h"
 #include "../kconfig-parser/env.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/clock.h"

@@ -24,12 +24,12 @@
 #include "../lib/clock.h"
 #include "../lib/fileio.h"
 #include "../lib/util.h"
-#include "attrib.h"
-#include "decisions.h"
-#include "evidence.h"
+#include "evidence/attrib.h"
+#include "trim/decisions.h"
+#include "evidence/evidence.h"
 #include "kbuild/kbuild.h"
 #include "session.h"
-#include "srcindex.h"
+#include "srcindex/srcindex.h"
 #include "twin/twin.h"
 
 extern char **environ;

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-#include "trim.h"
+#include "trim/trim.h"
 
 struct kconfig;
 struct evidence;

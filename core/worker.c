@@ -17,7 +17,7 @@
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/clock.h"
 #include "../lib/util.h"
-#include "attrib.h"
+#include "evidence/attrib.h"
 #include "worker.h"
 
 struct worker {

@@ -155,6 +155,7 @@ if want_group unit; then
 		note "SKIP unit: no tests/unit/*.c"
 		nskip=$((nskip + 1))
 	fi
+	run layers 60 cat bash tests/layers.sh
 	for u in "${units[@]}"; do
 		n=$(basename "$u" .c)
 		unit_one "$n" build ""

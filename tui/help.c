@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/attrib.h"
-#include "../core/explain.h"
+#include "../core/evidence/attrib.h"
+#include "../core/explain/explain.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/util.h"
@@ -231,7 +231,7 @@ help_wrap_lines(const char *text, int width)
 }
 
 /* Why it has its value, what blocks it, what depends on it: the plain
- * language of core/explain.c (kctui explain), wrapped to the screen. */
+ * language of core/explain/explain.c (kctui explain), wrapped to the screen. */
 static void
 help_section_explain(struct tui *t, struct kc_menu *m, struct strbuf *sb)
 {

@@ -19,11 +19,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/attrib.h"
-#include "../core/decisions.h"
-#include "../core/evidence.h"
+#include "../core/evidence/attrib.h"
+#include "../core/trim/decisions.h"
+#include "../core/evidence/evidence.h"
 #include "../core/session.h"
-#include "../core/trim.h"
+#include "../core/trim/trim.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/clock.h"

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/attrib.h"
-#include "../core/explain.h"
+#include "../core/evidence/attrib.h"
+#include "../core/explain/explain.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/util.h"
@@ -523,7 +523,7 @@ menu_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 		free(why);
 	} else if (s != NULL && kc_sym_name(s) != NULL &&
 	    ml->kind != ML_HEADER) {
-		/* Why it has its value, in a phrase (core/explain.c). */
+		/* Why it has its value, in a phrase (core/explain/explain.c). */
 		why = explain_brief(t->k, s);
 		if (why != NULL && *why != '\0')
 			row_addf(r, EL_STATUS, "  %s", why);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * plan.c - "how do I turn this on?" (E): the plan of core/enable.c for
+ * plan.c - "how do I turn this on?" (E): the plan of core/explain/enable.c for
  * the option, each step with its reason, or why it can't be done; y
  * applies it to the interface's configuration (then the worker
  * recomputes as for any change), anything else closes it. Shown in a
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/enable.h"
-#include "../core/explain.h"
+#include "../core/explain/enable.h"
+#include "../core/explain/explain.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/util.h"

@@ -17,11 +17,11 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "../core/decisions.h"
-#include "../core/export.h"
+#include "../core/trim/decisions.h"
+#include "../core/trim/export.h"
 #include "../core/session.h"
-#include "../core/trim.h"
-#include "../core/verify/verify-session.h"
+#include "../core/trim/trim.h"
+#include "../core/verify-session.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/clock.h"
@@ -634,7 +634,7 @@ review_undo(struct tui *t)
 /* ------------------------------------------------------------- export */
 
 /* Write the accepted candidates to out (absolute) and the report to
- * report (NULL: none), as `kctui export` does (core/export.c); -1 with
+ * report (NULL: none), as `kctui export` does (core/trim/export.c); -1 with
  * *cause. */
 int
 review_export_to(struct tui *t, const char *out, const char *report,

@@ -17,7 +17,7 @@
 
 #include <curses.h>
 
-#include "../core/attrib.h"
+#include "../core/evidence/attrib.h"
 #include "../core/session.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"

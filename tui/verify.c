@@ -19,7 +19,7 @@
 
 #include "../core/session.h"
 #include "../core/verify/verify-job.h"
-#include "../core/verify/verify-session.h"
+#include "../core/verify-session.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/fileio.h"
 #include "../lib/util.h"

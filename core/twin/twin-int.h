@@ -8,7 +8,7 @@
 #define KC_TWIN_INT_H
 
 #include "../../lib/util.h"
-#include "../verify/vm-allow.h"
+#include "../machine/vm-allow.h"
 #include "twin.h"
 
 /* A NIC of the twin, for the workload's network steps. */

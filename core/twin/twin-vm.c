@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../evidence.h"
+#include "../evidence/evidence.h"
 #include "twin-int.h"
 
 /* Disk sizes: a file system's disk holds the workload's few MiB; a disk

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../evidence.h"
+#include "../evidence/evidence.h"
 #include "twin-int.h"
 
 /* Whether any of these functions was traced, or modules loaded. */

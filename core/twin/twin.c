@@ -20,9 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../evidence.h"
-#include "../verify/verify.h"
-#include "../zstream.h"
+#include "../evidence/evidence.h"
+#include "../machine/machine.h"
+#include "../evidence/zstream.h"
 #include "twin-int.h"
 
 /* Memory when the bundle does not say (MiB): what the project's own

@@ -33,7 +33,7 @@
 #include "../../lib/proc.h"
 #include "../../lib/strmap.h"
 #include "../../lib/util.h"
-#include "../zstream.h"
+#include "../evidence/zstream.h"
 #include "verify-informed.h"
 #include "verify.h"
 

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../machine/machine.h"
+
 struct kconfig;
 struct kbuild;
 struct kc_symbol;
@@ -75,63 +77,6 @@ int	 build_config(struct build *, const char *config, bool *changed,
 int	 build_kernel(struct build *, char **cause);
 void	 build_free(struct build *);
 
-/* ---------------------------------------------------------- vm-spec.c */
-
-/* A disk the workload uses: an empty raw image made for each boot. */
-struct vm_disk {
-	char		*name;		/* id and serial */
-	uint64_t	 size;		/* bytes */
-	char		*fstype;	/* "ext4", "vfat", ... or "none" */
-	char		*device;	/* QEMU device, e.g. virtio-blk-pci */
-	size_t		 at;		/* its place among vm_spec.args: a
-					   disk's device may sit on a bus an
-					   earlier device line creates */
-};
-
-/*
- * The bundle's "vm" file: the QEMU machine it was recorded on
- * (docs/evidence.md).
- */
-struct vm_spec {
-	char		*path;
-	char		*arch;		/* x86_64 */
-	char		*machine;	/* -machine, without accel */
-	char		*cpu;		/* -cpu */
-	int		 smp;
-	int		 memory;	/* MiB */
-	char		*cmdline;	/* kernel command line (console=...) */
-	char	       **args;		/* other QEMU arguments, in pairs:
-					   "-device" "virtio-rng-pci", ... */
-	size_t		 nargs;
-	struct vm_disk	*disks;
-	size_t		 ndisks;
-};
-
-/* Read a vm file; -1 with *cause "PATH:LINE: what is wrong". */
-int	 vm_spec_load(struct vm_spec *, const char *path, char **cause);
-/* The host program that makes FSTYPE on a disk image ("mkfs.ext4",
- * "mkfs.vfat", ...), NULL for a type kctui cannot make. */
-const char *vm_disk_mkfs(const char *fstype);
-void	 vm_spec_free(struct vm_spec *);
-
-/*
- * The bundle's "workload": a /bin/sh script run in the guest after
- * coldplug, its steps marked by lines "step NAME COMMAND..." (the guest's
- * init defines step()); helper programs in "workload.d/" beside it (C
- * sources are compiled static for the guest, other files copied).
- */
-struct workload {
-	char		*path;
-	char		*text;
-	char	       **steps;		/* step names, in script order */
-	size_t		 nsteps;
-	char		*helpers;	/* workload.d, or NULL if none */
-};
-
-/* -1 with *cause "PATH:LINE: ..." (no steps, bad step name, duplicate). */
-int	 workload_load(struct workload *, const char *path, char **cause);
-void	 workload_free(struct workload *);
-
 /* -------------------------------------------------------- initramfs.c */
 
 struct initramfs {
@@ -172,10 +117,6 @@ struct vm_step {
 	 * excluded), or for a step never reached the last console lines. */
 	char	       **log;
 	size_t		 nlog;
-};
-
-struct vm_driver {
-	char		*bus, *driver, *device;
 };
 
 /* A bound device of the bundle its twin machine cannot give again. */
@@ -256,7 +197,6 @@ void	 vm_result_end(struct vm_result *);
 void	 vm_result_free(struct vm_result *);
 /* Whether /dev/kvm can be opened read-write. */
 bool	 vm_kvm_usable(void);
-int	 vm_driver_split(char *, char **, char **, char **);
 
 /* ------------------------------------------------------------- verify.c */
 

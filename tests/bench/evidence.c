@@ -16,9 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "evidence.h"
+#include "../../core/evidence/evidence.h"
 #include "kbuild/kbuild.h"
-#include "srcindex.h"
+#include "../../core/srcindex/srcindex.h"
 #include "../../lib/clock.h"
 
 /* Median of three. */

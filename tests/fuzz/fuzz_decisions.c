@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fuzz_decisions.c - libFuzzer target for the decisions file
- * (core/decisions.c): any bytes load (bad lines are warnings, kept
+ * (core/trim/decisions.c): any bytes load (bad lines are warnings, kept
  * verbatim), a decision set on them saves, and the saved file loads back
  * with that decision and with every decision the input had; no crash,
  * hang or leak. The file is the user's: a save must lose nothing.
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../core/decisions.h"
+#include "../../core/trim/decisions.h"
 #include "../../lib/fileio.h"
 #include "../../lib/util.h"
 

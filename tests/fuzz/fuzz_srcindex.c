@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "srcindex.h"
+#include "../../core/srcindex/srcindex.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

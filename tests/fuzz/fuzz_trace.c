@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evidence.h"
+#include "../../core/evidence/evidence.h"
 
 /* One input: read it, then check what was stored. */
 int

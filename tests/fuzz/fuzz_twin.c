@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../core/evidence.h"
+#include "../../core/evidence/evidence.h"
 #include "../../core/twin/twin.h"
 #include "../../core/verify/verify.h"
 #include "../../lib/fileio.h"

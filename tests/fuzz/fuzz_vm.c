@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "../../core/verify/verify.h"
-#include "../../core/verify/vm-allow.h"
+#include "../../core/machine/vm-allow.h"
 #include "../../lib/fileio.h"
 
 int

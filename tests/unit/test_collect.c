@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * test_collect.c - unit tests of collect_run() (core/collect.h) on the
+ * test_collect.c - unit tests of collect_run() (core/collect/collect.h) on the
  * machine running them: a bundle without tracing, whose files are
  * compared with their sources, the error paths, and, when root with
  * tracefs, short real traces (a command, a time limit, a signal) that
@@ -24,8 +24,8 @@
 #include <netinet/in.h>
 
 #include "../../lib/util.h"
-#include "../../core/collect.h"
-#include "../../core/evidence.h"
+#include "../../core/collect/collect.h"
+#include "../../core/evidence/evidence.h"
 
 #define UNIT_PREFIX "unit/collect/"
 #include "unit.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * test_evidence.c - unit tests of the evidence reader (core/evidence.h):
+ * test_evidence.c - unit tests of the evidence reader (core/evidence/evidence.h):
  * small bundles in the formats the kernel prints (/proc/modules, lsmod,
  * ftrace function and function_graph text, /proc/crypto...) written to a
  * temporary directory, plain and compressed with liblzma and zlib, loaded
@@ -20,7 +20,7 @@
 #include <lzma.h>
 #include <zlib.h>
 
-#include "../../core/evidence.h"
+#include "../../core/evidence/evidence.h"
 #include "../../lib/cachefile.h"
 
 #define UNIT_PREFIX "unit/evidence/"

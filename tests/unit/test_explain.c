@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * test_explain.c - core/explain.c and core/enable.c on small hand-written
+ * test_explain.c - core/explain/explain.c and core/explain/enable.c on small hand-written
  * Kconfig fixtures, one per reason kind (set by the user, a default with
  * "if", a select, an imply, limited to m by a dependency, a choice, hidden
  * by a NOT conjunct, a menu's "visible if"), and enable plans through a
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/enable.h"
-#include "../../core/explain.h"
+#include "../../core/explain/enable.h"
+#include "../../core/explain/explain.h"
 #include "../../kconfig-parser/kconfig.h"
 
 #define UNIT_PREFIX "unit/explain/"

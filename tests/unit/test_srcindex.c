@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * test_srcindex.c - unit tests of the source index (core/srcindex.h): a
+ * test_srcindex.c - unit tests of the source index (core/srcindex/srcindex.h): a
  * synthetic tree with each definition form the scanner knows (split-line
  * definitions, prototypes that must not count, the syscall and BPF
  * macros, .S symbols, filesystem, driver and crypto names), the cache
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "srcindex.h"
+#include "../../core/srcindex/srcindex.h"
 #include "../../lib/cachefile.h"
 #include "../../lib/fileio.h"
 #include "../../lib/util.h"
@@ -383,7 +383,7 @@ damage(const char *path, long off, size_t len)
  * 0: a ref's file id out of range; 1: every empty slot of the functions'
  * table taken (a probe would never end); 2: a name's count past the refs.
  * The payload's layout is the one documented at the top of
- * core/srcindex-cache.c; the header (lib/cachefile.h) keeps its version
+ * core/srcindex/srcindex-cache.c; the header (lib/cachefile.h) keeps its version
  * and identity, and cachefile_write makes its checksum right.
  */
 static void

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * test_trim.c - unit tests of core/trim*.c and core/decisions.c on small
+ * test_trim.c - unit tests of core/trim*.c and core/trim/decisions.c on small
  * Kconfig fixtures: the candidate rules (visible, settable, not selected
  * by a symbol that stays, keep decisions, policies), consequences
  * (dependents, selects, choices) and the decisions file round trip.
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../core/decisions.h"
-#include "../../core/trim.h"
+#include "../../core/trim/decisions.h"
+#include "../../core/trim/trim.h"
 #include "../../kconfig-parser/kconfig.h"
 
 #define UNIT_PREFIX "unit/trim/"

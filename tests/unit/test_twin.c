@@ -17,10 +17,10 @@
 #define UNIT_PREFIX "twin/"
 #include "unit.h"
 
-#include "../../core/evidence.h"
+#include "../../core/evidence/evidence.h"
 #include "../../core/twin/twin.h"
 #include "../../core/verify/verify.h"
-#include "../../core/verify/vm-allow.h"
+#include "../../core/machine/vm-allow.h"
 
 #define FIXTURES	"tests/fixtures/evidence"
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../../core/session.h"
-#include "../../core/verify/verify-session.h"
+#include "../../core/verify-session.h"
 
 #define UNIT_PREFIX "unit/verify_prepare/"
 #include "unit.h"

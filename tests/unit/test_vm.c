@@ -21,7 +21,7 @@
 
 #include "../../lib/strmap.h"
 #include "../../core/verify/verify.h"
-#include "../../core/verify/vm-allow.h"
+#include "../../core/machine/vm-allow.h"
 #include "../../core/verify/verify-informed.h"
 #include "../../core/kbuild/kbuild.h"
 #include "../../lib/clock.h"

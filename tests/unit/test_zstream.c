@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * test_zstream.c - core/zstream.c's whole-buffer and whole-file decoding:
+ * test_zstream.c - core/evidence/zstream.c's whole-buffer and whole-file decoding:
  * xz and gzip (several members) decode to the original bytes, plain data
  * is returned as is, truncated and corrupt data and zstd are errors, and
  * a file is read whole.
@@ -11,7 +11,7 @@
 #define UNIT_PREFIX "zstream/"
 #include "unit.h"
 
-#include "../../core/zstream.h"
+#include "../../core/evidence/zstream.h"
 #include "../../lib/fileio.h"
 
 /* xz of data (malloc'd), as the xz tool writes it. */

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/util.h"
-#include "evidence.h"
+#include "../../lib/util.h"
+#include "../evidence/evidence.h"
 #include "trim-int.h"
 
 /* The policies by name: --policy and the reports read the same table. */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/util.h"
+#include "../../lib/util.h"
 #include "trim-int.h"
 
 /*

@@ -9,11 +9,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../lib/clock.h"
-#include "../lib/util.h"
-#include "attrib.h"
+#include "../../lib/clock.h"
+#include "../../lib/util.h"
+#include "../evidence/attrib.h"
 #include "decisions.h"
-#include "kbuild/kbuild.h"
+#include "../kbuild/kbuild.h"
 #include "trim-int.h"
 
 /*

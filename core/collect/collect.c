@@ -58,9 +58,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../lib/clock.h"
-#include "../lib/fileio.h"
-#include "../lib/util.h"
+#include "../../lib/clock.h"
+#include "../../lib/fileio.h"
+#include "../../lib/util.h"
 #include "collect.h"
 
 #include <event-parse.h>

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "srcindex-cache.h"
-#include "../lib/util.h"
+#include "../../lib/util.h"
 
 struct srcblob_header {
 	uint32_t	nfiles;

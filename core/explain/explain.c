@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attrib.h"
+#include "../evidence/attrib.h"
 #include "explain.h"
-#include "../lib/util.h"
+#include "../../lib/util.h"
 
 /* Most symbols named in one list sentence before "and N more". */
 #define EX_LIST_MAX	8

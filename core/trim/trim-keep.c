@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/util.h"
-#include "attrib.h"
+#include "../../lib/util.h"
+#include "../evidence/attrib.h"
 #include "decisions.h"
-#include "evidence.h"
-#include "kbuild/kbuild.h"
+#include "../evidence/evidence.h"
+#include "../kbuild/kbuild.h"
 #include "trim-int.h"
 
 /*

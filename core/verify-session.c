@@ -11,15 +11,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../lib/fileio.h"
-#include "../../lib/proc.h"
-#include "../../lib/util.h"
-#include "../../kconfig-parser/env.h"
-#include "../decisions.h"
-#include "../kbuild/kbuild.h"
-#include "../evidence.h"
-#include "../session.h"
-#include "../twin/twin.h"
+#include "../lib/fileio.h"
+#include "../lib/proc.h"
+#include "../lib/util.h"
+#include "../kconfig-parser/env.h"
+#include "trim/decisions.h"
+#include "kbuild/kbuild.h"
+#include "evidence/evidence.h"
+#include "session.h"
+#include "twin/twin.h"
 #include "verify-session.h"
 
 /* A file of the bundle, or the path given; NULL with *cause when neither

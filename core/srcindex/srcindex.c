@@ -53,7 +53,7 @@
 
 #include "srcindex.h"
 #include "srcindex-cache.h"
-#include "../lib/util.h"
+#include "../../lib/util.h"
 
 /* The walk's state: the files so far and the current directory. */
 struct srcwalk {

@@ -17,11 +17,11 @@
 #include <gelf.h>
 #include <libelf.h>
 
-#include "../lib/strmap.h"
-#include "../lib/util.h"
-#include "evidence.h"
+#include "../../lib/strmap.h"
+#include "../../lib/util.h"
+#include "../evidence/evidence.h"
 #include "trim-int.h"
-#include "zstream.h"
+#include "../evidence/zstream.h"
 
 /* Module names use '_' in the map ("snd-hda-intel" is snd_hda_intel). */
 static char *

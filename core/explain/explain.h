@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../kconfig-parser/kconfig.h"
+#include "../../kconfig-parser/kconfig.h"
 
 enum explain_kind {
 	EXPLAIN_HEAD,		/* "CONFIG_E1000 — Intel(R) PRO/1000 ... (tristate)" */

@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "attrib.h"
-#include "kbuild/kbuild.h"
-#include "srcindex.h"
-#include "../lib/strmap.h"
-#include "../lib/util.h"
+#include "../kbuild/kbuild.h"
+#include "../srcindex/srcindex.h"
+#include "../../lib/strmap.h"
+#include "../../lib/util.h"
 
 struct attrib {
 	const struct evidence	*ev;

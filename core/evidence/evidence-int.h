@@ -19,8 +19,8 @@
 
 #include "evidence.h"
 #include "zstream.h"
-#include "../lib/strmap.h"
-#include "../lib/util.h"
+#include "../../lib/strmap.h"
+#include "../../lib/util.h"
 
 #define EV_BUFSIZE	(1024 * 1024)	/* decoded bytes per read; also the
 					   longest line kept */

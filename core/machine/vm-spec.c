@@ -17,7 +17,7 @@
 
 #include "../../lib/fileio.h"
 #include "../../lib/util.h"
-#include "verify.h"
+#include "machine.h"
 #include "vm-allow.h"
 
 /* The words of one line of a vm file, and where the rest of the line
@@ -648,4 +648,75 @@ workload_free(struct workload *w)
 	free(w->steps);
 	free(w->helpers);
 	memset(w, 0, sizeof *w);
+}
+
+/*
+ * The file systems a vm file's disk may be made with, and the host program
+ * that makes each: e2fsprogs (ext2/3/4) and dosfstools (vfat), both in
+ * make deps. A label is set where the type allows one as long as NAME
+ * (vfat: 11 characters); the guest finds a disk by serial, not by label.
+ */
+static const struct vm_mkfs vm_mkfs_table[] = {
+	{ "ext2", "mkfs.ext2", "-L", 16 },
+	{ "ext3", "mkfs.ext3", "-L", 16 },
+	{ "ext4", "mkfs.ext4", "-L", 16 },
+	{ "vfat", "mkfs.vfat", "-n", 11 },
+};
+
+/* The table's entry for FSTYPE, or NULL. */
+const struct vm_mkfs *
+vm_mkfs_find(const char *fstype)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof vm_mkfs_table / sizeof vm_mkfs_table[0]; i++) {
+		if (strcmp(vm_mkfs_table[i].fstype, fstype) == 0)
+			return &vm_mkfs_table[i];
+	}
+	return NULL;
+}
+
+/* The host program that makes FSTYPE, or NULL (the vm file's check). */
+const char *
+vm_disk_mkfs(const char *fstype)
+{
+	const struct vm_mkfs *m = vm_mkfs_find(fstype);
+
+	return m != NULL ? m->prog : NULL;
+}
+
+/* Split a line of the bundle's drivers file, "BUS DRIVER DEVICE MODULE",
+ * in place: a driver's name may hold spaces ("i8042 kbd"), so the bus is
+ * the first field, the device and module the last two and the driver what
+ * lies between (as evidence-parse.c reads it); the
+ * device must then match a console "driver" marker's (vm_mark_driver). */
+int
+vm_driver_split(char *line, char **bus, char **drv, char **dev)
+{
+	char	*e = line + strlen(line), *p;
+
+	while (e > line && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	while (isspace((unsigned char)*line))
+		line++;
+	/* module: dropped */
+	if ((p = strrchr(line, ' ')) == NULL)
+		return -1;
+	while (p > line && isspace((unsigned char)p[-1]))
+		p--;
+	*p = '\0';
+	if ((p = strrchr(line, ' ')) == NULL)
+		return -1;
+	*dev = p + 1;
+	while (p > line && isspace((unsigned char)p[-1]))
+		p--;
+	*p = '\0';
+	if ((p = strchr(line, ' ')) == NULL)
+		return -1;
+	*p++ = '\0';
+	while (isspace((unsigned char)*p))
+		p++;
+	*bus = line;
+	*drv = p;
+	return **drv == '\0' ? -1 : 0;
 }

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "verify.h"
+#include "verify/verify.h"
 
 struct session;
 struct decisions;

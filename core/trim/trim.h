@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../kconfig-parser/kconfig.h"
+#include "../../kconfig-parser/kconfig.h"
 
 struct evidence;
 struct kbuild;

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "../../lib/util.h"
-#include "verify.h"
+#include "machine.h"
 #include "vm-allow.h"
 
 /* How a key's value is checked. */

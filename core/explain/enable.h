@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../kconfig-parser/kconfig.h"
+#include "../../kconfig-parser/kconfig.h"
 
 struct enable_step {
 	struct kc_symbol	*sym;

@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../kconfig-parser/kconfig.h"
-#include "../lib/strmap.h"
-#include "attrib.h"
+#include "../../kconfig-parser/kconfig.h"
+#include "../../lib/strmap.h"
+#include "../evidence/attrib.h"
 #include "trim.h"
 
 /* Why a symbol is in the keep-set (trim_keep_reason()); K_NONE: it is

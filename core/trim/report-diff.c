@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kconfig-parser/kconfig.h"
-#include "../lib/strmap.h"
-#include "../lib/util.h"
+#include "../../kconfig-parser/kconfig.h"
+#include "../../lib/strmap.h"
+#include "../../lib/util.h"
 #include "report.h"
 
 /* A configuration file's option lines: name (no CONFIG_) -> value as

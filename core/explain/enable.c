@@ -22,7 +22,7 @@
 
 #include "enable.h"
 #include "explain.h"
-#include "../lib/util.h"
+#include "../../lib/util.h"
 
 #define EN_DEPTH	32	/* symbols deep */
 #define EN_NODES	200000	/* symbol expansions per search */

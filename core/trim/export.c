@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kconfig-parser/kconfig.h"
-#include "../lib/fileio.h"
-#include "../lib/util.h"
-#include "evidence.h"
+#include "../../kconfig-parser/kconfig.h"
+#include "../../lib/fileio.h"
+#include "../../lib/util.h"
+#include "../evidence/evidence.h"
 #include "export.h"
 #include "report.h"
 #include "trim-int.h"

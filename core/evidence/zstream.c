@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "zstream.h"
-#include "../lib/fileio.h"
-#include "../lib/util.h"
+#include "../../lib/fileio.h"
+#include "../../lib/util.h"
 
 #define ZSTREAM_INSIZE	(256 * 1024)	/* compressed bytes per read */
 

@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "srcindex.h"
-#include "../lib/cachefile.h"
-#include "../lib/strmap.h"
+#include "../../lib/cachefile.h"
+#include "../../lib/strmap.h"
 
 #define SRCINDEX_MAGIC		"KCSRCIX\n"
 #define SRCINDEX_VERSION	8	/* bump when the scanner or the blob

@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "evidence-int.h"
-#include "../lib/cachefile.h"
-#include "../lib/fileio.h"
+#include "../../lib/cachefile.h"
+#include "../../lib/fileio.h"
 
 #define TCACHE_MAGIC	"KCTRACE\n"
 #define TCACHE_VERSION	1

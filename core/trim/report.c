@@ -13,9 +13,9 @@
 
 #include <yaml.h>
 
-#include "../kconfig-parser/kconfig.h"
-#include "../lib/fileio.h"
-#include "../lib/util.h"
+#include "../../kconfig-parser/kconfig.h"
+#include "../../lib/fileio.h"
+#include "../../lib/util.h"
 #include "decisions.h"
 #include "report.h"
 #include "trim.h"

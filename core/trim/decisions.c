@@ -15,8 +15,8 @@
 
 #include <sys/stat.h>
 
-#include "../lib/fileio.h"
-#include "../lib/util.h"
+#include "../../lib/fileio.h"
+#include "../../lib/util.h"
 #include "decisions.h"
 #include "report.h"
 
