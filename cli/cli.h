@@ -33,6 +33,9 @@ const struct cmd_entry *cmd_lookup(const char *name);
 void	 cmd_usage(FILE *);
 /* One command's usage, for "kctui COMMAND --help". */
 void	 cmd_usage_one(FILE *, const struct cmd_entry *);
+/* The usage of the command called name, from the table: the one text a
+ * command's bad option and its --help print. */
+void	 cmd_usage_name(FILE *, const char *name);
 /* What --version prints after "kctui ". */
 #define KCTUI_VERSION	"0.24 (2026-12-07)"
 /* The session's config and evidence, with the reason printed on

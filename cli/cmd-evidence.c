@@ -209,9 +209,7 @@ cmd_evidence(struct session *s, int argc, char **argv)
 			functions = true;
 			break;
 		default:
-			fprintf(stderr, "usage: kctui evidence -e BUNDLE... "
-			    "[--format text|tsv] [--unmapped] [--all] "
-			    "[--functions] [--stats]\n");
+			cmd_usage_name(stderr, "evidence");
 			return 1;
 		}
 	}
@@ -298,9 +296,7 @@ cmd_collect(struct session *s, int argc, char **argv)
 			o.buffer_kb = (size_t)strtoul(optarg, NULL, 10);
 			break;
 		default:
-			fprintf(stderr, "usage: kctui collect -o DIR "
-			    "[--trace-seconds N] [--no-trace] [-- COMMAND "
-			    "ARGS...]\n");
+			cmd_usage_name(stderr, "collect");
 			free(out);
 			return 1;
 		}

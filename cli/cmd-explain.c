@@ -120,7 +120,7 @@ cmd_explain(struct session *s, int argc, char **argv)
 	int			 status = 1;
 
 	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: kctui [-e BUNDLE] explain SYMBOL\n");
+		cmd_usage_name(stderr, "explain");
 		return 1;
 	}
 	if ((k = cli_open_config(s)) == NULL)
@@ -236,8 +236,7 @@ done:
 	free(out);
 	return status;
 usage:
-	fprintf(stderr, "usage: kctui enable SYMBOL[=y|m] [--apply -o "
-	    "FILE]\n");
+	cmd_usage_name(stderr, "enable");
 	free(out);
 	return 1;
 }

@@ -194,10 +194,7 @@ cmd_suggest_parse(struct session *s, int argc, char **argv,
 			o->kept = true;
 			break;
 		default:
-			fprintf(stderr, "usage: kctui -e BUNDLE suggest "
-			    "[--policy modules|aggressive|verified] "
-			    "[--format text|tsv] [--decisions FILE] "
-			    "[--kept]\n");
+			cmd_usage_name(stderr, "suggest");
 			return -1;
 		}
 	}
@@ -437,10 +434,7 @@ cmd_export(struct session *s, int argc, char **argv)
 			session_set_decisions(s, optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: kctui -e BUNDLE export "
-			    "[--policy modules|aggressive|verified] "
-			    "[--accept all|SUBSYSTEM]... -o FILE "
-			    "[--report FILE] [--decisions FILE]\n");
+			cmd_usage_name(stderr, "export");
 			goto out;
 		}
 	}
@@ -591,7 +585,6 @@ out:
 	free(cause);
 	return status;
 usage:
-	fprintf(stderr, "usage: kctui decide CONFIG_X keep|trim|forget "
-	    "[REASON...] [--decisions FILE]\n");
+	cmd_usage_name(stderr, "decide");
 	return 1;
 }

@@ -24,8 +24,6 @@
 #include "../lib/util.h"
 #include "cli.h"
 
-#define TWIN_USAGE "usage: kctui twin -e BUNDLE... [-o DIR [--force]] " \
-	"[--qemu PATH]\n"
 
 /* The files -o DIR gets: vm, workload and the helpers, all or none. */
 struct twin_files {
@@ -184,14 +182,16 @@ cmd_twin(struct session *s, int argc, char **argv)
 			qemu = optarg;
 			break;
 		default:
-			fputs(TWIN_USAGE, stderr);
+			cmd_usage_name(stderr, "twin");
 			free(out);
 			return 1;
 		}
 	}
 	if (optind < argc || s->nbundles == 0) {
-		fputs(s->nbundles == 0 ? "kctui: twin needs -e BUNDLE\n" :
-		    TWIN_USAGE, stderr);
+		if (s->nbundles == 0)
+			fputs("kctui: twin needs -e BUNDLE\n", stderr);
+		else
+			cmd_usage_name(stderr, "twin");
 		free(out);
 		return 1;
 	}

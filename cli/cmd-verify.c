@@ -243,6 +243,7 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 			}
 			break;
 		default:
+			cmd_usage_name(stderr, "verify");
 			return -1;
 		}
 	}

@@ -31,17 +31,20 @@ static const struct cmd_entry cmd_table[] = {
 	{ "allmodconfig", NULL, NULL, cmd_allconfig },
 	{ "alldefconfig", NULL, NULL, cmd_allconfig },
 	{ "print-env", NULL, "the environment conf would see", cmd_print_env },
-	{ "evidence", "-e BUNDLE...", "[--format text|tsv] [--unmapped] [--functions]\n"
-	  "what evidence says of each option", cmd_evidence },
-	{ "collect", "-o DIR", "[--trace-seconds N] [-- COMMAND...]\n"
-	  "record an evidence bundle here", cmd_collect },
+	{ "evidence", "-e BUNDLE...", "[--format text|tsv] [--unmapped] [--all]\n"
+	  "[--functions] [--stats]: what evidence says of each option",
+	  cmd_evidence },
+	{ "collect", "-o DIR", "[--trace-seconds N] [--no-trace] [--buffer-kb "
+	  "KB]\n[-- COMMAND ARGS...]: record an evidence bundle here",
+	  cmd_collect },
 	{ "explain", "SYMBOL",
 	  "its value, why, what blocks it, what depends on it", cmd_explain },
 	{ "enable", "SYMBOL[=y|m]",
 	  "[--apply -o FILE] the changes that turn it on", cmd_enable },
 	{ "suggest", "-e BUNDLE...",
 	  "[--policy modules|aggressive|verified] [--format text|tsv]\n"
-	  "[--decisions FILE]: trim candidates by subsystem", cmd_suggest },
+	  "[--decisions FILE] [--kept]: trim candidates by subsystem",
+	  cmd_suggest },
 	{ "export", "-e BUNDLE... -o FILE",
 	  "[--policy P] [--accept all|SUBSYSTEM]...\n"
 	  "[--report FILE[.yaml]] [--decisions FILE]: write the trimmed "
@@ -119,6 +122,16 @@ cmd_usage_one(FILE *f, const struct cmd_entry *e)
 	strbuf_free(&sb);
 }
 
+/* The usage of the command called name (see cli.h). */
+void
+cmd_usage_name(FILE *f, const char *name)
+{
+	const struct cmd_entry *e = cmd_lookup(name);
+
+	if (e != NULL)
+		cmd_usage_one(f, e);
+}
+
 /* The usage and help text, made from the table. */
 void
 cmd_usage(FILE *f)
@@ -132,6 +145,7 @@ cmd_usage(FILE *f)
 	    "[--theme NAME|FILE]\n"
 	    "             [--policy modules|aggressive|verified] "
 	    "[--decisions FILE] [NAME=value...] [MODE [ARG]]\n"
+	    "       kctui --help | --version | COMMAND --help\n"
 	    "without a mode: the interactive configuration browser (with -e: "
 	    "trim review, t)\n"
 	    "modes:\n");

@@ -4,6 +4,7 @@
  * The options fill the session (core/session.h), then the command table
  * (cmd.c) runs the mode; without one, the interactive browser.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -29,16 +30,50 @@ cli_is_assignment(const char *arg)
 	return *p == '=';
 }
 
-/* Print usage and exit. */
+/*
+ * What was written to stdout reached it: a full disk or an error on the
+ * pipe fails the run with a message, as git's close_stdout does, instead
+ * of an exit 0 after output that was lost (kctui evidence > /dev/full).
+ * The status to exit with.
+ */
+static int
+close_stdout(int status)
+{
+	int	err = 0;
+
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err = errno != 0 ? errno : EIO;
+	if (fclose(stdout) != 0 && err == 0)
+		err = errno != 0 ? errno : EIO;
+	if (err == 0)
+		return status;
+	fprintf(stderr, "kctui: write error on standard output: %s\n",
+	    strerror(err));
+	return status != 0 ? status : 1;
+}
+
+/* The usage on stdout (status 0) or stderr, and exit. */
 static void __attribute__((noreturn))
 usage(int status)
 {
 	cmd_usage(status ? stderr : stdout);
-	exit(status);
+	exit(close_stdout(status));
 }
 
+static int	kctui_main(int, char **);
+
+/* kctui: the run, then stdout flushed and closed with its errors said. */
 int
 main(int argc, char **argv)
+{
+	return close_stdout(kctui_main(argc, argv));
+}
+
+/* The options before the command, the session, then the command or the
+ * browser; the exit status. */
+static int
+kctui_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },

@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tests/real/cli.sh - the command line's own promises, on the real Linux
+# 6.1 tree with Debian's cloud config and the cloud-vm bundle: output that
+# could not be written fails the run with a message (stdout checked at
+# exit, as git's close_stdout does), and the usage every command prints
+# comes from the one command table (cli/cmd.c), so every option the
+# commands take is in it and a bad option prints the table's text.
+#
+#   KCTUI=/path/to/kctui tests/real/cli.sh
+set -u
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
+# shellcheck source=tree.sh
+. "$here/tree.sh"
+kctui_test_setup cli
+kctui_need_binary "real/cli$sfx"
+kctui_tree_or_fail "real/cli$sfx" "$work/tree.log"
+export KCTUI_CACHE_DIR=${KCTUI_CACHE_DIR:-$work/cache}
+R() { printf 'real/cli-%s%s' "$1" "$sfx"; }
+
+# full NAME ARGS...: kctui's stdout is /dev/full: exit 1 and the reason
+# (kctui's "write error on standard output", or the writer's own).
+full() {
+	local n=$1 rc; shift
+	"$KCTUI" "$@" > /dev/full 2> "$work/err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q 'No space left on device' "$work/err"; then
+		pass "$(R "full-$n")"
+	else
+		fail "$(R "full-$n")" "exit $rc; stderr:"
+		indent < "$work/err"
+	fi
+}
+full help --help
+full version --version
+full command-help evidence --help
+full evidence -C "$TREE" --config "$DEBIAN_CLOUD" -e "$BUNDLE" evidence
+full explain -C "$TREE" --config "$DEBIAN_CLOUD" explain CONFIG_EXT4_FS
+full savedefconfig-stdout -C "$TREE" --config "$DEBIAN_CLOUD" savedefconfig /dev/stdout
+# And a run whose output went through is still exit 0.
+if "$KCTUI" -C "$TREE" --config "$DEBIAN_CLOUD" -e "$BUNDLE" evidence > "$work/ev" 2> "$work/err" &&
+   grep -q '^CONFIG_' "$work/ev"; then
+	pass "$(R ok-evidence)"
+else
+	fail "$(R ok-evidence)" "exit non-zero or no output"
+	indent < "$work/err"
+fi
+
+# Every long option of cli/*.c is in `kctui --help` (the table's text), or
+# its one-letter form is: the usage cannot drift from what the commands
+# parse. --debug-info is --as-is's first name, kept for old scripts.
+"$KCTUI" --help > "$work/help"
+missing=
+while read -r name letter; do
+	[ "$name" = debug-info ] && continue
+	grep -q -- "--$name\b" "$work/help" && continue
+	[ -n "$letter" ] && grep -q -- "-$letter\b" "$work/help" && continue
+	missing+=" --$name"
+done < <(sed -n "s/.*{ \"\([a-z0-9-]*\)\", *[a-z_]*_argument, *NULL, *'\(.\)' *}.*/\1 \2/p" \
+	"$KCTUI_REPO"/cli/*.c | sort -u)
+if [ -z "$missing" ]; then
+	pass "$(R usage-has-every-option)"
+else
+	fail "$(R usage-has-every-option)" "not in kctui --help:$missing"
+fi
+
+# A bad option prints the command's usage from the table, the same text
+# as COMMAND --help.
+for c in evidence collect explain enable suggest export twin decide verify; do
+	"$KCTUI" "$c" --help > "$work/h-$c" 2>&1
+	"$KCTUI" -C "$TREE" --config "$DEBIAN_CLOUD" "$c" --no-such-option > /dev/null 2> "$work/e-$c"
+	rc=$?
+	if [ $rc -ne 0 ] && grep -qxF -f "$work/h-$c" "$work/e-$c" &&
+	   [ "$(grep -cxF -f "$work/h-$c" "$work/e-$c")" -eq "$(wc -l < "$work/h-$c")" ]; then
+		pass "$(R "bad-option-usage-$c")"
+	else
+		fail "$(R "bad-option-usage-$c")" "exit $rc; $c --help:"
+		indent < "$work/h-$c"
+		printf 'a bad option printed:\n' | indent
+		indent < "$work/e-$c"
+	fi
+done
