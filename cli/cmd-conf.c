@@ -42,8 +42,8 @@ conf_info(void *arg, const char *text)
 static char *
 conf_default_defconfig(struct session *s)
 {
-	const char *srcarch = env_lookup(s->envp, "SRCARCH");
-	const char *name = env_lookup(s->envp, "KBUILD_DEFCONFIG");
+	const char *srcarch = envp_get(s->envp, "SRCARCH");
+	const char *name = envp_get(s->envp, "KBUILD_DEFCONFIG");
 
 	if (srcarch == NULL || name == NULL || *name == '\0')
 		return NULL;
@@ -55,7 +55,7 @@ conf_default_defconfig(struct session *s)
 static int
 conf_allconfig(struct session *s, struct kconfig *k, const char *mode)
 {
-	const char	*name = env_lookup(s->envp, "KCONFIG_ALLCONFIG");
+	const char	*name = envp_get(s->envp, "KCONFIG_ALLCONFIG");
 	char		*cause = NULL, *file;
 
 	if (name == NULL)
@@ -118,7 +118,7 @@ conf_read_old(struct conf_run *r)
 static const char *
 conf_srctree(struct session *s)
 {
-	const char *t = env_lookup(s->envp, "srctree");
+	const char *t = envp_get(s->envp, "srctree");
 
 	return t != NULL && *t != '\0' ? t : ".";
 }
@@ -140,7 +140,7 @@ conf_srctree_access(struct session *s, const char *rel)
 static int
 conf_read_generated(struct conf_run *r)
 {
-	const char	*srcarch = env_lookup(r->s->envp, "SRCARCH");
+	const char	*srcarch = envp_get(r->s->envp, "SRCARCH");
 	const char	*name = strrchr(r->defconfig, '/') + 1;
 	char		*text, *cause = NULL;
 	int		 rc;
@@ -301,7 +301,7 @@ conf_run(struct session *s, int argc, char **argv,
 	}
 	if (rc != 0)
 		goto out;
-	if (env_lookup(s->envp, "KCONFIG_WERROR") != NULL &&
+	if (envp_get(s->envp, "KCONFIG_WERROR") != NULL &&
 	    kconfig_dep_warnings(r.k) != 0)
 		goto out;
 	if (output(&r) != 0)

@@ -56,32 +56,13 @@ session_free(struct session *s)
 	for (i = 0; i < s->nbundles; i++)
 		free(s->bundles[i]);
 	free(s->bundles);
-	env_free(s->envp);
+	strv_free(s->envp);
 	free(s->vars);
 	free(s->cwd);
 	free(s->cache_dir);
 	free(s->cache);
 	free(s->decisions);
 	free(s->config_text);
-}
-
-/* Set or replace NAME in a malloc'd environment array. */
-static char **
-session_setenv(char **envp, const char *name, const char *value)
-{
-	size_t	n, len = strlen(name);
-
-	for (n = 0; envp[n] != NULL; n++) {
-		if (strncmp(envp[n], name, len) == 0 && envp[n][len] == '=') {
-			free(envp[n]);
-			envp[n] = xasprintf("%s=%s", name, value);
-			return envp;
-		}
-	}
-	envp = xrealloc(envp, (n + 2) * sizeof *envp);
-	envp[n] = xasprintf("%s=%s", name, value);
-	envp[n + 1] = NULL;
-	return envp;
 }
 
 /*
@@ -110,15 +91,15 @@ session_setup(struct session *s, char **cause)
 	if (s->config != NULL) {
 		cfg = s->dir != NULL ? session_path(s, s->config) :
 		    xstrdup(s->config);
-		s->envp = session_setenv(s->envp, "KCONFIG_CONFIG", cfg);
+		s->envp = envp_set(s->envp, "KCONFIG_CONFIG", cfg);
 		free(cfg);
 	}
-	if ((s->config_path = env_lookup(s->envp, "KCONFIG_CONFIG")) == NULL)
+	if ((s->config_path = envp_get(s->envp, "KCONFIG_CONFIG")) == NULL)
 		s->config_path = ".config";
 	/* The top Kconfig: --kconfig, else $KBUILD_KCONFIG as
 	 * scripts/kconfig/Makefile does, else Kconfig. */
 	if (s->kconfig == NULL) {
-		kk = env_lookup(s->envp, "KBUILD_KCONFIG");
+		kk = envp_get(s->envp, "KBUILD_KCONFIG");
 		s->kconfig = kk != NULL && *kk != '\0' ? kk : "Kconfig";
 	}
 	if (!s->no_cache && getcwd(cwd, sizeof cwd) != NULL &&
@@ -345,7 +326,7 @@ static void
 session_check_versions(struct session *s, const struct evidence *ev,
     struct strbuf *out)
 {
-	const char		*tree = env_lookup(s->envp, "KERNELVERSION");
+	const char		*tree = envp_get(s->envp, "KERNELVERSION");
 	const struct ev_bundle	*b;
 	size_t			 tn, bn;
 	int			 i;
@@ -439,7 +420,7 @@ session_nontwin(struct session_evidence *ce)
 {
 	const struct twin_device	*d;
 	struct twin			 tw;
-	char				*cause = NULL, *vm, *mod, *p;
+	char				*cause = NULL, *vm, *mod;
 	size_t				 i, j, n;
 	int				 b;
 
@@ -459,10 +440,8 @@ session_nontwin(struct session_evidence *ce)
 	for (i = 0; i < n; i++) {
 		d = twin_unverifiable_at(&tw, i);
 		/* a built-in driver's name is the module it would be */
-		mod = xstrdup(d->module != NULL ? d->module : d->driver);
-		for (p = mod; *p != '\0'; p++)
-			if (*p == '-')
-				*p = '_';
+		mod = modname_canon(xstrdup(d->module != NULL ? d->module :
+		    d->driver));
 		for (j = 0; j < ce->nnontwin &&
 		    strcmp(ce->nontwin_mods[j], mod) != 0; j++)
 			;
@@ -505,7 +484,7 @@ session_load_evidence(struct session *s, struct session_evidence *ce,
 		evidence_set_cache_dir(ce->ev, s->cache_dir);
 	session_build_ranges(ce->ev);
 	memset(&job, 0, sizeof job);
-	if ((job.srcarch = env_lookup(s->envp, "SRCARCH")) == NULL)
+	if ((job.srcarch = envp_get(s->envp, "SRCARCH")) == NULL)
 		job.srcarch = "x86";
 	job.cache = session_cache_file(s, "srcix");
 	job.kb_cache = session_cache_file(s, "kbuild");

@@ -14,7 +14,6 @@
 #include "../lib/fileio.h"
 #include "../lib/proc.h"
 #include "../lib/util.h"
-#include "../kconfig-parser/env.h"
 #include "trim/decisions.h"
 #include "kbuild/kbuild.h"
 #include "evidence/evidence.h"
@@ -272,7 +271,7 @@ int
 verify_prepare_index(struct session *s, struct verify_setup *vs,
     struct verify *v, char **cause)
 {
-	const char	*srcarch = env_lookup(s->envp, "SRCARCH");
+	const char	*srcarch = envp_get(s->envp, "SRCARCH");
 	char		*kbcache = session_cache_file(s, "kbuild");
 
 	vs->kb = kbuild_scan_cached(vs->tree, srcarch != NULL ? srcarch :

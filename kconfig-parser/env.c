@@ -93,7 +93,7 @@ static const char *const env_makefile_assigned[] = {
 static bool
 envb_is_cmdline(const struct envb *b, const char *name)
 {
-	return b->cmdline != NULL && env_lookup(b->cmdline, name) != NULL;
+	return b->cmdline != NULL && envp_get(b->cmdline, name) != NULL;
 }
 
 /* Whether the environment's value of name gives way to the Makefile's. */
@@ -112,32 +112,6 @@ envb_overridden(const struct envb *b, const char *name)
 	return false;
 }
 
-/* Look a variable up in a NULL-terminated environment. */
-const char *
-env_lookup(char *const *envp, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (; envp != NULL && *envp != NULL; envp++) {
-		if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
-			return *envp + n + 1;
-	}
-	return NULL;
-}
-
-/* Free an environment made by env_derive. */
-void
-env_free(char **envp)
-{
-	size_t i;
-
-	if (envp == NULL)
-		return;
-	for (i = 0; envp[i] != NULL; i++)
-		free(envp[i]);
-	free(envp);
-}
-
 /* Append "name=value" (already formatted) to the builder. */
 static void
 envb_push(struct envb *b, char *entry)
@@ -154,7 +128,7 @@ envb_push(struct envb *b, char *entry)
 static const char *
 envb_get(struct envb *b, const char *name)
 {
-	return b->n ? env_lookup(b->v, name) : NULL;
+	return b->n ? envp_get(b->v, name) : NULL;
 }
 
 static void envb_force(struct envb *, const char *, const char *);
@@ -744,7 +718,7 @@ env_derive_args(const char *srctree, char *const *envp, char *const *cmdline,
 	env_versions(&b, text);
 	free(text);
 	if ((abs_src = env_trees(&b, srctree, cause)) == NULL) {
-		env_free(b.v);
+		strv_free(b.v);
 		return NULL;
 	}
 
@@ -766,7 +740,7 @@ env_derive_args(const char *srctree, char *const *envp, char *const *cmdline,
 	rc = env_compiler(&b, srcarch, sub, cause);
 	free(subarch);
 	if (rc != 0) {
-		env_free(b.v);
+		strv_free(b.v);
 		return NULL;
 	}
 	return b.v;
@@ -783,12 +757,12 @@ env_cache_path(char *const *envp, const char *srctree_abs)
 
 	for (p = srctree_abs; *p != '\0'; p++)
 		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-	dir = env_lookup(envp, "KCTUI_CACHE_DIR");
+	dir = envp_get(envp, "KCTUI_CACHE_DIR");
 	if (dir != NULL && *dir != '\0')
 		base = xstrdup(dir);
 	else {
-		dir = env_lookup(envp, "XDG_CACHE_HOME");
-		home = env_lookup(envp, "HOME");
+		dir = envp_get(envp, "XDG_CACHE_HOME");
+		home = envp_get(envp, "HOME");
 		if (dir != NULL && *dir != '\0')
 			base = xasprintf("%s/kctui", dir);
 		else if (home != NULL && *home != '\0')

@@ -8,7 +8,7 @@
 #define KC_ENV_H
 
 /*
- * Returns a new NULL-terminated array (free with env_free): envp with each
+ * Returns a new NULL-terminated array (free with strv_free, lib/util.h): envp with each
  * variable the Makefile would export added when missing, derived exactly
  * as the Makefile derives it (ARCH, SRCARCH, KERNELVERSION, CC, LD, ...,
  * CC_VERSION_TEXT, srctree, objtree). srctree is the kernel tree (its top
@@ -21,9 +21,7 @@ char		**env_derive(const char *srctree, char *const *envp,
  * terminated), which override what the Makefile assigns, as with make. */
 char		**env_derive_args(const char *srctree, char *const *envp,
 		     char *const *cmdline, char **cause);
-void		  env_free(char **);
 /* The value of NAME in envp, or NULL. */
-const char	 *env_lookup(char *const *envp, const char *name);
 
 /*
  * The default $(shell) cache file for a tree: $KCTUI_CACHE_DIR, else

@@ -175,7 +175,7 @@ pp_set_location(struct pp *pp, const char *file, int line)
 const char *
 pp_getenv(const struct pp *pp, const char *name)
 {
-	return env_lookup(pp->envp, name);
+	return envp_get(pp->envp, name);
 }
 
 /* Environment variables referenced so far, in first-use order. */
@@ -676,7 +676,7 @@ pp_env_expand(struct pp *pp, const char *name)
 		if (strcmp(pp->used_names[i], name) == 0)
 			return xstrdup(pp->used_values[i]);
 	}
-	if ((value = env_lookup(pp->envp, name)) == NULL)
+	if ((value = envp_get(pp->envp, name)) == NULL)
 		return NULL;
 	if (pp->nused == pp->capused) {
 		pp->capused = pp->capused ? pp->capused * 2 : 16;

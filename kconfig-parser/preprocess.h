@@ -36,7 +36,7 @@
 
 #include <stdbool.h>
 
-#include "env.h"	/* env_lookup() for $(NAME) */
+#include "env.h"	/* envp_get() for $(NAME) */
 
 #define PP_FUTURE_START	'\001'
 #define PP_FUTURE_END	'\002'

@@ -94,19 +94,6 @@ shell_cook(char *buf, size_t len)
 	return len;
 }
 
-/* Look a variable up in an environment array. */
-static const char *
-shell_getenv(char *const *envp, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (; envp != NULL && *envp != NULL; envp++) {
-		if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
-			return *envp + n + 1;
-	}
-	return NULL;
-}
-
 /* Start "/bin/sh -c cmd" with stderr to errfd (-1: ours); returns the
  * read end of its stdout or -1. */
 static int
@@ -198,7 +185,7 @@ shell_create(char *const *envp, const char *cache_path, int jobs)
 	sh->wake[0] = sh->wake[1] = -1;
 	sh->err_drop = SIZE_MAX;
 	sh->jobs = jobs > 1 ? jobs : 1;
-	sh->path = shell_getenv(envp, "PATH");
+	sh->path = envp_get(envp, "PATH");
 	sh->wordsize = 256;
 	sh->words = xcalloc(sh->wordsize, sizeof *sh->words);
 	arena_init(&sh->arena);

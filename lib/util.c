@@ -392,3 +392,92 @@ intern_free(struct intern *t)
 	t->slots = NULL;
 	t->hashes = NULL;
 }
+
+/* A module name made canonical in place ('-' as '_'). */
+char *
+modname_canon(char *s)
+{
+	char	*p;
+
+	for (p = s; *p != '\0'; p++)
+		*p = modname_char(*p);
+	return s;
+}
+
+/* The first len bytes of a module name, canonical (malloc'd). */
+char *
+modname_dup(const char *s, size_t len)
+{
+	return modname_canon(xstrndup(s, len));
+}
+
+/* Whether the first n bytes of two module names are the same name
+ * ('-' and '_' alike); a shorter name is not the same. */
+bool
+modname_eqn(const char *a, const char *b, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (modname_char(a[i]) != modname_char(b[i]))
+			return false;
+		if (a[i] == '\0')
+			return true;
+	}
+	return true;
+}
+
+/* Whether two module names are the same ('-' and '_' alike). */
+bool
+modname_eq(const char *a, const char *b)
+{
+	for (; *a != '\0' && *b != '\0'; a++, b++)
+		if (modname_char(*a) != modname_char(*b))
+			return false;
+	return *a == *b;
+}
+
+/* The value of NAME in a NULL-terminated environment, or NULL. */
+const char *
+envp_get(char *const *envp, const char *name)
+{
+	size_t	n = strlen(name);
+
+	for (; envp != NULL && *envp != NULL; envp++) {
+		if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
+			return *envp + n + 1;
+	}
+	return NULL;
+}
+
+/* Set or replace NAME in a malloc'd environment array (see util.h). */
+char **
+envp_set(char **envp, const char *name, const char *value)
+{
+	size_t	n, len = strlen(name);
+
+	for (n = 0; envp[n] != NULL; n++) {
+		if (strncmp(envp[n], name, len) == 0 && envp[n][len] == '=') {
+			free(envp[n]);
+			envp[n] = xasprintf("%s=%s", name, value);
+			return envp;
+		}
+	}
+	envp = xrealloc(envp, (n + 2) * sizeof *envp);
+	envp[n] = xasprintf("%s=%s", name, value);
+	envp[n + 1] = NULL;
+	return envp;
+}
+
+/* Free a NULL-terminated array of malloc'd strings. */
+void
+strv_free(char **v)
+{
+	size_t	i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}

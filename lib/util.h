@@ -74,4 +74,29 @@ uint32_t	 hash_str(const char *, size_t);
 uint64_t	 hash_fnv64(uint64_t, const void *, size_t);
 uint64_t	 hash_buf64(const void *, size_t);
 
+/*
+ * Environments as NULL-terminated arrays of "NAME=value" strings (conf's,
+ * make's, a $(shell)'s): one lookup, one set, one free for all of kctui.
+ */
+const char *envp_get(char *const *envp, const char *name);	/* or NULL */
+/* Set or replace NAME in a malloc'd array of malloc'd strings (which
+ * may be reallocated: the new one is returned). */
+char	**envp_set(char **envp, const char *name, const char *value);
+void	 strv_free(char **);	/* each string, then the array; NULL ok */
+
+/*
+ * Module names: the kernel treats '-' and '_' as the same character
+ * ("snd-hda-intel" is snd_hda_intel in /proc/modules), and so does kctui,
+ * by these only. The canonical form has '_'.
+ */
+static inline char
+modname_char(char c)
+{
+	return c == '-' ? '_' : c;
+}
+char	*modname_canon(char *);		/* in place; returns it */
+char	*modname_dup(const char *, size_t);	/* canonical, malloc'd */
+bool	 modname_eq(const char *, const char *);
+bool	 modname_eqn(const char *, const char *, size_t);
+
 #endif

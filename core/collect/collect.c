@@ -60,6 +60,7 @@
 
 #include "../../lib/clock.h"
 #include "../../lib/fileio.h"
+#include "../../lib/proc.h"
 #include "../../lib/util.h"
 #include "collect.h"
 
@@ -1685,46 +1686,16 @@ collect_files(struct collect *c, char **cause)
 }
 
 /* Whether a command can be run: argv[0] executable, searched in $PATH
- * unless it has a slash, as execvp() does; -1 with *cause if not. */
+ * unless it has a slash, as execvp() does (lib/proc.c's search); -1 with
+ * *cause if not. */
 static int
 collect_find_command(const char *cmd, char **cause)
 {
-	const char	*path, *p, *colon;
-	char		*try;
-	int		 found = 0, err = ENOENT;
-
 	if (*cmd == '\0') {
 		*cause = xstrdup("empty command");
 		return -1;
 	}
-	if (strchr(cmd, '/') != NULL) {
-		if (access(cmd, X_OK) == 0)
-			return 0;
-		*cause = xasprintf("%s: %s", cmd, strerror(errno));
-		return -1;
-	}
-	path = getenv("PATH");
-	if (path == NULL)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path; !found; p = colon + 1) {
-		colon = strchr(p, ':');
-		if (colon == NULL)
-			colon = p + strlen(p);
-		try = xasprintf("%.*s%s%s", (int)(colon - p), p,
-		    colon == p ? "" : "/", cmd);
-		if (access(try, X_OK) == 0)
-			found = 1;
-		else if (errno == EACCES)
-			err = EACCES;
-		free(try);
-		if (*colon == '\0')
-			break;
-	}
-	if (found)
-		return 0;
-	*cause = xasprintf("%s: %s", cmd, err == ENOENT ?
-	    "command not found" : strerror(err));
-	return -1;
+	return proc_find(cmd, cause);
 }
 
 /* Record an evidence bundle into opt->outdir. */

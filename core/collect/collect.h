@@ -23,7 +23,8 @@ struct collect_options {
 	void		 *arg;
 };
 
-/* 0, or -1 with *cause (output directory unusable, command not found). */
+/* 0, or -1 with *cause (output directory unusable, command not found:
+ * "NAME: not found"). */
 int	collect_run(const struct collect_options *, char **cause);
 /* /proc/mounts text as the bundle's mounts file has it: mount points
  * other than the system's as "/private", sources other than a device's

@@ -390,18 +390,6 @@ attrib_same_conds(const struct kbuild_obj *x, const struct kbuild_obj *y)
 	return true;
 }
 
-/* Compare module names, '-' and '_' alike. */
-static bool
-attrib_same_module(const char *x, const char *y)
-{
-	for (; *x != '\0' && *y != '\0'; x++, y++) {
-		if (*x != *y && !((*x == '-' || *x == '_') &&
-		    (*y == '-' || *y == '_')))
-			return false;
-	}
-	return *x == *y;
-}
-
 /*
  * The next name of a module list ("ext4", or "a b" for an object that
  * links into several modules, as modules.builtin.ranges gives them), a
@@ -428,9 +416,9 @@ attrib_in_modules(const char *module, const char *mods)
 	bool	 r = false;
 
 	if (strchr(mods, ' ') == NULL)
-		return attrib_same_module(module, mods);
+		return modname_eq(module, mods);
 	while (!r && (one = attrib_next_module(&mods)) != NULL) {
-		r = attrib_same_module(module, one);
+		r = modname_eq(module, one);
 		free(one);
 	}
 	return r;

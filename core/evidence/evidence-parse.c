@@ -459,7 +459,7 @@ modules_add(struct ev_ctx *c, const struct ev_tok *name,
 		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
 		    (ch >= '0' && ch <= '9') || ch == '_' || ch == '-'))
 			return 0;
-		buf[i] = ch == '-' ? '_' : ch;
+		buf[i] = modname_char(ch);
 	}
 	if (!ev_digits(size->s, size->n))
 		return 0;

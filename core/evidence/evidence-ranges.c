@@ -303,7 +303,7 @@ evidence_symbol_home(const struct evidence *ev, const char *func,
 bool
 evidence_builtin_module(const struct evidence *ev, const char *module)
 {
-	char	*m, *p;
+	char	*m;
 	bool	 r;
 
 	if (ev->builtin.count == 0)
@@ -312,11 +312,7 @@ evidence_builtin_module(const struct evidence *ev, const char *module)
 		return true;
 	if (strchr(module, '-') == NULL)
 		return false;
-	m = xstrdup(module);
-	for (p = m; *p != '\0'; p++) {
-		if (*p == '-')
-			*p = '_';
-	}
+	m = modname_dup(module, strlen(module));
 	r = strmap_get(&ev->builtin, m, strlen(m)) != NULL;
 	free(m);
 	return r;

@@ -303,7 +303,7 @@ resolve(struct parse *p, const struct kdir *d)
 	const struct cw		*w;
 	const char		**c, *module;
 	char			*base, *m;
-	size_t			 k, i, l, j;
+	size_t			 k, i, l;
 	unsigned char		 u;
 	int			 n;
 
@@ -330,11 +330,8 @@ resolve(struct parse *p, const struct kdir *d)
 			module = NULL;
 			if (k == 0 && (w->kind == K_M || w->kind == K_MAYBE)) {
 				m = strrchr(base, '/');
-				m = arena_strdup(&p->a, m ? m + 1 : base);
-				for (j = 0; m[j] != '\0'; j++) {
-					if (m[j] == '-')
-						m[j] = '_';
-				}
+				m = modname_canon(arena_strdup(&p->a, m ?
+				    m + 1 : base));
 				module = intern_str(&p->kb->in, m, strlen(m));
 			}
 			u = 0;

@@ -270,12 +270,8 @@ kbuild_module(const struct kbuild *kb, const char *module,
     const struct kbuild_obj *const **objs)
 {
 	const struct olist	*l;
-	char			*m = xstrdup(module), *q;
+	char			*m = modname_dup(module, strlen(module));
 
-	for (q = m; *q != '\0'; q++) {
-		if (*q == '-')
-			*q = '_';
-	}
 	l = strmap_get(&kb->modules, m, strlen(m));
 	free(m);
 	*objs = l ? l->v : NULL;

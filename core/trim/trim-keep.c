@@ -556,15 +556,11 @@ static bool
 keep_obj_is_module(const struct kbuild_obj *o, const char *module)
 {
 	const char	*base = strrchr(o->path, '/');
-	size_t		 i, n = strlen(module);
+	size_t		 n = strlen(module);
 
 	base = base != NULL ? base + 1 : o->path;
-	for (i = 0; i < n; i++) {
-		if (base[i] != module[i] && !((base[i] == '-' ||
-		    base[i] == '_') && (module[i] == '-' || module[i] == '_')))
-			return false;
-	}
-	return strcmp(base + n, ".o") == 0;
+	return strlen(base) == n + 2 && modname_eqn(base, module, n) &&
+	    strcmp(base + n, ".o") == 0;
 }
 
 /* Whether an object depends on sym. */

@@ -27,12 +27,7 @@
 static char *
 ko_name(const char *s, size_t len)
 {
-	char	*n = xstrndup(s, len), *p;
-
-	for (p = n; *p != '\0'; p++)
-		if (*p == '-')
-			*p = '_';
-	return n;
+	return modname_dup(s, len);
 }
 
 /* Add a module (name and path are taken over); the first one found for a

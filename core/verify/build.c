@@ -166,18 +166,6 @@ build_check_tree(const char *tree, const char *arch, char **cause)
 	return 0;
 }
 
-/* A variable of an environment, or NULL. */
-static const char *
-build_getenv(char *const *env, const char *name)
-{
-	size_t	 n = strlen(name), i;
-
-	for (i = 0; env[i] != NULL; i++)
-		if (strncmp(env[i], name, n) == 0 && env[i][n] == '=')
-			return env[i] + n + 1;
-	return NULL;
-}
-
 /* make's environment: the caller's (or ours) without the variables we
  * set or must not pass on, then ours. NULL-terminated, malloc'd strings. */
 static char **
@@ -209,26 +197,13 @@ build_env(const struct build *b)
 		env[n++] = xstrdup(add[j]);
 	/* ccache hands the compile to distcc (its documented prefix),
 	 * unless the user chose a prefix (icecc) already. */
-	if (b->ccache && b->distcc && build_getenv(base, "CCACHE_PREFIX") ==
+	if (b->ccache && b->distcc && envp_get(base, "CCACHE_PREFIX") ==
 	    NULL) {
 		env = xrealloc(env, (n + 2) * sizeof *env);
 		env[n++] = xstrdup("CCACHE_PREFIX=distcc");
 	}
 	env[n] = NULL;
 	return env;
-}
-
-/* Free a NULL-terminated array of strings. */
-static void
-build_free_strv(char **v)
-{
-	size_t	 i;
-
-	if (v == NULL)
-		return;
-	for (i = 0; v[i] != NULL; i++)
-		free(v[i]);
-	free(v);
 }
 
 /* Whether line is kbuild's quiet line for an object: "  CC      x.o",
@@ -401,8 +376,8 @@ build_make(struct build *b, struct build_make *m, const char *name,
 	}
 	rc = 0;
 out:
-	build_free_strv(argv);
-	build_free_strv(env);
+	strv_free(argv);
+	strv_free(env);
 	return rc;
 }
 
@@ -762,7 +737,7 @@ build_kernel(struct build *b, char **cause)
 	/* ccache when installed; distcc when the user set DISTCC_HOSTS
 	 * (through ccache's prefix when both: cached objects are never
 	 * sent); icecc through CCACHE_PREFIX=icecc, as ccache documents. */
-	hosts = build_getenv(b->envp != NULL ? b->envp : environ,
+	hosts = envp_get(b->envp != NULL ? b->envp : environ,
 	    "DISTCC_HOSTS");
 	b->distcc = hosts != NULL && *hosts != '\0' && proc_have("distcc");
 	b->ccache = !b->no_ccache && proc_have("ccache");

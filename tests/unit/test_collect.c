@@ -590,7 +590,7 @@ test_trace_not_found(void)
 	argv[0] = "kctui-no-such-command";
 	ret = run(&opt, &seen, &cause);
 	check("command-not-in-path", ret == -1 && cause != NULL &&
-	    strstr(cause, "command not found") != NULL,
+	    strstr(cause, ": not found") != NULL,
 	    cause ? cause : "no error");
 	free(cause);
 	seen_free(&seen);

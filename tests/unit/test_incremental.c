@@ -243,6 +243,6 @@ main(void)
 	kconfig_values_free(cp_f);
 	kconfig_free(full);
 	kconfig_free(inc);
-	env_free(envp);
+	strv_free(envp);
 	return unit_failures != 0;
 }

@@ -199,6 +199,26 @@ test_clock(void)
 	check("clock", b - a >= 1000000 && clock_now() > x, NULL);
 }
 
+/* Module names: one rule for '-' and '_'. */
+static void
+test_modname(void)
+{
+	char	buf[] = "snd-hda-intel", *d = modname_dup("usb-storage.ko", 11);
+
+	check("modname-canon", strcmp(modname_canon(buf), "snd_hda_intel") ==
+	    0, buf);
+	check("modname-dup", strcmp(d, "usb_storage") == 0, d);
+	free(d);
+	check("modname-eq", modname_eq("snd-hda_intel", "snd_hda-intel") &&
+	    !modname_eq("snd_hda", "snd_hda_intel") &&
+	    !modname_eq("snd_hda_intel", "snd_hda") &&
+	    !modname_eq("ab", "a-"), NULL);
+	check("modname-eqn", modname_eqn("libahci.o", "libahci", 7) &&
+	    modname_eqn("lib-ahci", "lib_ahcix", 8) &&
+	    !modname_eqn("lib", "libahci", 7) &&
+	    !modname_eqn("libahci", "libahcx", 7), NULL);
+}
+
 int
 main(void)
 {
@@ -213,6 +233,7 @@ main(void)
 	test_atomic(top);
 	test_cachefile(top);
 	test_clock();
+	test_modname();
 	unit_rmtree(top);
 	return unit_failures != 0;
 }

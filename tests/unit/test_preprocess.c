@@ -1012,7 +1012,7 @@ test_kconfig_include(const char *tree)
 			checkf("Kconfig.include", 0, "mode %d: %s", mode, cause);
 			free(cause);
 			pp_free(pp);
-			env_free(env);
+			strv_free(env);
 			return;
 		}
 		if (mode == 1)
@@ -1054,7 +1054,7 @@ test_kconfig_include(const char *tree)
 	    st[0].shell_dedup, st[1].shell_dedup);
 	for (i = 0; i < 6; i++)
 		free(r[0][i]);
-	env_free(env);
+	strv_free(env);
 }
 
 static void
@@ -1083,18 +1083,18 @@ test_env_derive(const char *tree)
 		free(cause);
 		return;
 	}
-	ok &= strcmp(env_lookup(env, "srctree"), ".") == 0 &&
-	    strcmp(env_lookup(env, "objtree"), ".") == 0 &&
-	    strcmp(env_lookup(env, "CC"), "gcc") == 0 &&
-	    strcmp(env_lookup(env, "LD"), "ld") == 0 &&
-	    strcmp(env_lookup(env, "CROSS_COMPILE"), "") == 0 &&
-	    strcmp(env_lookup(env, "HOSTCC"), "gcc") == 0 &&
-	    strcmp(env_lookup(env, "LC_COLLATE"), "C") == 0 &&
-	    strncmp(env_lookup(env, "KERNELVERSION"), "6.1", 3) == 0 &&
-	    env_lookup(env, "HOME") != NULL;
+	ok &= strcmp(envp_get(env, "srctree"), ".") == 0 &&
+	    strcmp(envp_get(env, "objtree"), ".") == 0 &&
+	    strcmp(envp_get(env, "CC"), "gcc") == 0 &&
+	    strcmp(envp_get(env, "LD"), "ld") == 0 &&
+	    strcmp(envp_get(env, "CROSS_COMPILE"), "") == 0 &&
+	    strcmp(envp_get(env, "HOSTCC"), "gcc") == 0 &&
+	    strcmp(envp_get(env, "LC_COLLATE"), "C") == 0 &&
+	    strncmp(envp_get(env, "KERNELVERSION"), "6.1", 3) == 0 &&
+	    envp_get(env, "HOME") != NULL;
 	if (uname(&u) == 0 && strcmp(u.machine, "x86_64") == 0)
-		ok &= strcmp(env_lookup(env, "ARCH"), "x86") == 0 &&
-		    strcmp(env_lookup(env, "SRCARCH"), "x86") == 0;
+		ok &= strcmp(envp_get(env, "ARCH"), "x86") == 0 &&
+		    strcmp(envp_get(env, "SRCARCH"), "x86") == 0;
 	/* CC_VERSION_TEXT matches the compiler's first line. */
 	f = popen("LC_ALL=C gcc --version 2>/dev/null | head -n 1", "r");
 	cvt = xcalloc(1, 512);
@@ -1103,9 +1103,9 @@ test_env_derive(const char *tree)
 			*p = '\0';
 		pclose(f);
 	}
-	ok &= strcmp(env_lookup(env, "CC_VERSION_TEXT"), cvt) == 0;
+	ok &= strcmp(envp_get(env, "CC_VERSION_TEXT"), cvt) == 0;
 	free(cvt);
-	env_free(env);
+	strv_free(env);
 
 	/* Out of tree: absolute srctree; envp wins for ?= variables (ARCH,
 	 * CROSS_COMPILE), the Makefile for assigned ones (CC), a make-style
@@ -1113,15 +1113,15 @@ test_env_derive(const char *tree)
 	env = env_derive_args(tree, in, args, &cause);
 	ok &= env != NULL;
 	if (env != NULL) {
-		ok &= strcmp(env_lookup(env, "ARCH"), "arm64") == 0 &&
-		    strcmp(env_lookup(env, "SRCARCH"), "arm64") == 0 &&
-		    strcmp(env_lookup(env, "CC"), "aarch64-x-gcc") == 0 &&
-		    strcmp(env_lookup(env, "OBJCOPY"), "aarch64-x-objcopy")
-		    == 0 && strcmp(env_lookup(env, "CC_VERSION_TEXT"), "given")
-		    == 0 && env_lookup(env, "LC_ALL") == NULL &&
-		    env_lookup(env, "srctree")[0] == '/' &&
-		    strcmp(env_lookup(env, "building_out_of_srctree"), "1") == 0;
-		env_free(env);
+		ok &= strcmp(envp_get(env, "ARCH"), "arm64") == 0 &&
+		    strcmp(envp_get(env, "SRCARCH"), "arm64") == 0 &&
+		    strcmp(envp_get(env, "CC"), "aarch64-x-gcc") == 0 &&
+		    strcmp(envp_get(env, "OBJCOPY"), "aarch64-x-objcopy")
+		    == 0 && strcmp(envp_get(env, "CC_VERSION_TEXT"), "given")
+		    == 0 && envp_get(env, "LC_ALL") == NULL &&
+		    envp_get(env, "srctree")[0] == '/' &&
+		    strcmp(envp_get(env, "building_out_of_srctree"), "1") == 0;
+		strv_free(env);
 	}
 	/* LLVM=1. */
 	in[0] = "LLVM=1";
@@ -1130,23 +1130,23 @@ test_env_derive(const char *tree)
 	env = env_derive(tree, in, &cause);
 	ok &= env != NULL;
 	if (env != NULL) {
-		ok &= strcmp(env_lookup(env, "CC"), "clang") == 0 &&
-		    strcmp(env_lookup(env, "LD"), "ld.lld") == 0 &&
-		    strcmp(env_lookup(env, "HOSTCC"), "clang") == 0 &&
-		    strcmp(env_lookup(env, "AR"), "llvm-ar") == 0;
-		if (strstr(env_lookup(env, "CC_VERSION_TEXT"), "clang") &&
-		    strcmp(env_lookup(env, "SRCARCH"), "x86") == 0)
-			ok &= strcmp(env_lookup(env, "CLANG_FLAGS"),
+		ok &= strcmp(envp_get(env, "CC"), "clang") == 0 &&
+		    strcmp(envp_get(env, "LD"), "ld.lld") == 0 &&
+		    strcmp(envp_get(env, "HOSTCC"), "clang") == 0 &&
+		    strcmp(envp_get(env, "AR"), "llvm-ar") == 0;
+		if (strstr(envp_get(env, "CC_VERSION_TEXT"), "clang") &&
+		    strcmp(envp_get(env, "SRCARCH"), "x86") == 0)
+			ok &= strcmp(envp_get(env, "CLANG_FLAGS"),
 			    "--target=x86_64-linux-gnu -fintegrated-as "
 			    "-Werror=unknown-warning-option "
 			    "-Werror=ignored-optimization-argument") == 0;
-		env_free(env);
+		strv_free(env);
 	}
 	/* No Makefile: only srctree. */
 	env = env_derive(tmpdir, empty, &cause);
 	ok &= env != NULL && env[0] != NULL && env[1] == NULL &&
-	    strcmp(env_lookup(env, "srctree"), tmpdir) == 0;
-	env_free(env);
+	    strcmp(envp_get(env, "srctree"), tmpdir) == 0;
+	strv_free(env);
 	checkf("env_derive", ok, "%s", cause ? cause : "values differ");
 	free(cause);
 }
@@ -1198,7 +1198,7 @@ main(int argc, char **argv)
 		}
 		for (i = 0; env[i] != NULL; i++)
 			printf("%s\n", env[i]);
-		env_free(env);
+		strv_free(env);
 		return 0;
 	}
 	if (argc > 1)
