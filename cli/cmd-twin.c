@@ -157,11 +157,10 @@ cmd_twin(struct session *s, int argc, char **argv)
 		{ "qemu", required_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct twin_opts	 o;
 	struct twin		 t;
 	struct evidence		*ev = NULL;
 	const char		*qemu = "qemu-system-x86_64";
-	char			*cause = NULL, *out = NULL, *help = NULL;
+	char			*cause = NULL, *out = NULL, *note = NULL;
 	bool			 force = false;
 	int			 ch, i, status = 1;
 
@@ -205,23 +204,14 @@ cmd_twin(struct session *s, int argc, char **argv)
 			goto out;
 		}
 	}
-	memset(&o, 0, sizeof o);
-	twin_opts_host(&o);
 	/* The devices of the QEMU that will boot the twin; without one,
 	 * every device of the table (the file is still worth reading). */
-	if (proc_have(qemu)) {
-		if ((help = twin_qemu_devices(qemu, &cause)) == NULL) {
-			fprintf(stderr, "kctui: %s\n", cause);
-			goto out;
-		}
-		o.qemu_devices = help;
-	} else
-		fprintf(stderr, "kctui: twin: no %s here: every device of "
-		    "the table is assumed\n", qemu);
-	if (twin_make(ev, &o, &t, &cause) != 0) {
+	if (session_twin(s, ev, qemu, &t, &note, &cause) != 0) {
 		fprintf(stderr, "kctui: twin: %s\n", cause);
 		goto out;
 	}
+	if (note != NULL)
+		fprintf(stderr, "kctui: twin: %s\n", note);
 	if (out == NULL) {
 		printf("# ==> vm <==\n%s\n# ==> workload <==\n%s",
 		    twin_vm_text(&t), twin_workload_text(&t));
@@ -233,7 +223,7 @@ cmd_twin(struct session *s, int argc, char **argv)
 	twin_free(&t);
 out:
 	free(cause);
-	free(help);
+	free(note);
 	free(out);
 	evidence_free(ev);
 	return status;

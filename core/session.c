@@ -23,6 +23,7 @@
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/clock.h"
 #include "../lib/fileio.h"
+#include "../lib/proc.h"
 #include "../lib/util.h"
 #include "evidence/attrib.h"
 #include "trim/decisions.h"
@@ -63,6 +64,8 @@ session_free(struct session *s)
 	free(s->cache);
 	free(s->decisions);
 	free(s->config_text);
+	free(s->twin_qemu);
+	free(s->twin_devices);
 }
 
 /*
@@ -409,6 +412,41 @@ session_build_ranges(struct evidence *ev)
 	free(release);
 }
 
+/* The twin of the evidence's machine (see session.h). */
+int
+session_twin(struct session *s, const struct evidence *ev, const char *qemu,
+    struct twin *t, char **note, char **cause)
+{
+	struct twin_opts	 o;
+	char			*why = NULL;
+
+	if (qemu == NULL)
+		qemu = "qemu-system-x86_64";
+	if (s->twin_qemu == NULL || strcmp(s->twin_qemu, qemu) != 0) {
+		free(s->twin_qemu);
+		free(s->twin_devices);
+		s->twin_qemu = xstrdup(qemu);
+		s->twin_devices = NULL;
+		if (!proc_have(qemu))
+			why = xasprintf("no %s here", qemu);
+		else if ((s->twin_devices = twin_qemu_devices(qemu, &why)) ==
+		    NULL) {
+			*cause = why;
+			free(s->twin_qemu);
+			s->twin_qemu = NULL;
+			return -1;
+		}
+		free(why);
+	}
+	if (s->twin_devices == NULL && note != NULL)
+		*note = xasprintf("no %s here: every device of the table is "
+		    "assumed", qemu);
+	memset(&o, 0, sizeof o);
+	twin_opts_host(&o);
+	o.qemu_devices = s->twin_devices;
+	return twin_make(ev, &o, t, cause);
+}
+
 /*
  * The modules of the bound devices no twin machine can have (core/twin),
  * into ce: what kctui verify could not test on the bundle's twin. Only
@@ -416,7 +454,7 @@ session_build_ranges(struct evidence *ev)
  * nothing when no twin can be made (no drivers file, not x86_64).
  */
 static void
-session_nontwin(struct session_evidence *ce)
+session_nontwin(struct session *s, struct session_evidence *ce)
 {
 	const struct twin_device	*d;
 	struct twin			 tw;
@@ -432,7 +470,7 @@ session_nontwin(struct session_evidence *ce)
 			return;
 	}
 	memset(&tw, 0, sizeof tw);
-	if (twin_make(ce->ev, NULL, &tw, &cause) != 0) {
+	if (session_twin(s, ce->ev, NULL, &tw, NULL, &cause) != 0) {
 		free(cause);
 		return;
 	}
@@ -540,7 +578,7 @@ session_load_evidence(struct session *s, struct session_evidence *ce,
 		free(lost);
 	}
 	ce->a = attrib_build(ce->ev, ce->kb, ce->si, ".");
-	session_nontwin(ce);
+	session_nontwin(s, ce);
 	return 0;
 }
 

@@ -53,6 +53,10 @@ struct session {
 	char		*decisions;	/* --decisions resolved, else
 					   .kctui-decisions beside the
 					   configuration file */
+	/* session_twin's: the QEMU whose devices were listed, and its
+	 * "-device help" text (NULL: not asked yet, or no such QEMU). */
+	char		*twin_qemu;
+	char		*twin_devices;
 };
 
 /* Evidence with everything needed to attribute it. */
@@ -88,6 +92,19 @@ int		 session_open_both(struct session *, struct kconfig **,
 		     struct session_evidence *, double *t_config,
 		     double *t_evidence, char **msgs);
 void		 session_close_evidence(struct session_evidence *);
+struct twin;
+/*
+ * The twin machine of the evidence (core/twin), made the one way the
+ * trim's "not verifiable" marks, kctui verify and kctui twin all use:
+ * within this host's RAM and CPUs, with the devices of the QEMU that
+ * will boot it (qemu: a name on $PATH or a path; NULL:
+ * qemu-system-x86_64), asked once a session. Without that QEMU every
+ * device of the table is assumed, and *note (malloc'd, may be NULL)
+ * says so. -1 with *cause.
+ */
+int		 session_twin(struct session *, const struct evidence *,
+		     const char *qemu, struct twin *, char **note,
+		     char **cause);
 /* A per-tree cache file beside the $(shell) cache ("PREFIX-<hash>.cache",
  * e.g. "kbuild"), malloc'd; NULL without a cache. */
 char		*session_cache_file(const struct session *, const char *prefix);

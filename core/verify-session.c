@@ -66,10 +66,9 @@ verify_inputs_twin(struct session *s, struct verify_inputs *vi,
     bool want_workload, char **cause)
 {
 	const struct twin_device *d;
-	struct twin_opts o;
 	struct twin	 t;
 	struct evidence	*ev = evidence_new();
-	char		*dir, *help = NULL, *why = NULL;
+	char		*dir, *why = NULL;
 	size_t		 i, n;
 	int		 rc = -1;
 
@@ -85,15 +84,9 @@ verify_inputs_twin(struct session *s, struct verify_inputs *vi,
 	evidence_set_cache_dir(ev, s->cache_dir);
 	if (evidence_load(ev, s->bundles[0], NULL, NULL, cause) != 0)
 		goto out;
-	memset(&o, 0, sizeof o);
-	twin_opts_host(&o);
 	/* The devices of the QEMU that boots it; without one, the table's
 	 * (verify then says QEMU is missing). */
-	if (proc_have("qemu-system-x86_64") &&
-	    (help = twin_qemu_devices(NULL, &why)) != NULL)
-		o.qemu_devices = help;
-	free(why);
-	if (twin_make(ev, &o, &t, &why) != 0) {
+	if (session_twin(s, ev, NULL, &t, NULL, &why) != 0) {
 		*cause = xasprintf("%s: the bundle has no vm file and no twin "
 		    "machine can be made from it: %s", s->bundles[0], why);
 		free(why);
@@ -155,7 +148,6 @@ verify_inputs_twin(struct session *s, struct verify_inputs *vi,
 		rc = 0;
 out:
 	twin_free(&t);
-	free(help);
 	evidence_free(ev);
 	return rc;
 }
