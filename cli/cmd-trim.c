@@ -82,15 +82,7 @@ trim_run_open(struct session *s, struct trim_run *r)
 	if (cli_open_both(s, &r->k, &r->ce, &r->t_config,
 	    &r->t_evidence) != 0)
 		return -1;
-	r->in.ev = r->ce.ev;
-	r->in.kb = r->ce.kb;
-	r->in.a = r->ce.a;
-	r->in.d = r->d;
-	r->in.policy = s->policy;
-	r->in.nontwin_mods = r->ce.nontwin_mods;
-	r->in.nontwin_why = r->ce.nontwin_why;
-	r->in.nnontwin = r->ce.nnontwin;
-	r->in.modules_dir = getenv("KCTUI_MODULES_DIR");
+	session_trim_input(&r->ce, r->d, s->policy, &r->in);
 	/* For tests: the slow, obviously complete way. */
 	r->in.full_recalc = getenv("KCTUI_TRIM_FULL_RECALC") != NULL;
 	t0 = clock_now();

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,23 @@ session_new_kconfig(struct session *s, void (*warn)(void *, const char *),
 	return kconfig_new(&opt);
 }
 
+/* A message for the user: the front end's s->say, else stderr. */
+void
+session_say(struct session *s, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (s->say != NULL)
+		s->say(s->say_arg, text);
+	else
+		fprintf(stderr, "%s\n", text);
+	free(text);
+}
+
 /* Engine warnings while reading for a query: the same text conf prints,
  * unless -s. */
 static void
@@ -200,26 +218,35 @@ session_open_warn(void *arg, const char *text)
 	struct session *s = arg;
 
 	if (!s->silent)
-		fprintf(stderr, "%s\n", text);
+		session_say(s, "%s", text);
 }
 
-/* $(info,...) and conf's notes are noise for a query command, except the
- * one that says the values come from a defconfig because there is no
- * .config: "set by you" would otherwise puzzle. */
+/* $(info,...) and conf's notes are noise for a query command; where the
+ * values came from when there is no .config is said after the read
+ * (kconfig_defaults_from). */
 static void
 session_open_info(void *arg, const char *text)
 {
-	struct session	*s = arg;
-	char		*where;
+	(void)arg;
+	(void)text;
+}
 
-	if (!s->silent && strncmp(text, "using defaults found in ", 24) == 0) {
-		/* A relative $KCONFIG_CONFIG after -C: say where. */
-		where = session_config_where(s);
-		fprintf(stderr, "kctui: no %s%s: %s\n", where != NULL ?
-		    where : s->config_path, where != NULL ? " ($KCONFIG_CONFIG "
-		    "is relative to the tree, as with make -C)" : "", text);
-		free(where);
-	}
+/* The values come from a defconfig because there is no configuration
+ * file: said, or "set by you" would puzzle. */
+static void
+session_say_defaults(struct session *s, const char *from)
+{
+	char	*where;
+
+	if (s->silent)
+		return;
+	/* A relative $KCONFIG_CONFIG after -C: say where. */
+	where = session_config_where(s);
+	session_say(s, "kctui: no %s%s: using defaults found in %s",
+	    where != NULL ? where : s->config_path, where != NULL ?
+	    " ($KCONFIG_CONFIG is relative to the tree, as with make -C)" : "",
+	    from);
+	free(where);
 }
 
 /* Whether the top Kconfig file can be read: -1 with *cause, the message
@@ -286,6 +313,8 @@ session_open_config(struct session *s, char **cause)
 		*cause = xasprintf("kctui: %s", why);
 		goto fail;
 	}
+	if (kconfig_defaults_from(k) != NULL)
+		session_say_defaults(s, kconfig_defaults_from(k));
 	kconfig_recalc(k);
 	free(s->config_text);
 	s->config_text = file_read_regular(name, &len);
@@ -410,6 +439,24 @@ session_build_ranges(struct evidence *ev)
 		return;
 	evidence_set_build_ranges(ev, release, "modules.builtin.ranges");
 	free(release);
+}
+
+/* The trim's input (see session.h). */
+void
+session_trim_input(const struct session_evidence *ce,
+    const struct decisions *d, enum trim_policy policy,
+    struct trim_input *in)
+{
+	memset(in, 0, sizeof *in);
+	in->ev = ce->ev;
+	in->kb = ce->kb;
+	in->a = ce->a;
+	in->d = d;
+	in->policy = policy;
+	in->nontwin_mods = ce->nontwin_mods;
+	in->nontwin_why = ce->nontwin_why;
+	in->nnontwin = ce->nnontwin;
+	in->modules_dir = getenv("KCTUI_MODULES_DIR");
 }
 
 /* The twin of the evidence's machine (see session.h). */

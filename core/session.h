@@ -53,6 +53,12 @@ struct session {
 	char		*decisions;	/* --decisions resolved, else
 					   .kctui-decisions beside the
 					   configuration file */
+	/* Where core's messages for the user go (warnings of the engine
+	 * while a query reads the configuration, where the values came
+	 * from): the front end's; NULL: stderr, a line each. The browser
+	 * takes them while curses owns the terminal. */
+	void		(*say)(void *arg, const char *text);
+	void		*say_arg;
 	/* session_twin's: the QEMU whose devices were listed, and its
 	 * "-device help" text (NULL: not asked yet, or no such QEMU). */
 	char		*twin_qemu;
@@ -73,6 +79,9 @@ struct session_evidence {
 };
 
 void		 session_init(struct session *);
+/* A message for the user, through s->say (see above). */
+void		 session_say(struct session *, const char *fmt, ...)
+		     __attribute__((format(printf, 2, 3)));
 void		 session_free(struct session *);
 int		 session_setup(struct session *, char **cause);
 char		*session_path(const struct session *, const char *path);
@@ -93,6 +102,18 @@ int		 session_open_both(struct session *, struct kconfig **,
 		     double *t_evidence, char **msgs);
 void		 session_close_evidence(struct session_evidence *);
 struct twin;
+struct trim_input;
+struct decisions;
+/*
+ * The trim's input from the session's evidence, the decisions and the
+ * policy, the same for the command line and the browser: the evidence,
+ * its index and attribution, the devices with no twin, where the .ko
+ * files are ($KCTUI_MODULES_DIR, else the bundle's release's). in is
+ * filled (zeroed first); it points into ce and d.
+ */
+void		 session_trim_input(const struct session_evidence *,
+		     const struct decisions *, enum trim_policy,
+		     struct trim_input *in);
 /*
  * The twin machine of the evidence (core/twin), made the one way the
  * trim's "not verifiable" marks, kctui verify and kctui twin all use:

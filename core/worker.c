@@ -16,17 +16,17 @@
 
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/clock.h"
+#include "../lib/bgjob.h"
 #include "../lib/util.h"
 #include "evidence/attrib.h"
 #include "worker.h"
 
 struct worker {
-	pthread_t		 thread;
 	pthread_mutex_t		 lock;
 	pthread_cond_t		 cond;
 	struct worker_hooks	 hooks;
 	const struct attrib	*a;
-	int			 pipe[2];
+	struct bgjob		 bg;	/* the thread and its pipe */
 
 	/* Under lock. */
 	uint64_t		 submitted;	/* newest generation */
@@ -123,12 +123,7 @@ worker_snapshot_free(struct worker_snapshot *s)
 static void
 worker_notify(struct worker *w)
 {
-	char	c = 1;
-	ssize_t	n;
-
-	do
-		n = write(w->pipe[1], &c, 1);
-	while (n < 0 && errno == EINTR);
+	bgjob_wake(&w->bg);
 }
 
 /* The thread: open the configuration, then compute jobs as they come. */
@@ -207,26 +202,15 @@ worker_start(const struct worker_hooks *hooks, const struct attrib *a,
     char **cause)
 {
 	struct worker	*w = xcalloc(1, sizeof *w);
-	int		 i;
+	char		*why = NULL;
 
 	w->hooks = *hooks;
 	w->a = a;
-	if (pipe(w->pipe) != 0) {
-		*cause = xasprintf("worker: pipe: %s", strerror(errno));
-		free(w);
-		return NULL;
-	}
-	for (i = 0; i < 2; i++) {
-		fcntl(w->pipe[i], F_SETFL, fcntl(w->pipe[i], F_GETFL) |
-		    O_NONBLOCK);
-		fcntl(w->pipe[i], F_SETFD, FD_CLOEXEC);
-	}
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->cond, NULL);
-	if ((errno = pthread_create(&w->thread, NULL, worker_main, w)) != 0) {
-		*cause = xasprintf("worker: thread: %s", strerror(errno));
-		close(w->pipe[0]);
-		close(w->pipe[1]);
+	if (bgjob_start(&w->bg, worker_main, w, &why) != 0) {
+		*cause = xasprintf("worker: %s", why);
+		free(why);
 		pthread_mutex_destroy(&w->lock);
 		pthread_cond_destroy(&w->cond);
 		free(w);
@@ -246,7 +230,7 @@ worker_set_attrib(struct worker *w, const struct attrib *a)
 int
 worker_fd(const struct worker *w)
 {
-	return w->pipe[0];
+	return bgjob_fd(&w->bg);
 }
 
 uint64_t
@@ -271,10 +255,8 @@ struct worker_snapshot *
 worker_collect(struct worker *w)
 {
 	struct worker_snapshot	*s;
-	char			 buf[64];
 
-	while (read(w->pipe[0], buf, sizeof buf) > 0)
-		;
+	bgjob_drain(&w->bg);
 	pthread_mutex_lock(&w->lock);
 	s = w->done;
 	w->done = NULL;
@@ -329,12 +311,11 @@ worker_stop(struct worker *w)
 	w->stop = true;
 	pthread_cond_signal(&w->cond);
 	pthread_mutex_unlock(&w->lock);
-	pthread_join(w->thread, NULL);
+	bgjob_join(&w->bg);
 	kconfig_values_free(w->job);
 	worker_snapshot_free(w->done);
 	free(w->error);
-	close(w->pipe[0]);
-	close(w->pipe[1]);
+	bgjob_close(&w->bg);
 	pthread_mutex_destroy(&w->lock);
 	pthread_cond_destroy(&w->cond);
 	free(w);

@@ -379,6 +379,7 @@ config_read_simple(struct kconfig *k, const char *name, int *warnings,
 			    tok = strtok_r(NULL, " \t\n", &save)) {
 				if ((buf = config_slurp(k, tok)) != NULL) {
 					name = kc_intern(k, tok);
+					k->defaults_from = name;
 					if (k->opt.info != NULL) {
 						char *m = xasprintf("using "
 						    "defaults found in %s", tok);

@@ -161,6 +161,9 @@ struct kconfig {
 	const char	 *config_prefix;	/* $CONFIG_ or "CONFIG_" */
 
 	bool		  changed;	/* conf_get_changed() */
+	/* The defconfig read for want of a .config (interned), or NULL:
+	 * kconfig_defaults_from(). */
+	const char	 *defaults_from;
 
 	/* Incremental invalidation (graph.c): the readers of each symbol,
 	 * and the scratch of the walk. */

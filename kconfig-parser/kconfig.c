@@ -220,6 +220,14 @@ kconfig_changed(const struct kconfig *k)
 	return k->changed;
 }
 
+/* The file of KCONFIG_DEFCONFIG_LIST the values came from when there
+ * was no configuration to read ("using defaults found in ..."), or NULL. */
+const char *
+kconfig_defaults_from(const struct kconfig *k)
+{
+	return k->defaults_from;
+}
+
 /* How many unmet-dependency warnings were given, so KCONFIG_WERROR
  * can turn them into a failure as conf does. */
 int

@@ -90,6 +90,10 @@ char		*kconfig_write_string(struct kconfig *);
 /* Whether the loaded configuration differs from what would be written
  * (conf_get_changed()). */
 bool		 kconfig_changed(const struct kconfig *);
+/* The defconfig the values came from for want of a configuration file
+ * (conf's "using defaults found in FILE"), or NULL: a flag, so that
+ * callers need not match the message's text. */
+const char	*kconfig_defaults_from(const struct kconfig *);
 /* Unmet-dependency warnings seen (for KCONFIG_WERROR). */
 int		 kconfig_dep_warnings(const struct kconfig *);
 

@@ -7,8 +7,10 @@
 # ./kctui and build-asan/kctui and runs this.
 #
 # Groups:
-#   unit     tests/unit/*.c, each built against the library twice (normal and
-#            ASan+UBSan: build/unit/NAME, build-asan/unit/NAME) and run
+#   unit     tests/layers.sh (the includes keep README's layers), then
+#            tests/unit/*.c, each built against the library twice (normal
+#            and ASan+UBSan: build/unit/NAME, build-asan/unit/NAME) and
+#            run, KCTUI_UNIT_JOBS (default: the CPUs) at a time
 #   kconfig  tests/kconfig/run.sh (fixture tests), with kctui and asan kctui
 #   real     tests/real/*.sh (but not the helpers tree.sh, demo.sh): kctui
 #            against the kernel's conf on Debian's linux-source-6.1, with
@@ -21,12 +23,13 @@
 #
 # Environment:
 #   KCTUI, KCTUI_ASAN         binaries (default ./kctui, build-asan/kctui)
-#   KCTUI_GROUPS              groups to run (default "unit kconfig real fuzz")
+#   KCTUI_GROUPS              groups to run (default "unit kconfig real tui fuzz")
 #   KCTUI_ASAN_REAL_CASES     real cases for the asan binary (default "all";
 #                             e.g. "olddefconfig-amd64 savedefconfig-amd64")
 #   KCTUI_ASAN_612_CASES      compare-6.12 cases for the asan binary (default
 #                             ASAN_612_CASES below; the other *-6.12.sh run
 #                             with the normal binary only)
+#   KCTUI_UNIT_JOBS           unit programs at once (default: the CPUs)
 #   FUZZ_SMOKE_SECONDS        per fuzzer (default 5)
 #   KCTUI_TEST_LOG            full log (default build/check.log)
 set -u
@@ -115,23 +118,43 @@ group_end() { note "== $1 done in $(elapsed_since "$group_t0") s"; }
 want_group() { case " $(echo $GROUPS_WANTED) " in *" $1 "*) return 0;; esac; return 1; }
 
 # ------------------------------------------------------------------- unit
-# unit_one NAME DIR SUFFIX
+# The unit programs run in parallel, as many at once as there are CPUs
+# (KCTUI_UNIT_JOBS), each into its own file; their results are then read
+# in order, so the log reads as a serial run's.
 unit_prefix() { sed -E "s/^(PASS|FAIL|SKIP) /\1 unit\/$unit_name$unit_sfx: /"; }
-unit_one() {
+# unit_bg NAME DIR SUFFIX OUT: run one program (built already) into OUT,
+# its exit status into OUT.rc
+unit_bg() {
 	unit_name=$1 unit_sfx=$3
-	local bin=$2/unit/$1 out=$KCTUI_TMP/build.$$
-	if ! make -s --no-print-directory "$bin" > "$out" 2>&1; then
-		{ fail "unit/$1$3" "build failed"; indent < "$out"; } > "$out.r"
-		cat "$out.r"; cat "$out.r" >> "$LOG"; count "$out.r"; rm -f "$out.r" "$out"
+	local bin=$2/unit/$1 out=$4
+	if [ ! -x "$bin" ]; then
+		{ fail "unit/$1$3" "build failed"
+		  make -s --no-print-directory "$bin" 2>&1 | indent; } > "$out"
+		echo 0 > "$out.rc"
 		return
 	fi
-	rm -f "$out"
-	run "unit/$1$3" 300 unit_prefix "$bin"
+	timeout --kill-after=10 300 "$bin" < /dev/null 2>&1 | unit_prefix > "$out"
+	echo "${PIPESTATUS[0]}" > "$out.rc"
+}
+# unit_collect NAME SUFFIX OUT: its results into the totals and the log
+unit_collect() {
+	local rc
+	rc=$(cat "$3.rc" 2>/dev/null || echo 1)
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$3"; then
+		if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+			fail "unit/$1$2" "timed out after 300 s" >> "$3"
+		else
+			fail "unit/$1$2" "exited with status $rc without reporting a failure" >> "$3"
+		fi
+	fi
+	cat "$3"; cat "$3" >> "$LOG"
+	count "$3"
 	# A program that reported nothing at all is a failure too.
 	if [ "$last_results" -eq 0 ]; then
-		fail "unit/$1$3" "printed no PASS/FAIL lines" | tee -a "$LOG"
-		nfail=$((nfail + 1)); failures+=("unit/$1$3")
+		fail "unit/$1$2" "printed no PASS/FAIL lines" | tee -a "$LOG"
+		nfail=$((nfail + 1)); failures+=("unit/$1$2")
 	fi
+	rm -f "$3" "$3.rc"
 }
 
 if want_group unit; then
@@ -156,10 +179,25 @@ if want_group unit; then
 		nskip=$((nskip + 1))
 	fi
 	run layers 60 cat bash tests/layers.sh
+	# Built first, in parallel (a program that fails to build says so
+	# in its own result below).
+	make -s --no-print-directory -j"$(nproc)" unit-bins > "$KCTUI_TMP/unit-build.log" 2>&1
+	ujobs=${KCTUI_UNIT_JOBS:-$(nproc)}
 	for u in "${units[@]}"; do
 		n=$(basename "$u" .c)
-		unit_one "$n" build ""
-		unit_one "$n" build-asan "[asan]"
+		for d in build build-asan; do
+			while [ "$(jobs -rp | wc -l)" -ge "$ujobs" ]; do
+				wait -n
+			done
+			sf=; [ $d = build-asan ] && sf="[asan]"
+			unit_bg "$n" "$d" "$sf" "$KCTUI_TMP/unit.$n.$d" &
+		done
+	done
+	wait
+	for u in "${units[@]}"; do
+		n=$(basename "$u" .c)
+		unit_collect "$n" "" "$KCTUI_TMP/unit.$n.build"
+		unit_collect "$n" "[asan]" "$KCTUI_TMP/unit.$n.build-asan"
 	done
 	group_end unit
 fi

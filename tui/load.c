@@ -7,9 +7,9 @@
  * with), so nothing here reads or writes the interface's configuration.
  * The thread writes a byte to a pipe when it is done; the interface
  * polls it and takes the result (load_finish) on its own thread. Curses
- * is never called here; what the loaders print to stderr while curses
- * owns the terminal is caught in a temporary file and shown as a
- * message.
+ * is never called here; the loaders' messages come back as text
+ * (session_open_evidence's), never on stderr, and the first is shown on
+ * the message line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,14 +26,14 @@
 #include "../core/trim/trim.h"
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
+#include "../lib/bgjob.h"
 #include "../lib/clock.h"
 #include "../lib/util.h"
 #include "tree.h"
 #include "tui.h"
 
 struct tui_load {
-	pthread_t		 thread;
-	int			 pipe[2];
+	struct bgjob		 job;	/* the thread and its pipe */
 	bool			 running;
 	struct session		*session;
 	struct kc_values	*values;	/* the interface's, at start */
@@ -50,8 +50,7 @@ struct tui_load {
 	char			*error;		/* why something failed */
 	double			 ms_evidence, ms_trim;
 
-	int			 saved_stderr;	/* -1: not redirected */
-	FILE			*err;		/* what was printed meanwhile */
+	char			*said;		/* the loaders' first message */
 	/* Kept until the end: the interface shows their data. */
 	struct session_evidence	 keep_ce;
 	struct kconfig		*keep_k;
@@ -92,17 +91,16 @@ static void *
 load_main(void *arg)
 {
 	struct tui_load	*l = arg;
-	char		*cause = NULL, *msgs = NULL, c = 1;
+	char		*cause = NULL, *msgs = NULL;
 	double		 t0 = clock_now();
-	ssize_t		 n;
 
-	/* Its messages go to stderr, caught for the message line. */
+	/* Its messages, for the message line: the first. */
 	if (session_open_evidence(l->session, &l->ce, &msgs) != 0)
 		l->error = xstrdup("evidence could not be loaded");
 	else
 		l->ev_ok = true;
-	if (msgs != NULL)
-		fputs(msgs, stderr);
+	if (msgs != NULL && *msgs != '\0')
+		l->said = xstrndup(msgs, strcspn(msgs, "\n"));
 	free(msgs);
 	l->ms_evidence = (clock_now() - t0) * 1e3;
 	t0 = clock_now();
@@ -125,15 +123,7 @@ load_main(void *arg)
 	}
 	if (l->k != NULL) {
 		l->in = xcalloc(1, sizeof *l->in);
-		l->in->ev = l->ce.ev;
-		l->in->kb = l->ce.kb;
-		l->in->a = l->ce.a;
-		l->in->d = l->d;
-		l->in->policy = l->policy;
-		l->in->nontwin_mods = l->ce.nontwin_mods;
-		l->in->nontwin_why = l->ce.nontwin_why;
-		l->in->nnontwin = l->ce.nnontwin;
-		l->in->modules_dir = getenv("KCTUI_MODULES_DIR");
+		session_trim_input(&l->ce, l->d, l->policy, l->in);
 		if ((l->trim = trim_suggest(l->k, l->in, &cause)) == NULL) {
 			free(l->error);
 			l->error = xasprintf("trim: %s", cause);
@@ -141,9 +131,7 @@ load_main(void *arg)
 		}
 	}
 	l->ms_trim = (clock_now() - t0) * 1e3;
-	do
-		n = write(l->pipe[1], &c, 1);
-	while (n < 0 && errno == EINTR);
+	bgjob_wake(&l->job);
 	return NULL;
 }
 
@@ -151,44 +139,17 @@ void
 load_start(struct tui *t)
 {
 	struct tui_load	*l;
-	int		 i, fd;
+	char		*cause = NULL;
 
 	if (t->session->nbundles == 0)
 		return;
 	l = xcalloc(1, sizeof *l);
 	l->session = t->session;
-	l->saved_stderr = -1;
 	l->values = kconfig_values_save(t->k);
 	l->policy = t->session->policy;
-	if (pipe(l->pipe) != 0) {
-		tui_message(t, EL_ERROR, "evidence: pipe: %s", strerror(errno));
-		kconfig_values_free(l->values);
-		free(l);
-		return;
-	}
-	for (i = 0; i < 2; i++) {
-		fcntl(l->pipe[i], F_SETFL, fcntl(l->pipe[i], F_GETFL) |
-		    O_NONBLOCK);
-		fcntl(l->pipe[i], F_SETFD, FD_CLOEXEC);
-	}
-	/* Warnings of the readers would scribble over the screen. */
-	fflush(stderr);
-	if ((l->err = tmpfile()) != NULL &&
-	    (l->saved_stderr = dup(STDERR_FILENO)) >= 0) {
-		fd = fileno(l->err);
-		dup2(fd, STDERR_FILENO);
-	}
-	if ((errno = pthread_create(&l->thread, NULL, load_main, l)) != 0) {
-		tui_message(t, EL_ERROR, "evidence: thread: %s",
-		    strerror(errno));
-		close(l->pipe[0]);
-		close(l->pipe[1]);
-		if (l->saved_stderr >= 0) {
-			dup2(l->saved_stderr, STDERR_FILENO);
-			close(l->saved_stderr);
-		}
-		if (l->err != NULL)
-			fclose(l->err);
+	if (bgjob_start(&l->job, load_main, l, &cause) != 0) {
+		tui_message(t, EL_ERROR, "evidence: %s", cause);
+		free(cause);
 		kconfig_values_free(l->values);
 		free(l);
 		return;
@@ -200,7 +161,8 @@ load_start(struct tui *t)
 int
 load_fd(struct tui *t)
 {
-	return t->load != NULL && t->load->running ? t->load->pipe[0] : -1;
+	return t->load != NULL && t->load->running ? bgjob_fd(&t->load->job) :
+	    -1;
 }
 
 bool
@@ -209,46 +171,20 @@ load_busy(struct tui *t)
 	return t->load != NULL && t->load->running;
 }
 
-/* The first line of what was printed on stderr while loading. */
-static char *
-load_stderr(struct tui_load *l)
-{
-	char	line[1024];
-	char	*s = NULL;
-
-	if (l->saved_stderr >= 0) {
-		fflush(stderr);
-		dup2(l->saved_stderr, STDERR_FILENO);
-		close(l->saved_stderr);
-		l->saved_stderr = -1;
-	}
-	if (l->err == NULL)
-		return NULL;
-	rewind(l->err);
-	if (fgets(line, sizeof line, l->err) != NULL) {
-		line[strcspn(line, "\n")] = '\0';
-		s = xstrdup(line);
-	}
-	fclose(l->err);
-	l->err = NULL;
-	return s;
-}
-
 int
 load_finish(struct tui *t)
 {
 	struct tui_load	*l = t->load;
-	char		 buf[16], *said;
+	char		*said;
 
 	if (l == NULL || !l->running)
 		return R_NONE;
-	while (read(l->pipe[0], buf, sizeof buf) > 0)
-		;
-	pthread_join(l->thread, NULL);
+	bgjob_drain(&l->job);
+	bgjob_join(&l->job);
 	l->running = false;
-	close(l->pipe[0]);
-	close(l->pipe[1]);
-	said = load_stderr(l);
+	bgjob_close(&l->job);
+	said = l->said;
+	l->said = NULL;
 	if (l->ev_ok) {
 		t->a = l->ce.a;
 		if (t->w != NULL) {
@@ -312,10 +248,8 @@ load_free(struct tui *t)
 	if (l->running) {
 		/* Leaving while it still loads: wait for it (it can't be
 		 * cancelled half-way), then drop everything. */
-		pthread_join(l->thread, NULL);
-		close(l->pipe[0]);
-		close(l->pipe[1]);
-		free(load_stderr(l));
+		bgjob_join(&l->job);
+		bgjob_close(&l->job);
 		l->keep_ce = l->ce;
 		l->keep_k = l->k;
 		l->keep_in = l->in;
@@ -331,6 +265,7 @@ load_free(struct tui *t)
 	decisions_free(l->d);
 	free(l->dpath);
 	free(l->error);
+	free(l->said);
 	kconfig_values_free(l->values);
 	free(l);
 	t->load = NULL;

@@ -689,11 +689,16 @@ evidence_read_crypto(struct evidence *ev, int b, const char *text, size_t len)
 /* ------------------------------------------------------------ devices */
 
 /* modalias: "<device path> <modalias>", split at the first space (the
- * modalias is the rest of the line). */
+ * modalias is the rest of the line). The path is the device's under
+ * /sys/devices, as the drivers file names it ("pci0000:00/0000:00:02.0"),
+ * and one space follows it: a line in another shape (the full
+ * "/sys/devices/.../modalias" path, a tab) would give the device no ID
+ * for the twin and verify, so it is refused, said with its line. */
 static int
 modalias_line(struct ev_ctx *c, const char *s, size_t n)
 {
 	const char	*e = s + n, *pe, *m;
+	static const char tail[] = "/modalias";
 
 	while (e > s && ev_blank(e[-1]))
 		e--;
@@ -706,6 +711,10 @@ modalias_line(struct ev_ctx *c, const char *s, size_t n)
 	for (m = pe; m < e && ev_blank(*m); m++)
 		;
 	if (m == e || memchr(m, ':', (size_t)(e - m)) == NULL)
+		return -1;
+	if (*s == '/' || m != pe + 1 || *pe != ' ' ||
+	    ((size_t)(pe - s) >= sizeof tail - 1 &&
+	    memcmp(pe - (sizeof tail - 1), tail, sizeof tail - 1) == 0))
 		return -1;
 	ev_add(c, EV_DEVICE, m, (size_t)(e - m), s, (size_t)(pe - s), NULL, 0,
 	    1);

@@ -12,13 +12,13 @@
 #include <unistd.h>
 
 #include "../../kconfig-parser/kconfig.h"
+#include "../../lib/bgjob.h"
 #include "../../lib/util.h"
 #include "verify-job.h"
 
 struct verify_job {
-	pthread_t		 thread;
 	pthread_mutex_t		 lock;
-	int			 pipe[2];
+	struct bgjob		 job;	/* the thread and its pipe */
 	struct verify		*v;
 	struct kconfig		*(*open)(void *, char **);
 	void			*open_arg;
@@ -36,9 +36,7 @@ struct verify_job {
 static void
 verify_job_wake(struct verify_job *j)
 {
-	char c = 0;
-
-	(void)!write(j->pipe[1], &c, 1);
+	bgjob_wake(&j->job);
 }
 
 /* A copy of s, or NULL. */
@@ -105,13 +103,7 @@ verify_job_start(struct verify *v, struct kconfig *(*open)(void *, char **),
     void *open_arg, char **cause)
 {
 	struct verify_job	*j = xcalloc(1, sizeof *j);
-	int			 error;
 
-	if (pipe2(j->pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
-		*cause = xasprintf("pipe: %s", strerror(errno));
-		free(j);
-		return NULL;
-	}
 	pthread_mutex_init(&j->lock, NULL);
 	j->v = v;
 	j->open = open;
@@ -120,11 +112,7 @@ verify_job_start(struct verify *v, struct kconfig *(*open)(void *, char **),
 	v->log = NULL;
 	v->arg = j;
 	v->cancel = &j->cancel;
-	if ((error = pthread_create(&j->thread, NULL, verify_job_main,
-	    j)) != 0) {
-		*cause = xasprintf("pthread_create: %s", strerror(error));
-		close(j->pipe[0]);
-		close(j->pipe[1]);
+	if (bgjob_start(&j->job, verify_job_main, j, cause) != 0) {
 		pthread_mutex_destroy(&j->lock);
 		free(j);
 		return NULL;
@@ -136,7 +124,7 @@ verify_job_start(struct verify *v, struct kconfig *(*open)(void *, char **),
 int
 verify_job_fd(const struct verify_job *j)
 {
-	return j->pipe[0];
+	return bgjob_fd(&j->job);
 }
 
 /* The events since the last call; clears the fd. */
@@ -144,10 +132,8 @@ struct verify_job_event *
 verify_job_events(struct verify_job *j, size_t *n)
 {
 	struct verify_job_event	*ev;
-	char			 buf[64];
 
-	while (read(j->pipe[0], buf, sizeof buf) > 0)
-		;
+	bgjob_drain(&j->job);
 	pthread_mutex_lock(&j->lock);
 	ev = j->ev;
 	*n = j->nev;
@@ -212,7 +198,7 @@ verify_job_free(struct verify_job *j)
 	if (j == NULL)
 		return;
 	j->cancel = 1;
-	pthread_join(j->thread, NULL);
+	bgjob_join(&j->job);
 	ev = verify_job_events(j, &n);
 	verify_job_events_free(ev, n);
 	if (j->v->k != NULL)
@@ -220,8 +206,7 @@ verify_job_free(struct verify_job *j)
 	j->v->k = NULL;
 	verify_free(j->v);
 	free(j->cause);
-	close(j->pipe[0]);
-	close(j->pipe[1]);
+	bgjob_close(&j->job);
 	pthread_mutex_destroy(&j->lock);
 	free(j);
 }

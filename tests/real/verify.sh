@@ -366,7 +366,13 @@ if [ "$sfx" = "" ]; then
 			--port "$port" --jobs 2 --log-stderr --log-level info \
 			2> "$work/distccd.log" 8>&- &
 		echo $! > "$work/distccd.pid"
-		sleep 1
+		# Ready when it says it has started (its own log line), not
+		# after a guess of a second; at most 20 s.
+		for ((i = 0; i < 200; i++)); do
+			grep -q 'daemon started' "$work/distccd.log" 2>/dev/null && break
+			kill -0 "$(cat "$work/distccd.pid")" 2>/dev/null || break
+			sleep 0.1
+		done
 		# the copy's own last config: only the removed objects compile
 		cp "$DW/build/.config" "$work/dc.config"
 		DISTCC_HOSTS="127.0.0.1:$port/2" CCACHE_RECACHE=1 \

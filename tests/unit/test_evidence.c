@@ -465,11 +465,11 @@ test_bundle(void)
 	    "now ts:  200.000000\ndropped events: 0\nread events: 5\n"
 	    "cpu1\nentries: 50\noverrun: 30\ncommit overrun: 1\n");
 	put(dir, "modalias",
-	    "/sys/devices/pci0000:00/0000:00:03.0 "
+	    "pci0000:00/0000:00:03.0 "
 	    "pci:v00001AF4d00001000sv00001AF4sd00000001bc02sc00i00\n"
-	    "/sys/devices/pci0000:00/0000:00:04.0 "
+	    "pci0000:00/0000:00:04.0 "
 	    "pci:v00001AF4d00001001sv00001AF4sd00000002bc01sc00i00\n"
-	    "/sys/devices/platform/i8042/serio0 "
+	    "platform/i8042/serio0 "
 	    "serio:ty06pr00id00ex00\n");
 	put(dir, "drivers",
 	    "pci virtio-pci 0000:00:03.0 virtio_pci\n"
@@ -508,7 +508,7 @@ test_bundle(void)
 	check_num("bundle/devices", evidence_count(ev, EV_DEVICE), 3);
 	it = evidence_item(ev, EV_DEVICE, 2);
 	check_str("bundle/device-path", it ? it->detail : NULL,
-	    "/sys/devices/platform/i8042/serio0");
+	    "platform/i8042/serio0");
 	check_num("bundle/drivers", evidence_count(ev, EV_DRIVER), 3);
 	it = evidence_find(ev, EV_DRIVER, "i8042 kbd");
 	check("bundle/driver-space-builtin", it != NULL &&
@@ -784,6 +784,25 @@ test_errors(void)
 	check_num("errors/bundle-warnings", (unsigned)evidence_bundle(ev,
 	    1)->warnings, 3 + 1 + 2 + 1 + 1);
 	check_str("errors/short-uname", evidence_bundle(ev, 1)->release, NULL);
+
+	/* modalias in another shape than collect's (the full sysfs path of
+	 * the modalias file, a tab): refused with its line, not read with
+	 * paths the drivers file never names. */
+	dir = bundle_dir("badalias");
+	put(dir, "modalias",
+	    "pci0000:00/0000:00:02.0 pci:v00008086d00001237sv00001AF4\n"
+	    "/sys/devices/pci0000:00/0000:00:03.0/modalias pci:v00001AF4d00001000\n"
+	    "pci0000:00/0000:00:04.0/modalias pci:v00001AF4d00001001\n"
+	    "pci0000:00/0000:00:05.0\tpci:v00001AF4d00001002\n");
+	put(dir, "uname", "Linux box 6.1.0-57-amd64\n");
+	reset_warnings();
+	load(ev, dir);
+	snprintf(want, sizeof want, "%s/modalias: 3 malformed lines, first at "
+	    "line 2: /sys/devices/pci0000:00/0000:00:03.0/modalias", dir);
+	check("errors/modalias-shape", strstr(warnings, want) != NULL,
+	    warnings);
+	check("errors/modalias-good-kept", evidence_find(ev, EV_DEVICE,
+	    "pci:v00008086d00001237sv00001AF4") != NULL, "good line lost");
 
 	/* kallsyms, read by hand: the same rules as the other files' words
 	 * (blanks are spaces and tabs; a hex address, a one-letter type, a

@@ -4,10 +4,12 @@
  * file replacement and the cache file format.
  */
 #include <errno.h>
+#include <poll.h>
 
 #define UNIT_PREFIX "lib/"
 #include "unit.h"
 
+#include "../../lib/bgjob.h"
 #include "../../lib/cachefile.h"
 #include "../../lib/clock.h"
 #include "../../lib/fileio.h"
@@ -199,6 +201,45 @@ test_clock(void)
 	check("clock", b - a >= 1000000 && clock_now() > x, NULL);
 }
 
+/* The background job's thread wakes a poll() and ends. */
+static void *
+bg_main(void *arg)
+{
+	struct bgjob	*j = arg;
+	int		 i;
+
+	/* More wakes than the pipe holds bytes would block a blocking
+	 * write: the pipe is non-blocking, so the thread never waits. */
+	for (i = 0; i < 70000; i++)
+		bgjob_wake(j);
+	return NULL;
+}
+
+static void
+test_bgjob(void)
+{
+	struct bgjob	 j;
+	struct pollfd	 p;
+	char		*cause = NULL;
+	int		 r;
+
+	if (bgjob_start(&j, bg_main, &j, &cause) != 0) {
+		check("bgjob-start", 0, cause);
+		free(cause);
+		return;
+	}
+	p.fd = bgjob_fd(&j);
+	p.events = POLLIN;
+	r = poll(&p, 1, 10000);
+	check("bgjob-wakes", r == 1 && (p.revents & POLLIN), NULL);
+	bgjob_join(&j);
+	bgjob_drain(&j);
+	r = poll(&p, 1, 0);
+	check("bgjob-drained", r == 0, NULL);
+	bgjob_close(&j);
+	check("bgjob-closed", j.pipe[0] == -1 && j.pipe[1] == -1, NULL);
+}
+
 /* Module names: one rule for '-' and '_'. */
 static void
 test_modname(void)
@@ -234,6 +275,7 @@ main(void)
 	test_cachefile(top);
 	test_clock();
 	test_modname();
+	test_bgjob();
 	unit_rmtree(top);
 	return unit_failures != 0;
 }
