@@ -18,7 +18,6 @@
 #include "../../lib/fileio.h"
 #include "../../lib/util.h"
 #include "decisions.h"
-#include "report.h"
 
 /* One line of the file: a comment/blank line (raw) or an entry. */
 struct dline {
@@ -336,7 +335,8 @@ decisions_save(struct decisions *ds, const char *path, char **cause)
 		goto clean;
 	}
 	text = decisions_format(cur, &len);
-	rc = report_write_file(path, text, len, cause);
+	/* 0666 less the umask, like any file the user creates. */
+	rc = file_write_atomic(path, text, len, 0666, 0, cause);
 	free(text);
 clean:
 	if (rc == 0)

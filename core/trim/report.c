@@ -20,16 +20,6 @@
 #include "report.h"
 #include "trim.h"
 
-/* Replace path with data atomically (lib/fileio.h), mode 0666 less the
- * umask like any file the user creates (the mkstemp this replaced made
- * reports and decisions files 0600 by accident). */
-int
-report_write_file(const char *path, const char *data, size_t len,
-    char **cause)
-{
-	return file_write_atomic(path, data, len, 0666, 0, cause);
-}
-
 size_t
 report_count_ym(struct kconfig *k)
 {
@@ -781,7 +771,8 @@ report_write(const char *path, const struct report_input *in, char **cause)
 
 	if ((text = report_render(path, in, &len, cause)) == NULL)
 		return -1;
-	rc = report_write_file(path, text, len, cause);
+	/* 0666 less the umask, like any file the user creates. */
+	rc = file_write_atomic(path, text, len, 0666, 0, cause);
 	free(text);
 	return rc;
 }

@@ -68,9 +68,6 @@ int	report_write(const char *path, const struct report_input *,
  * its length in *len); NULL with *cause on failure. */
 char	*report_render(const char *path, const struct report_input *,
 	    size_t *len, char **cause);
-/* Write data to path through a temporary file and a rename. */
-int	report_write_file(const char *path, const char *data, size_t len,
-	    char **cause);
 struct report_diff *report_diff_compute(const char *in, const char *base,
 	    const char *out, struct kconfig *, size_t *n);
 void	report_diff_free(struct report_diff *, size_t n);
