@@ -221,6 +221,9 @@ void		 expr_print(struct kc_expr *, struct strbuf *, int prevtoken);
 
 /* symbol.c */
 struct kc_symbol *sym_lookup(struct kconfig *, const char *, int flags);
+/* pending.c: after the parse and its $(shell)s, the pending symbols
+ * resolved (see there). */
+void		  sym_resolve_pending(struct kconfig *);
 struct kc_symbol *sym_find(struct kconfig *, const char *);
 struct kc_symbol **sym_kernel_order(struct kconfig *, int *n);
 void		 sym_calc_value(struct kconfig *, struct kc_symbol *);
