@@ -28,8 +28,9 @@ const char	*ex_value(struct kconfig *, struct kc_symbol *);
 bool		 ex_is_defined(const struct kc_symbol *);
 
 /* explain-expr.c: the operands of nested ops of one kind (a && b && c)
- * appended to *v (grown with xrealloc, *n counting); the symbol to blame for e being below want (*neg:
- * it must be n), or NULL; the same, only the first of an AND. */
+ * appended to *v (grown with xrealloc, *n counting); the symbol to
+ * blame for e being below want (*neg: it must be n), or NULL; the
+ * first symbol a false condition names (to jump to). */
 void		 ex_flatten(const struct kc_expr *, enum kc_expr_op,
 		     const struct kc_expr ***v, size_t *n);
 struct kc_symbol *ex_culprit(struct kconfig *, const struct kc_expr *,
