@@ -441,63 +441,15 @@ menu_title(struct tui *t, struct tui_view *v)
 	}
 }
 
-/* The false conjuncts of e, as text, into sb. */
-static void
-menu_false_part(struct tui *t, const struct kc_expr *e, struct strbuf *sb)
-{
-	char *s;
-
-	if (kc_expr_eval(t->k, e) != KC_NO)
-		return;
-	if (kc_expr_op(e) == KC_EXPR_AND) {
-		menu_false_part(t, kc_expr_left(e), sb);
-		menu_false_part(t, kc_expr_right(e), sb);
-		return;
-	}
-	s = kc_expr_str(e);
-	if (sb->len > 0)
-		strbuf_adds(sb, " && ");
-	/* Joined with &&: an || keeps its parentheses. */
-	if (kc_expr_op(e) == KC_EXPR_OR)
-		strbuf_addf(sb, "(%s)", s);
-	else
-		strbuf_adds(sb, s);
-	free(s);
-}
-
+/* Why m is not shown, in a phrase (core/explain: the same words as
+ * explain's), or NULL when it is: the interface's snapshot says whether,
+ * and only then the engine is asked why (the line under the cursor). */
 char *
 menu_invisible_reason(struct tui *t, struct kc_menu *m)
 {
-	struct strbuf		 sb;
-	struct kc_symbol	*s = kc_menu_sym(m);
-
 	if (tui_menu_visible(t, m))
 		return NULL;
-	strbuf_init(&sb);
-	/* Reads values of the interface's configuration: only for the
-	 * one line under the cursor. */
-	menu_false_part(t, kc_menu_depends(m), &sb);
-	if (sb.len == 0 && kc_menu_visible_if(m) != NULL) {
-		menu_false_part(t, kc_menu_visible_if(m), &sb);
-		if (sb.len > 0) {
-			char *r = xasprintf("visible if %s", sb.s);
-			strbuf_free(&sb);
-			return r;
-		}
-	}
-	if (sb.len == 0)
-		menu_false_part(t, kc_menu_prompt_cond(m), &sb);
-	if (sb.len > 0) {
-		char *r = xasprintf("depends on %s", sb.s);
-		strbuf_free(&sb);
-		return r;
-	}
-	strbuf_free(&sb);
-	if (s != NULL && kc_menu_prompt(m) == NULL)
-		return xstrdup("has no prompt");
-	if (kc_menu_kind(m) == KC_MENU_MENU || kc_menu_kind(m) == KC_MENU_CHOICE)
-		return xstrdup("nothing visible inside");
-	return xstrdup("not visible");
+	return explain_hidden(t->k, m);
 }
 
 static void

@@ -378,3 +378,60 @@ ex_first_culprit(struct kconfig *k, const struct kc_expr *e, enum kc_tri want,
 	return ex_culprit(k, e, want, low, &neg);
 }
 
+/* The false conjuncts of e, as text, into sb. */
+static void
+ex_false_part(struct kconfig *k, const struct kc_expr *e, struct strbuf *sb)
+{
+	char *s;
+
+	if (kc_expr_eval(k, e) != KC_NO)
+		return;
+	if (kc_expr_op(e) == KC_EXPR_AND) {
+		ex_false_part(k, kc_expr_left(e), sb);
+		ex_false_part(k, kc_expr_right(e), sb);
+		return;
+	}
+	s = kc_expr_str(e);
+	if (sb->len > 0)
+		strbuf_adds(sb, " && ");
+	/* Joined with &&: an || keeps its parentheses. */
+	if (kc_expr_op(e) == KC_EXPR_OR)
+		strbuf_addf(sb, "(%s)", s);
+	else
+		strbuf_adds(sb, s);
+	free(s);
+}
+
+/* Why a menu entry is not shown (see explain.h). */
+char *
+explain_hidden(struct kconfig *k, struct kc_menu *m)
+{
+	struct strbuf		 sb;
+	struct kc_symbol	*s = kc_menu_sym(m);
+
+	if (kc_menu_is_visible(k, m))
+		return NULL;
+	strbuf_init(&sb);
+	ex_false_part(k, kc_menu_depends(m), &sb);
+	if (sb.len == 0 && kc_menu_visible_if(m) != NULL) {
+		ex_false_part(k, kc_menu_visible_if(m), &sb);
+		if (sb.len > 0) {
+			char *r = xasprintf("visible if %s", sb.s);
+			strbuf_free(&sb);
+			return r;
+		}
+	}
+	if (sb.len == 0)
+		ex_false_part(k, kc_menu_prompt_cond(m), &sb);
+	if (sb.len > 0) {
+		char *r = xasprintf("depends on %s", sb.s);
+		strbuf_free(&sb);
+		return r;
+	}
+	strbuf_free(&sb);
+	if (s != NULL && kc_menu_prompt(m) == NULL)
+		return xstrdup("has no prompt");
+	if (kc_menu_kind(m) == KC_MENU_MENU || kc_menu_kind(m) == KC_MENU_CHOICE)
+		return xstrdup("nothing visible inside");
+	return xstrdup("not visible");
+}

@@ -51,6 +51,12 @@ void		 explain_free(struct explain *);
  * E1000E", "implied by X", "limited by D=m", "choice", "not visible:
  * needs PCI". malloc'd. */
 char		*explain_brief(struct kconfig *, struct kc_symbol *);
+/* Why a menu entry is not shown in a menuconfig, in a phrase: "depends
+ * on A && !B" (the false conjuncts), "visible if X", "has no prompt",
+ * "nothing visible inside" (a menu or choice), "not visible"; NULL when
+ * it is shown. malloc'd. The browser's words for the line under the
+ * cursor, its help and its search results. */
+char		*explain_hidden(struct kconfig *, struct kc_menu *);
 
 /* Why e is below want, in words, naming the symbols to change ("PCI is
  * n", "X86_32 is y", "NR_CPUS is 64, not above 512"). malloc'd; "" when
