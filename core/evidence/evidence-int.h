@@ -119,6 +119,13 @@ struct evidence {
 						   copies differ */
 	struct strmap		 builtin;	/* modules a ranges file names */
 	struct strmap		 config;	/* running configs: X -> "y"/"m"/.. */
+	/* Every line of the drivers files, in order (a driver bound to
+	 * two devices is two bindings), and the modalias files' device
+	 * path -> modalias (the first bundle's wins): what verify's
+	 * devices check and the twin read, per device. */
+	struct ev_binding	*bindings;
+	size_t			 nbindings, capbindings;
+	struct strmap		 devalias;
 	struct alias_index	 alias;
 	struct alias_cache	*cache;
 	char			*cache_dir;	/* parsed traces, or NULL */
@@ -134,6 +141,7 @@ struct ev_ctx {
 	size_t			 ksym_modn;
 	struct ev_bundle	*bundle;	/* NULL: no bundle to account */
 	uint64_t		 bit;		/* this bundle's bit, or 0 */
+	int			 b;		/* its index, -1: none */
 	int			 (*line)(struct ev_ctx *, const char *, size_t);
 	void			 (*finish)(struct ev_ctx *);
 	int			 flags;

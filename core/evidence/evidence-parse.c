@@ -718,7 +718,42 @@ modalias_line(struct ev_ctx *c, const char *s, size_t n)
 		return -1;
 	ev_add(c, EV_DEVICE, m, (size_t)(e - m), s, (size_t)(pe - s), NULL, 0,
 	    1);
+	if (strmap_get(&c->ev->devalias, s, (size_t)(pe - s)) == NULL) {
+		const char *dev = ev_intern(c->ev, s, (size_t)(pe - s));
+
+		strmap_set(&c->ev->devalias, dev, (size_t)(pe - s),
+		    (void *)ev_intern(c->ev, m, (size_t)(e - m)));
+	}
 	return 1;
+}
+
+/* Read a modalias file from memory. */
+int
+evidence_read_modalias(struct evidence *ev, int b, const char *text,
+    size_t len)
+{
+	return ev_read_mem(ev, b, text, len, modalias_line, NULL, EVF_NONUL);
+}
+
+/* One binding of a drivers file, its strings interned. */
+static void
+ev_binding_add(struct ev_ctx *c, const char *bus, size_t bn, const char *drv,
+    size_t dn, const char *dev, size_t devn, const char *mod, size_t mn)
+{
+	struct evidence		*ev = c->ev;
+	struct ev_binding	*b;
+
+	if (ev->nbindings == ev->capbindings) {
+		ev->capbindings = ev->capbindings ? ev->capbindings * 2 : 64;
+		ev->bindings = xrealloc(ev->bindings, ev->capbindings *
+		    sizeof *ev->bindings);
+	}
+	b = &ev->bindings[ev->nbindings++];
+	b->bus = ev_intern(ev, bus, bn);
+	b->driver = ev_intern(ev, drv, dn);
+	b->device = ev_intern(ev, dev, devn);
+	b->module = mod != NULL ? ev_intern(ev, mod, mn) : NULL;
+	b->bundle = c->b;
 }
 
 /* drivers: "<bus> <driver> <device> <module or ->"; a driver's name may
@@ -755,7 +790,17 @@ drivers_line(struct ev_ctx *c, const char *s, size_t n)
 	strbuf_add(&c->tmp, dev, (size_t)(de - dev));
 	ev_add(c, EV_DRIVER, dr, (size_t)(dre - dr), c->tmp.s, c->tmp.len,
 	    ev_eq(mod, modn, "-") ? NULL : mod, modn, 1);
+	ev_binding_add(c, t[0].s, t[0].n, dr, (size_t)(dre - dr), dev,
+	    (size_t)(de - dev), ev_eq(mod, modn, "-") ? NULL : mod, modn);
 	return 1;
+}
+
+/* Read a drivers file from memory. */
+int
+evidence_read_drivers(struct evidence *ev, int b, const char *text,
+    size_t len)
+{
+	return ev_read_mem(ev, b, text, len, drivers_line, NULL, EVF_NONUL);
 }
 
 /* ------------------------------------------------------------ symbols */

@@ -159,6 +159,7 @@ ev_ctx_init(struct ev_ctx *c, struct evidence *ev, int b,
 	c->ev = ev;
 	c->bundle = ev_bundle_at(ev, b);
 	c->bit = (b >= 0 && b < 64) ? (uint64_t)1 << b : 0;
+	c->b = b;
 	c->line = line;
 	c->finish = finish;
 	c->flags = flags;
@@ -563,6 +564,7 @@ evidence_new(void)
 	strmap_init(&ev->homes);
 	strmap_init(&ev->builtin);
 	strmap_init(&ev->config);
+	strmap_init(&ev->devalias);
 	strmap_init(&ev->alias.groups);
 	ev->cache = xcalloc(1, sizeof *ev->cache);
 	strmap_init(&ev->cache->map);
@@ -587,6 +589,8 @@ evidence_free(struct evidence *ev)
 	strmap_free(&ev->builtin);
 	ev_ranges_clear(&ev->rng);
 	strmap_free(&ev->config);
+	strmap_free(&ev->devalias);
+	free(ev->bindings);
 	free(ev->cache_dir);
 	free(ev->build_release);
 	free(ev->build_ranges);
@@ -599,6 +603,33 @@ evidence_free(struct evidence *ev)
 	intern_free(&ev->strs);
 	arena_free(&ev->arena);
 	free(ev);
+}
+
+/* The bindings of the drivers files (see evidence.h). */
+size_t
+evidence_nbindings(const struct evidence *ev)
+{
+	return ev->nbindings;
+}
+
+const struct ev_binding *
+evidence_binding(const struct evidence *ev, size_t i)
+{
+	return i < ev->nbindings ? &ev->bindings[i] : NULL;
+}
+
+/* The modalias of a device path, from the modalias files, or NULL. */
+const char *
+evidence_device_modalias(const struct evidence *ev, const char *device)
+{
+	return strmap_get(&ev->devalias, device, strlen(device));
+}
+
+/* The device path -> modalias map. */
+const struct strmap *
+evidence_device_aliases(const struct evidence *ev)
+{
+	return &ev->devalias;
 }
 
 /* The number of bundles loaded. */

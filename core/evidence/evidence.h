@@ -49,7 +49,17 @@ struct ev_bundle {
 	int		 warnings;	/* bad lines skipped, all files */
 };
 
+/* A line of a bundle's drivers file: a device bound to a driver. */
+struct ev_binding {
+	const char	*bus;
+	const char	*driver;	/* may hold spaces ("i8042 kbd") */
+	const char	*device;	/* its path under /sys/devices */
+	const char	*module;	/* NULL: built in ("-") */
+	int		 bundle;	/* which bundle's file */
+};
+
 struct evidence;
+struct strmap;
 
 struct evidence	*evidence_new(void);
 void		 evidence_free(struct evidence *);
@@ -125,6 +135,22 @@ const char	*evidence_config_value(const struct evidence *,
 
 /* Readers, exposed for tests and fuzzing: parse one file's text into the
  * evidence as bundle index b; return the number of malformed lines. */
+/* Every line of the drivers files, in order: i from 0 to n - 1 (NULL
+ * past the end); and the modalias files' modalias of a device path (the
+ * first bundle's), or NULL. The one reading of those files that the
+ * evidence, verify's devices check and the twin share. */
+size_t		 evidence_nbindings(const struct evidence *);
+const struct ev_binding *evidence_binding(const struct evidence *, size_t i);
+const char	*evidence_device_modalias(const struct evidence *,
+		     const char *device);
+/* The same as a map, device path -> modalias (lib/strmap.h). */
+const struct strmap *evidence_device_aliases(const struct evidence *);
+/* Read one file's text as a bundle's (b: its index, for the bundles
+ * bits; -1: none); the malformed lines, counted. */
+int		 evidence_read_drivers(struct evidence *, int b, const char *,
+		     size_t);
+int		 evidence_read_modalias(struct evidence *, int b, const char *,
+		     size_t);
 int		 evidence_read_modules(struct evidence *, int b, const char *,
 		     size_t);
 int		 evidence_read_trace(struct evidence *, int b, const char *,

@@ -12,6 +12,7 @@
 
 #include "../../lib/strmap.h"
 #include "../../lib/util.h"
+#include "../evidence/evidence.h"
 #include "../evidence/zstream.h"
 #include "verify-informed.h"
 #include "verify-int.h"
@@ -32,26 +33,20 @@ verify_list_add(char ***list, size_t *n, char *s)
 	(*list)[(*n)++] = s;
 }
 
-/* The bundle's modalias file as path -> modalias in m; keys and values
- * point into the returned text, which outlives the map (NULL: the bundle
- * has none, m empty). */
-static char *
-verify_bundle_aliases(struct verify *v, struct strmap *m)
+/* Read a bundle file with the evidence's reader for it (the one that
+ * reads it for kctui evidence and the twin: the same lines refused);
+ * whether the bundle has the file. */
+static bool
+verify_read(const struct verify *v, struct evidence *ev, const char *name,
+    int (*reader)(struct evidence *, int, const char *, size_t))
 {
-	char	*text, *line, *save = NULL, *sp;
+	char	*text = verify_bundle_file(v, name);
 
-	strmap_init(m);
-	if ((text = verify_bundle_file(v, "modalias")) == NULL)
-		return NULL;
-	for (line = strtok_r(text, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		if ((sp = strchr(line, ' ')) == NULL || sp[1] == '\0')
-			continue;
-		*sp = '\0';
-		if (strmap_get(m, line, sp - line) == NULL)
-			strmap_set(m, line, sp - line, sp + 1);
-	}
-	return text;
+	if (text == NULL)
+		return false;
+	(void)reader(ev, -1, text, strlen(text));
+	free(text);
+	return true;
 }
 
 /* Whether a bound device of the bundle has no twin (left out). */
@@ -104,12 +99,13 @@ verify_match_loose(const struct verify *v, const struct vm_driver *want,
 void
 verify_compare(struct verify *v, const struct vm_result *r)
 {
+	const struct ev_binding	*bd;
 	struct vm_driver	*want = NULL;
-	char			*text, *line, *save = NULL;
-	struct strmap		 aliases;
-	size_t			 i, nwant = 0;
+	struct evidence		*ev;
+	const char		*name;
+	size_t			 i, j, nwant = 0;
 	bool			*lost, *absent;
-	char			*s, *atext;
+	char			*s;
 
 	for (i = 0; i < v->nlost; i++)
 		free(v->lost[i]);
@@ -120,63 +116,53 @@ verify_compare(struct verify *v, const struct vm_result *r)
 	v->nlost = v->nabsent = v->nmissing = 0;
 	if (!r->finished)
 		return;
-	if ((text = verify_bundle_file(v, "modules")) != NULL) {
-		for (line = strtok_r(text, "\n", &save); line != NULL;
-		    line = strtok_r(NULL, "\n", &save)) {
-			char name[256];
-
-			if (sscanf(line, "%255s", name) != 1 ||
-			    strcmp(name, "Module") == 0)
-				continue;
-			for (i = 0; i < r->nmodules; i++)
-				if (strcmp(r->modules[i], name) == 0)
+	ev = evidence_new();
+	if (verify_read(v, ev, "modules", evidence_read_modules)) {
+		for (i = 0; i < evidence_count(ev, EV_MODULE); i++) {
+			name = evidence_item(ev, EV_MODULE, i)->name;
+			for (j = 0; j < r->nmodules; j++)
+				if (strcmp(r->modules[j], name) == 0)
 					break;
-			if (i == r->nmodules)
+			if (j == r->nmodules)
 				verify_list_add(&v->missing, &v->nmissing,
 				    xstrdup(name));
 		}
-		free(text);
 	}
-	if ((text = verify_bundle_file(v, "drivers")) != NULL) {
-		v->has_drivers = true;
-		save = NULL;
-		for (line = strtok_r(text, "\n", &save); line != NULL;
-		    line = strtok_r(NULL, "\n", &save)) {
-			char *bus, *drv, *dev;
-
-			if (vm_driver_split(line, &bus, &drv, &dev) != 0 ||
-			    verify_is_nontwin(v, bus, drv, dev))
-				continue;
-			want = xrealloc(want, (nwant + 1) * sizeof *want);
-			want[nwant].bus = bus;
-			want[nwant].driver = drv;
-			want[nwant].device = dev;
-			nwant++;
-		}
-		lost = xcalloc(nwant + 1, sizeof *lost);
-		absent = xcalloc(nwant + 1, sizeof *absent);
-		verify_match_devices(want, nwant, r->drivers, r->ndrivers,
-		    lost);
-		verify_match_loose(v, want, nwant, r, lost);
-		atext = verify_bundle_aliases(v, &aliases);
-		verify_absent_devices(want, nwant, lost, &aliases, r->devices,
-		    r->ndevices, r->drivers, r->ndrivers, absent);
-		for (i = 0; i < nwant; i++) {
-			if (!lost[i])
-				continue;
-			s = xasprintf("%s %s %s", want[i].bus, want[i].driver,
-			    want[i].device);
-			if (absent[i])
-				verify_list_add(&v->absent, &v->nabsent, s);
-			else
-				verify_list_add(&v->lost, &v->nlost, s);
-		}
-		strmap_free(&aliases);
-		free(atext);
-		free(absent);
-		free(lost);
-		free(want);
-		free(text);
+	if (!verify_read(v, ev, "drivers", evidence_read_drivers)) {
+		evidence_free(ev);
+		return;
 	}
+	v->has_drivers = true;
+	(void)verify_read(v, ev, "modalias", evidence_read_modalias);
+	for (i = 0; (bd = evidence_binding(ev, i)) != NULL; i++) {
+		if (verify_is_nontwin(v, bd->bus, bd->driver, bd->device))
+			continue;
+		want = xrealloc(want, (nwant + 1) * sizeof *want);
+		/* read only: the evidence's strings */
+		want[nwant].bus = (char *)bd->bus;
+		want[nwant].driver = (char *)bd->driver;
+		want[nwant].device = (char *)bd->device;
+		nwant++;
+	}
+	lost = xcalloc(nwant + 1, sizeof *lost);
+	absent = xcalloc(nwant + 1, sizeof *absent);
+	verify_match_devices(want, nwant, r->drivers, r->ndrivers, lost);
+	verify_match_loose(v, want, nwant, r, lost);
+	verify_absent_devices(want, nwant, lost, evidence_device_aliases(ev),
+	    r->devices, r->ndevices, r->drivers, r->ndrivers, absent);
+	for (i = 0; i < nwant; i++) {
+		if (!lost[i])
+			continue;
+		s = xasprintf("%s %s %s", want[i].bus, want[i].driver,
+		    want[i].device);
+		if (absent[i])
+			verify_list_add(&v->absent, &v->nabsent, s);
+		else
+			verify_list_add(&v->lost, &v->nlost, s);
+	}
+	free(absent);
+	free(lost);
+	free(want);
+	evidence_free(ev);
 }
 

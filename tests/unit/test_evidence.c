@@ -804,6 +804,45 @@ test_errors(void)
 	check("errors/modalias-good-kept", evidence_find(ev, EV_DEVICE,
 	    "pci:v00008086d00001237sv00001AF4") != NULL, "good line lost");
 
+	/* The drivers file line by line (two devices of one driver are two
+	 * bindings, a driver's name may hold spaces) and the modalias of a
+	 * device path: what verify's devices check reads through here. */
+	{
+		struct evidence		*e2 = evidence_new();
+		const struct ev_binding	*b0, *b1, *b2;
+		const char *drv = "pci e1000 pci0000:00/0000:00:02.0 e1000\n"
+		    "pci e1000 pci0000:00/0000:00:03.0 e1000\n"
+		    "serio atkbd serio0 -\n"
+		    "platform i8042 kbd i8042 -\n"
+		    "broken line\n";
+		const char *al = "pci0000:00/0000:00:02.0 pci:v00008086d0000100E\n"
+		    "pci0000:00/0000:00:02.0 pci:vSECOND\n";
+
+		check_num("bindings/malformed", (unsigned)evidence_read_drivers(
+		    e2, -1, drv, strlen(drv)), 1);
+		check_num("bindings/count", (unsigned)evidence_nbindings(e2), 4);
+		b0 = evidence_binding(e2, 0);
+		b1 = evidence_binding(e2, 1);
+		b2 = evidence_binding(e2, 3);
+		check("bindings/two-devices", b0 != NULL && b1 != NULL &&
+		    strcmp(b0->driver, "e1000") == 0 && strcmp(b1->device,
+		    "pci0000:00/0000:00:03.0") == 0 && b1->module != NULL &&
+		    strcmp(b1->module, "e1000") == 0, NULL);
+		check("bindings/spaces-builtin", b2 != NULL && strcmp(b2->bus,
+		    "platform") == 0 && strcmp(b2->driver, "i8042 kbd") == 0 &&
+		    strcmp(b2->device, "i8042") == 0 && b2->module == NULL,
+		    b2 != NULL ? b2->driver : "(none)");
+		check("bindings/end", evidence_binding(e2, 4) == NULL, NULL);
+		(void)evidence_read_modalias(e2, -1, al, strlen(al));
+		check_str("bindings/modalias-first",
+		    evidence_device_modalias(e2, "pci0000:00/0000:00:02.0"),
+		    "pci:v00008086d0000100E");
+		check_str("bindings/modalias-none",
+		    evidence_device_modalias(e2, "pci0000:00/0000:00:09.0"),
+		    NULL);
+		evidence_free(e2);
+	}
+
 	/* kallsyms, read by hand: the same rules as the other files' words
 	 * (blanks are spaces and tabs; a hex address, a one-letter type, a
 	 * name, an optional [module], nothing more). */
