@@ -104,17 +104,26 @@ path_dirname(const char *path)
 static char *
 file_read(const char *path, size_t *len, bool regular)
 {
-	struct stat	 st;
-	char		*buf = NULL;
-	size_t		 cap, n = 0;
-	ssize_t		 r;
-	int		 fd, err = 0;
+	int		 fd;
 
 	/* O_NONBLOCK: opening a FIFO with no writer must not hang before
 	 * fstat can refuse it. */
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC |
 	    (regular ? O_NONBLOCK : 0))) < 0)
 		return NULL;
+	return fd_read_all(fd, len, regular);
+}
+
+/* Read all of the open fd (closed here); see fileio.h. */
+char *
+fd_read_all(int fd, size_t *len, bool regular)
+{
+	struct stat	 st;
+	char		*buf = NULL;
+	size_t		 cap, n = 0;
+	ssize_t		 r;
+	int		 err = 0;
+
 	if (fstat(fd, &st) != 0)
 		err = errno;
 	else if (regular && !S_ISREG(st.st_mode))

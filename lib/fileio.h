@@ -27,6 +27,9 @@ char	*file_read_all(const char *path, size_t *len);
 /* The same for a regular file only (EISDIR, EINVAL otherwise): a sourced
  * /dev/zero must not be read for ever. */
 char	*file_read_regular(const char *path, size_t *len);
+/* The same from an open descriptor, which is closed (regular: refuse
+ * anything but a regular file, as file_read_regular). */
+char	*fd_read_all(int fd, size_t *len, bool regular);
 /* The one line of a regular file (include/config/kernel.release,
  * /proc/sys/kernel/random/boot_id), trailing blanks and newline gone;
  * NULL when it cannot be read, is empty or has more than one line. */

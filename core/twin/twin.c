@@ -13,6 +13,8 @@
  * needs every device (two virtio-blk disks are two disks, two CPUs are
  * smp 2). Everything else comes from the evidence readers.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../lib/text.h"
 #include "../evidence.h"
 #include "../verify/verify.h"
 #include "../zstream.h"
@@ -42,10 +45,20 @@ static char *
 twin_bundle_file(const struct twin_ctx *c, int b, const char *name)
 {
 	const struct ev_bundle	*eb = evidence_bundle(c->ev, b);
+	char			*text, *vis;
 
 	if (eb == NULL || eb->path == NULL || *eb->path == '\0')
 		return NULL;
-	return zstream_bundle_text(eb->path, name);
+	if ((text = zstream_bundle_text(eb->path, name)) == NULL)
+		return NULL;
+	/* what the twin copies into its comments and messages is text:
+	 * escape bytes made visible, as the evidence readers make its
+	 * names (lib/text.h) */
+	if (text_is_visible(text, strlen(text), TEXT_KEEP_NEWLINE))
+		return text;
+	vis = text_visible_str(text, TEXT_KEEP_NEWLINE);
+	free(text);
+	return vis;
 }
 
 /* The first bundle file of that name among the bundles (twin-int.h). */
@@ -708,6 +721,7 @@ static void
 twin_helpers(struct twin_ctx *c)
 {
 	const struct ev_bundle	*eb;
+	struct stat		 st;
 	char			*p;
 	int			 b;
 
@@ -715,11 +729,14 @@ twin_helpers(struct twin_ctx *c)
 		eb = evidence_bundle(c->ev, b);
 		if (eb->path == NULL || *eb->path == '\0')
 			continue;
+		/* lstat: a helper that is a link is still the bundle's (and
+		 * refused by name when read, lib/beneath.h), not a host file
+		 * read through it */
 		p = xasprintf("%s/workload.d/tcploop.c", eb->path);
-		c->tcploop = access(p, R_OK) == 0;
+		c->tcploop = lstat(p, &st) == 0;
 		free(p);
 		p = xasprintf("%s/workload.d/afalg.c", eb->path);
-		c->afalg = access(p, R_OK) == 0;
+		c->afalg = lstat(p, &st) == 0;
 		free(p);
 		if (c->tcploop || c->afalg)
 			c->helpers = xasprintf("%s/workload.d", eb->path);

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "../../kconfig-parser/kconfig.h"
+#include "../../lib/beneath.h"
 #include "../../lib/clock.h"
 #include "../../lib/fileio.h"
 #include "../../lib/proc.h"
@@ -98,10 +99,23 @@ verify_note(struct verify *v, const char *detail)
 static int
 verify_plain_config(const char *in, const char *out, char **cause)
 {
-	void	*buf;
-	size_t	 len;
+	const char	*slash = strrchr(in, '/');
+	char		*dir, *raw;
+	void		*buf;
+	size_t		 len, rawlen;
+	int		 rc;
 
-	if (zstream_decode_file(in, &buf, &len, cause) != 0)
+	/* the file itself never a link: a bundle's config.xz pointing at a
+	 * host file would be built and its lines warned about */
+	dir = slash == NULL ? xstrdup(".") : slash == in ? xstrdup("/") :
+	    xstrndup(in, slash - in);
+	raw = beneath_read(dir, slash == NULL ? in : slash + 1, &rawlen, cause);
+	free(dir);
+	if (raw == NULL)
+		return -1;
+	rc = zstream_decode(raw, rawlen, &buf, &len, cause);
+	free(raw);
+	if (rc != 0)
 		return -1;
 	if (file_write_atomic(out, buf, len, 0644, 0, cause) != 0) {
 		free(buf);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/beneath.h"
 #include "../../lib/fileio.h"
 #include "../../lib/util.h"
 #include "verify.h"
@@ -421,6 +422,22 @@ spec_line_of(const char *text, size_t off)
 	return n;
 }
 
+/* The whole of a bundle's vm or workload, the file itself never a link
+ * (its target would go into the guest, or its lines into messages). */
+static char *
+spec_read(const char *path, size_t *len, char **cause)
+{
+	const char	*slash = strrchr(path, '/');
+	char		*dir, *text;
+
+	if (slash == NULL)
+		return beneath_read(".", path, len, cause);
+	dir = slash == path ? xstrdup("/") : xstrndup(path, slash - path);
+	text = beneath_read(dir, slash + 1, len, cause);
+	free(dir);
+	return text;
+}
+
 /* Read a bundle's vm file; -1 with *cause "PATH:LINE: ..." (see verify.h). */
 int
 vm_spec_load(struct vm_spec *spec, const char *path, char **cause)
@@ -435,9 +452,7 @@ vm_spec_load(struct vm_spec *spec, const char *path, char **cause)
 	memset(&seen, 0, sizeof seen);
 	spec->path = xstrdup(path);
 	spec->smp = 1;
-	if ((text = file_read_regular(path, &len)) == NULL) {
-		*cause = xasprintf("%s: %s", path, errno == EINVAL ?
-		    "not a regular file" : strerror(errno));
+	if ((text = spec_read(path, &len, cause)) == NULL) {
 		vm_spec_free(spec);
 		return -1;
 	}
@@ -606,9 +621,7 @@ workload_load(struct workload *w, const char *path, char **cause)
 
 	memset(w, 0, sizeof *w);
 	w->path = xstrdup(path);
-	if ((w->text = file_read_regular(path, &len)) == NULL) {
-		*cause = xasprintf("%s: %s", path, errno == EINVAL ?
-		    "not a regular file" : strerror(errno));
+	if ((w->text = spec_read(path, &len, cause)) == NULL) {
 		workload_free(w);
 		return -1;
 	}
@@ -628,7 +641,9 @@ workload_load(struct workload *w, const char *path, char **cause)
 	else
 		w->helpers = xasprintf("%.*s/workload.d", (int)(slash - path),
 		    path);
-	if (stat(w->helpers, &st) != 0 || !S_ISDIR(st.st_mode)) {
+	/* lstat: a workload.d that is a link is no helpers of the bundle's
+	 * (initramfs.c opens each helper below it, following nothing) */
+	if (lstat(w->helpers, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		free(w->helpers);
 		w->helpers = NULL;
 	}

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * test_hostile.c - a bundle and a guest are someone else's input (issue
+ * 37): nothing of a bundle followed out of it (lib/beneath.h: openat2
+ * and its O_NOFOLLOW fallback; the vm, workload and workload.d readers,
+ * the initramfs, the twin's bundle files), escape bytes made visible text
+ * (lib/text.h: the guest's console, the evidence's names).
+ */
+#define UNIT_PREFIX "unit/hostile/"
+#include "unit.h"
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+
+#include "../../core/evidence.h"
+#include "../../core/verify/verify.h"
+#include "../../core/zstream.h"
+#include "../../lib/beneath.h"
+#include "../../lib/text.h"
+
+#define S(s)	((s) != NULL ? (s) : "(null)")
+
+/* dir/name holding text; the path (malloc'd). */
+static char *
+put(const char *dir, const char *name, const char *text)
+{
+	char	*p = xasprintf("%s/%s", dir, name);
+
+	if (!unit_write_file(p, text))
+		printf("# could not write %s\n", p);
+	return p;
+}
+
+/* A link dir/name -> target. */
+static void
+link_to(const char *dir, const char *name, const char *target)
+{
+	char	*p = xasprintf("%s/%s", dir, name);
+
+	if (symlink(target, p) != 0)
+		printf("# could not link %s\n", p);
+	free(p);
+}
+
+/* One open below dfd by fn: the errno it failed with, or 0. */
+static int
+open_errno(int (*fn)(int, const char *, int), int dfd, const char *rel)
+{
+	int	fd = fn(dfd, rel, O_RDONLY);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno;
+}
+
+/* Both ways of opening below a directory: a file, a file in a
+ * subdirectory, and refused: a link at the end, a link on the way, "..",
+ * an absolute path. */
+static void
+test_beneath(const char *dir)
+{
+	static const struct {
+		const char	*name;
+		int		 (*fn)(int, const char *, int);
+	} ways[] = {
+		{ "openat2", beneath_openat },
+		{ "compat", beneath_openat_compat },
+	};
+	char	*b = xasprintf("%s/b", dir), *sub = xasprintf("%s/b/sub", dir);
+	char	*cause = NULL, *text, *name;
+	size_t	 i, len;
+	int	 dfd;
+
+	path_mkdir_p(sub, 0755, NULL);
+	free(put(b, "ok", "fine\n"));
+	free(put(sub, "deep", "deep\n"));
+	free(put(dir, "secret", "host secret\n"));
+	link_to(b, "leak", "../secret");
+	link_to(b, "abs", "/etc/passwd");
+	link_to(b, "dirlink", "sub");
+	dfd = open(b, O_RDONLY | O_DIRECTORY);
+	for (i = 0; i < sizeof ways / sizeof ways[0]; i++) {
+		name = xasprintf("%s-file", ways[i].name);
+		check(name, open_errno(ways[i].fn, dfd, "ok") == 0 &&
+		    open_errno(ways[i].fn, dfd, "sub/deep") == 0 &&
+		    open_errno(ways[i].fn, dfd, "./sub//deep") == 0, NULL);
+		free(name);
+		name = xasprintf("%s-link", ways[i].name);
+		checkf(name, open_errno(ways[i].fn, dfd, "leak") == ELOOP &&
+		    open_errno(ways[i].fn, dfd, "abs") == ELOOP, "got %s",
+		    strerror(open_errno(ways[i].fn, dfd, "abs")));
+		free(name);
+		name = xasprintf("%s-link-on-the-way", ways[i].name);
+		checkf(name, open_errno(ways[i].fn, dfd, "dirlink/deep") ==
+		    ELOOP, "got %s", strerror(open_errno(ways[i].fn, dfd,
+		    "dirlink/deep")));
+		free(name);
+		name = xasprintf("%s-escape", ways[i].name);
+		check(name, open_errno(ways[i].fn, dfd, "../secret") == EXDEV &&
+		    open_errno(ways[i].fn, dfd, "sub/../../secret") == EXDEV &&
+		    open_errno(ways[i].fn, dfd, "/etc/passwd") == EXDEV, NULL);
+		free(name);
+	}
+	close(dfd);
+	text = beneath_read(b, "leak", &len, &cause);
+	checkf("read-link-named", text == NULL && cause != NULL &&
+	    strstr(cause, "/b/leak: a symbolic link") != NULL, "got %s",
+	    S(cause));
+	free(text);
+	free(cause);
+	cause = NULL;
+	text = beneath_read(b, "ok", &len, &cause);
+	check("read-file", text != NULL && len == 5 &&
+	    strcmp(text, "fine\n") == 0, cause);
+	free(text);
+	free(cause);
+	free(b);
+	free(sub);
+}
+
+/* Issue 37 items 1 and 4: a bundle whose vm, workload, drivers or
+ * workload.d helper is a link to a host file: every reader refuses it,
+ * naming the link; the host file is never read. */
+static void
+test_bundle_links(const char *dir)
+{
+	struct vm_spec	 spec;
+	struct workload	 w;
+	char		*b = xasprintf("%s/bundle", dir), *secret, *p;
+	char		*cause = NULL, *text;
+
+	path_mkdir_p(b, 0755, NULL);
+	secret = put(dir, "shadow", "root:SECRET-HASH:19000:0:99999:7:::\n");
+	link_to(b, "vm", secret);
+	link_to(b, "workload", secret);
+	link_to(b, "drivers", secret);
+	p = xasprintf("%s/vm", b);
+	checkf("vm-link", vm_spec_load(&spec, p, &cause) == -1 && cause !=
+	    NULL && strstr(cause, "bundle/vm: a symbolic link") != NULL &&
+	    strstr(cause, "SECRET") == NULL, "got %s", S(cause));
+	free(cause);
+	cause = NULL;
+	free(p);
+	p = xasprintf("%s/workload", b);
+	checkf("workload-link", workload_load(&w, p, &cause) == -1 && cause !=
+	    NULL && strstr(cause, "bundle/workload: a symbolic link") != NULL,
+	    "got %s", S(cause));
+	free(cause);
+	cause = NULL;
+	free(p);
+	text = zstream_bundle_text(b, "drivers");
+	check("bundle-text-link", text == NULL, text);
+	free(text);
+	free(secret);
+	free(b);
+}
+
+/* Item 1: a link in workload.d is an error naming it; the initramfs is
+ * not written (its content would be the host file's). */
+static void
+test_initramfs_link(const char *dir)
+{
+	struct initramfs o;
+	struct workload	 w;
+	char		*wd = xasprintf("%s/irl", dir), *hd, *p, *out;
+	char		*cause = NULL;
+
+	if (access("/bin/kmod", X_OK) != 0 || access("/bin/busybox", X_OK) !=
+	    0) {
+		skip("initramfs-link", "needs kmod and busybox-static");
+		free(wd);
+		return;
+	}
+	hd = xasprintf("%s/workload.d", wd);
+	path_mkdir_p(hd, 0755, NULL);
+	free(put(dir, "shadow2", "root:SECRET-HASH:19000:0:99999:7:::\n"));
+	link_to(hd, "leak", "../../shadow2");
+	p = put(wd, "workload", "step one leak\n");
+	if (workload_load(&w, p, &cause) != 0) {
+		check("initramfs-link", 0, cause);
+		free(cause);
+		free(p);
+		free(hd);
+		free(wd);
+		return;
+	}
+	free(p);
+	out = xasprintf("%s/initrd.cpio", wd);
+	memset(&o, 0, sizeof o);
+	o.out = out;
+	o.workload = &w;
+	o.scratch = wd;
+	checkf("initramfs-link", initramfs_build(&o, &cause) == -1 && cause !=
+	    NULL && strstr(cause, "workload.d/leak: a symbolic link") !=
+	    NULL && access(out, F_OK) != 0, "got %s", S(cause));
+	free(cause);
+	workload_free(&w);
+	free(out);
+	free(hd);
+	free(wd);
+}
+
+/* Items 3 and 5: control characters made visible; UTF-8 kept. */
+static void
+test_text(void)
+{
+	static const struct {
+		const char	*name, *in, *want;
+		int		 flags;
+	} cases[] = {
+		{ "plain", "eth0 e1000\tok", "eth0 e1000\tok", 0 },
+		{ "osc-title", "\033]0;owned\007x", "\\x1b]0;owned\\x07x", 0 },
+		{ "osc52", "\033]52;c;ZWNobyBoaQ==\033\\",
+		    "\\x1b]52;c;ZWNobyBoaQ==\\x1b\\", 0 },
+		{ "csi", "\033[2J\033[H", "\\x1b[2J\\x1b[H", 0 },
+		{ "cr-del", "a\rb\177", "a\\x0db\\x7f", 0 },
+		{ "newline", "a\nb", "a\\x0ab", 0 },
+		{ "newline-kept", "a\r\nb\n", "a\r\nb\n", TEXT_KEEP_NEWLINE },
+		{ "c1-raw", "x\233[31m", "x\\x9b[31m", 0 },
+		{ "c1-utf8", "x\302\233[31m", "x\\xc2\\x9b[31m", 0 },
+		{ "utf8", "caf\303\251 \342\202\254", "caf\303\251 \342\202\254",
+		    0 },
+		{ "overlong", "\300\257", "\\xc0\\xaf", 0 },
+		{ "cut-utf8", "\342\202", "\\xe2\\x82", 0 },
+	};
+	char	*got, *name;
+	size_t	 i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		got = text_visible_str(cases[i].in, cases[i].flags);
+		name = xasprintf("text-%s", cases[i].name);
+		checkf(name, strcmp(got, cases[i].want) == 0 &&
+		    text_is_visible(cases[i].in, strlen(cases[i].in),
+		    cases[i].flags) == (strcmp(cases[i].in, cases[i].want) ==
+		    0), "got '%s'", got);
+		free(name);
+		free(got);
+	}
+	got = text_visible("a\0b", 3, 0);
+	check("text-nul", strcmp(got, "a\\x00b") == 0, got);
+	free(got);
+}
+
+/* Item 5: a drivers line with escape bytes: the evidence holds the
+ * driver's name as visible text (evidence --unmapped prints it). */
+static void
+test_evidence_escapes(const char *dir)
+{
+	struct evidence	*ev = evidence_new();
+	const struct ev_item *it;
+	char		*b = xasprintf("%s/esc", dir), *cause = NULL;
+	size_t		 i, n;
+	bool		 raw = false, shown = false;
+
+	path_mkdir_p(b, 0755, NULL);
+	free(put(b, "drivers", "pci e1000\033]0;owned\007 0000:00:02.0 "
+	    "e1000\n"));
+	if (evidence_load(ev, b, NULL, NULL, &cause) != 0) {
+		check("evidence-escapes", 0, cause);
+		free(cause);
+	} else {
+		n = evidence_count(ev, EV_DRIVER);
+		for (i = 0; i < n; i++) {
+			it = evidence_item(ev, EV_DRIVER, i);
+			raw |= strchr(it->name, '\033') != NULL;
+			shown |= strcmp(it->name, "e1000\\x1b]0;owned\\x07") ==
+			    0;
+		}
+		checkf("evidence-escapes", n == 1 && !raw && shown,
+		    "%zu drivers, raw %d", n, raw);
+	}
+	evidence_free(ev);
+	free(b);
+}
+
+int
+main(void)
+{
+	char	 dir[] = "/tmp/kctui-hostile.XXXXXX";
+
+	if (!unit_tmpdir(dir))
+		return 1;
+	test_beneath(dir);
+	test_bundle_links(dir);
+	test_initramfs_link(dir);
+	test_text();
+	test_evidence_escapes(dir);
+	unit_rmtree(dir);
+	return unit_failures != 0;
+}
