@@ -277,6 +277,74 @@ test_evidence_escapes(const char *dir)
 	free(b);
 }
 
+/* Items 3 and 7: a fake QEMU whose guest prints OSC 0 and OSC 52: the
+ * console log and the step's log hold them as visible text; a QEMU that
+ * prints its CPU list and exits 0 (-cpu help) failed on the host. */
+static void
+test_console(const char *dir)
+{
+	struct vm_spec	 spec;
+	struct workload	 w;
+	struct vm_boot	 b;
+	struct vm_result r;
+	struct strbuf	 sb;
+	char		*sp, *wp, *q, *help, *cause = NULL;
+	int		 rc;
+
+	sp = put(dir, "vm", "arch x86_64\nmachine q35\nmemory 256\n"
+	    "cmdline console=ttyS0\n");
+	wp = put(dir, "workload2", "step a true\n");
+	q = put(dir, "fake-qemu", "#!/bin/sh\n"
+	    "echo '[    0.1] Linux version'\n"
+	    "echo '@@kctui: init 6.1'\n"
+	    "echo '@@kctui: step a begin'\n"
+	    "printf 'x\\033]0;owned\\007y\\033]52;c;aGk=\\007\\n'\n"
+	    "echo '@@kctui: step a end rc=0'\necho '@@kctui: done'\n");
+	help = put(dir, "help-qemu", "#!/bin/sh\n"
+	    "echo 'Available CPUs:'\necho 'x86 486'\necho 'x86 max'\n");
+	chmod(q, 0755);
+	chmod(help, 0755);
+	if (vm_spec_load(&spec, sp, &cause) != 0 ||
+	    workload_load(&w, wp, &cause) != 0) {
+		check("console-escapes", 0, cause);
+		free(cause);
+		return;
+	}
+	memset(&b, 0, sizeof b);
+	b.spec = &spec;
+	b.workload = &w;
+	b.qemu = q;
+	b.kernel = "bzImage";
+	b.initrd = "initrd.cpio";
+	b.dir = xasprintf("%s/run", dir);
+	b.no_kvm = true;
+	strbuf_init(&sb);
+	rc = vm_run(&b, &r, &cause);
+	checkf("console-escapes", rc == 0 && r.finished && r.nsteps == 1 &&
+	    r.steps[0].nlog == 1 && strcmp(r.steps[0].log[0],
+	    "x\\x1b]0;owned\\x07y\\x1b]52;c;aGk=\\x07") == 0 &&
+	    r.console != NULL && unit_read_file(r.console, &sb) &&
+	    strchr(sb.s, '\033') == NULL && strstr(sb.s, "\\x1b]52;") != NULL,
+	    "rc %d, %s, log %s", rc, S(cause), r.nsteps == 1 &&
+	    r.steps[0].nlog == 1 ? r.steps[0].log[0] : "-");
+	vm_result_free(&r);
+	b.qemu = help;
+	rc = vm_run(&b, &r, &cause);
+	checkf("qemu-exit-0-host", rc == 0 && r.host_error != NULL &&
+	    strstr(r.host_error, "exited with status 0 before the guest") !=
+	    NULL && strstr(r.host_error, "Available CPUs:") != NULL,
+	    "rc %d, %s", rc, S(r.host_error));
+	vm_result_free(&r);
+	strbuf_free(&sb);
+	free((char *)b.dir);
+	vm_spec_free(&spec);
+	workload_free(&w);
+	free(sp);
+	free(wp);
+	free(q);
+	free(help);
+}
+
 int
 main(void)
 {
@@ -289,6 +357,7 @@ main(void)
 	test_initramfs_link(dir);
 	test_text();
 	test_evidence_escapes(dir);
+	test_console(dir);
 	unit_rmtree(dir);
 	return unit_failures != 0;
 }
