@@ -1178,8 +1178,16 @@ verify_host_fits(const struct verify *v, char **cause)
 			return -1;
 		}
 	}
-	for (i = 0; i < v->spec->ndisks; i++)
-		disks += v->spec->disks[i].size;
+	/* checked: a vm file's sizes are somebody else's numbers */
+	for (i = 0; i < v->spec->ndisks; i++) {
+		if (!u64_add(disks, v->spec->disks[i].size, &disks) ||
+		    disks > VM_DISKS_MAX) {
+			*cause = xasprintf("%s: its disks add up to more than "
+			    "%llu GiB, the most kctui makes", v->spec->path,
+			    VM_DISKS_MAX >> 30);
+			return -1;
+		}
+	}
 	/* The work directory may not exist yet: its nearest ancestor that
 	 * does is on the same file system, or the mkdir will say why. */
 	dir = xstrdup(v->work);

@@ -171,7 +171,23 @@ spec_number(const struct spec_line *l, const char *s, long max, long *out,
 	return 0;
 }
 
-/* A disk size: digits and an optional K, M, G or T (powers of 1024). */
+/* Whether a QEMU option string "type,key=value,..." sets key. */
+static bool
+spec_has_key(const char *opts, const char *key)
+{
+	const char	*p = opts;
+	size_t		 n = strlen(key);
+
+	while ((p = strchr(p, ',')) != NULL) {
+		p++;
+		if (strncmp(p, key, n) == 0 && p[n] == '=')
+			return true;
+	}
+	return false;
+}
+
+/* A disk size: digits and an optional K, M, G or T (powers of 1024), at
+ * most VM_DISK_MAX. */
 static int
 spec_size(const struct spec_line *l, const char *s, uint64_t *out,
     char **cause)
@@ -190,10 +206,13 @@ spec_size(const struct spec_line *l, const char *s, uint64_t *out,
 		}
 	}
 	if (!isdigit((unsigned char)*s) || *end != '\0' || errno != 0 ||
-	    v == 0 || v > (UINT64_MAX >> 41))
+	    v == 0)
 		return spec_error(l, cause, "bad size '%s' for 'disk' (a number "
 		    "with K, M, G or T, e.g. 512M)", s);
-	*out = v * mul;
+	if (!u64_mul(v, mul, out) || *out > VM_DISK_MAX)
+		return spec_error(l, cause, "disk size '%s' is more than %d "
+		    "GiB, the most kctui makes (a bundle's disk holds what its "
+		    "workload writes)", s, (int)(VM_DISK_MAX >> 30));
 	return 0;
 }
 
@@ -347,7 +366,18 @@ spec_directive(struct vm_spec *spec, struct spec_seen *seen,
 		    spec_allowed(l, seen, pass[i].dir, l->words[1],
 		    cause) != 0)
 			return -1;
-		spec_add_arg(spec, pass[i].opt, l->words[1]);
+		/* user-mode networking isolated unless the vm file says
+		 * restrict=off itself (docs/evidence.md): the guest reaches
+		 * its gateway and DNS, not the host's 127.0.0.1 services
+		 * through 10.0.2.2 nor the outside */
+		if (pass[i].dir == VM_ALLOW_NETDEV && !spec_has_key(l->words[1],
+		    "restrict")) {
+			char *opts = xasprintf("%s,restrict=on", l->words[1]);
+
+			spec_add_arg(spec, pass[i].opt, opts);
+			free(opts);
+		} else
+			spec_add_arg(spec, pass[i].opt, l->words[1]);
 		return 0;
 	}
 	if (strcmp(d, "disk") == 0)

@@ -852,6 +852,80 @@ vm_host_failure(const struct vm_run_ctx *c)
 	    "printed anything", c->r.exit_code);
 }
 
+/* proc_run's line callback: keep every line. */
+static void
+vm_help_line(void *arg, const char *line, size_t len)
+{
+	struct strbuf	*sb = arg;
+
+	strbuf_add(sb, line, len);
+	strbuf_addc(sb, '\n');
+}
+
+/*
+ * The vm file's CPU model is one of QEMU's: "x86 NAME" in its -cpu help
+ * (as the twin takes devices from -device help). The allow-list cannot
+ * know the models of the QEMU used; a model QEMU does not have would fail
+ * before the guest prints. A program that prints no "Available CPUs:"
+ * list (a test's fake QEMU) is not judged. -1 with *cause naming the
+ * vm file.
+ */
+static int
+vm_cpu_check(const struct vm_boot *b, const char *qemu, char **cause)
+{
+	struct proc_opts	 po;
+	struct proc_result	 res;
+	struct strbuf		 sb;
+	const char		*cpu = b->spec->cpu, *p;
+	char			*argv[4], *model;
+	size_t			 n;
+	int			 rc = 0;
+
+	argv[0] = (char *)qemu;
+	argv[1] = (char *)"-cpu";
+	argv[2] = (char *)"help";
+	argv[3] = NULL;
+	memset(&po, 0, sizeof po);
+	po.argv = argv;
+	po.timeout = 30;
+	po.line = vm_help_line;
+	strbuf_init(&sb);
+	po.arg = &sb;
+	if (proc_run(&po, &res, cause) != 0) {
+		strbuf_free(&sb);
+		return -1;
+	}
+	if (res.exit_code != 0 || sb.s == NULL ||
+	    strncmp(sb.s, "Available CPUs:", 15) != 0) {
+		strbuf_free(&sb);
+		return 0;
+	}
+	n = strcspn(cpu, ",");
+	model = xstrndup(cpu, n);
+	for (p = sb.s; (p = strchr(p, '\n')) != NULL; ) {
+		p++;
+		/* "x86 NAME   description", the list ending at a blank line */
+		if (*p == '\n' || *p == '\0') {
+			rc = -1;
+			break;
+		}
+		if ((p = strchr(p, ' ')) == NULL)
+			break;
+		p++;
+		if (strncmp(p, model, n) == 0 && (p[n] == ' ' ||
+		    p[n] == '\n' || p[n] == '\0'))
+			break;
+	}
+	if (p == NULL || rc != 0) {
+		*cause = xasprintf("%s: cpu '%s' is not a CPU model of %s (its "
+		    "-cpu help lists them)", b->spec->path, model, qemu);
+		rc = -1;
+	}
+	free(model);
+	strbuf_free(&sb);
+	return rc;
+}
+
 /* Boot and run the workload; 0 with *res filled whatever the steps did,
  * -1 with *cause when QEMU or a disk could not be set up (see verify.h).
  * QEMU failing before the guest printed anything is the host's failure
@@ -877,7 +951,8 @@ vm_run(const struct vm_boot *b, struct vm_result *res, char **cause)
 		free(qemu);
 		return -1;
 	}
-	if (path_mkdir_p(b->dir, 0777, cause) != 0) {
+	if ((b->spec->cpu != NULL && vm_cpu_check(b, qemu, cause) != 0) ||
+	    path_mkdir_p(b->dir, 0777, cause) != 0) {
 		free(qemu);
 		return -1;
 	}

@@ -18,6 +18,7 @@
 #include "../../core/verify/verify.h"
 #include "../../core/zstream.h"
 #include "../../lib/beneath.h"
+#include "../../lib/proc.h"
 #include "../../lib/text.h"
 
 #define S(s)	((s) != NULL ? (s) : "(null)")
@@ -345,6 +346,90 @@ test_console(const char *dir)
 	free(help);
 }
 
+/* Items 6, 7, 8: sizes that wrap or exceed the ceiling, 'help' anywhere,
+ * a CPU model the QEMU used lacks, user networking restricted unless the
+ * vm file says restrict=off. */
+static void
+test_vm_limits(const char *dir)
+{
+	static const struct {
+		const char	*name, *line, *want;
+	} bad[] = {
+		{ "disk-8EiB", "disk big 8388607T ext4 virtio-blk-pci",
+		    "more than 64 GiB" },
+		{ "disk-wrap", "disk big 18446744073709551615K ext4 "
+		    "virtio-blk-pci", "more than 64 GiB" },
+		{ "disk-65G", "disk big 65G ext4 virtio-blk-pci",
+		    "more than 64 GiB" },
+		{ "cpu-help", "cpu help", "asks QEMU for a list" },
+		{ "cpu-flag-help", "cpu max,help", "asks QEMU for a list" },
+		{ "device-help", "device e1000,help", "asks QEMU for a list" },
+		{ "netdev-help", "netdev user,id=n0,help", "asks QEMU for a list" },
+	};
+	struct vm_spec	 spec;
+	struct vm_boot	 b;
+	struct vm_result r;
+	char		*p, *text, *name, *cause = NULL;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		text = xasprintf("arch x86_64\nmachine q35\nmemory 256\n"
+		    "cmdline console=ttyS0\n%s\n", bad[i].line);
+		p = put(dir, "vm-bad", text);
+		name = xasprintf("vm-%s", bad[i].name);
+		checkf(name, vm_spec_load(&spec, p, &cause) == -1 && cause !=
+		    NULL && strstr(cause, "vm-bad:5: ") != NULL &&
+		    strstr(cause, bad[i].want) != NULL, "got %s", S(cause));
+		free(cause);
+		cause = NULL;
+		free(name);
+		free(text);
+		free(p);
+	}
+	p = put(dir, "vm-net", "arch x86_64\nmachine q35\nmemory 256\n"
+	    "cmdline console=ttyS0\nnetdev user,id=n0\n"
+	    "netdev user,id=n1,restrict=off\ndisk a 64G ext4 virtio-blk-pci\n");
+	rc = vm_spec_load(&spec, p, &cause);
+	checkf("netdev-restrict", rc == 0 && spec.nargs >= 4 &&
+	    strcmp(spec.args[1], "user,id=n0,restrict=on") == 0 &&
+	    strcmp(spec.args[3], "user,id=n1,restrict=off") == 0, "got %s",
+	    rc == 0 && spec.nargs >= 4 ? spec.args[1] : S(cause));
+	if (rc == 0)
+		vm_spec_free(&spec);
+	free(cause);
+	cause = NULL;
+	free(p);
+
+	if (!proc_have("qemu-system-x86_64")) {
+		skip("cpu-model", "no qemu-system-x86_64");
+		return;
+	}
+	p = put(dir, "vm-cpu", "arch x86_64\nmachine q35\nmemory 256\n"
+	    "cmdline console=ttyS0\ncpu Nonesuch-v9,+sse2\n");
+	if (vm_spec_load(&spec, p, &cause) != 0) {
+		check("cpu-model", 0, cause);
+		free(cause);
+		free(p);
+		return;
+	}
+	memset(&b, 0, sizeof b);
+	b.spec = &spec;
+	b.kernel = "bzImage";
+	b.initrd = "initrd.cpio";
+	b.dir = xasprintf("%s/run-cpu", dir);
+	b.no_kvm = true;
+	rc = vm_run(&b, &r, &cause);
+	checkf("cpu-model", rc == -1 && cause != NULL && strstr(cause,
+	    "cpu 'Nonesuch-v9' is not a CPU model of qemu-system-x86_64") !=
+	    NULL, "rc %d, %s", rc, S(cause));
+	vm_result_free(&r);
+	free(cause);
+	free((char *)b.dir);
+	vm_spec_free(&spec);
+	free(p);
+}
+
 int
 main(void)
 {
@@ -358,6 +443,7 @@ main(void)
 	test_text();
 	test_evidence_escapes(dir);
 	test_console(dir);
+	test_vm_limits(dir);
 	unit_rmtree(dir);
 	return unit_failures != 0;
 }
