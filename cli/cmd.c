@@ -33,7 +33,7 @@ static const struct cmd_entry cmd_table[] = {
 	{ "print-env", NULL, "the environment conf would see", cmd_print_env },
 	{ "evidence", "-e BUNDLE...", "[--format text|tsv] [--unmapped] [--functions]\n"
 	  "what evidence says of each option", cmd_evidence },
-	{ "collect", "-o DIR", "[--trace-seconds N] [-- COMMAND...]\n"
+	{ "collect", "-o DIR", "[--force] [--trace-seconds N] [-- COMMAND...]\n"
 	  "record an evidence bundle here", cmd_collect },
 	{ "explain", "SYMBOL",
 	  "its value, why, what blocks it, what depends on it", cmd_explain },

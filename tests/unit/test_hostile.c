@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 
+#include "../../core/collect.h"
 #include "../../core/evidence.h"
 #include "../../core/verify/verify.h"
 #include "../../core/zstream.h"
@@ -430,6 +431,90 @@ test_vm_limits(const char *dir)
 	free(p);
 }
 
+/* Items 9 and 10: collect -o into a non-empty directory is refused,
+ * --force leaves nothing stale; config.xz's private values redacted,
+ * kallsyms' addresses relative to _stext. */
+static void
+test_collect(const char *dir)
+{
+	static const char config[] =
+	    "CONFIG_LOCALVERSION=\"\"\n"
+	    "CONFIG_DEFAULT_HOSTNAME=\"alice-laptop\"\n"
+	    "CONFIG_CMDLINE=\"root=/dev/sda1 ip=192.0.2.7\"\n"
+	    "CONFIG_INITRAMFS_SOURCE=\"/home/alice/initramfs\"\n"
+	    "CONFIG_MODULE_SIG_KEY=\"certs/signing_key.pem\"\n"
+	    "CONFIG_SYSTEM_TRUSTED_KEYS=\"/home/alice/keys.pem\"\n"
+	    "CONFIG_EXTRA_FIRMWARE_DIR=\"/lib/firmware\"\n"
+	    "CONFIG_CMDLINE_BOOL=y\n";
+	static const char want[] =
+	    "CONFIG_LOCALVERSION=\"\"\n"
+	    "# kctui collect: CONFIG_DEFAULT_HOSTNAME redacted (it can name "
+	    "the machine or its owner)\nCONFIG_DEFAULT_HOSTNAME=\"(none)\"\n"
+	    "# kctui collect: CONFIG_CMDLINE redacted (it can name the "
+	    "machine or its owner)\nCONFIG_CMDLINE=\"\"\n"
+	    "# kctui collect: CONFIG_INITRAMFS_SOURCE redacted (it can name "
+	    "the machine or its owner)\nCONFIG_INITRAMFS_SOURCE=\"\"\n"
+	    "CONFIG_MODULE_SIG_KEY=\"certs/signing_key.pem\"\n"
+	    "# kctui collect: CONFIG_SYSTEM_TRUSTED_KEYS redacted (it can "
+	    "name the machine or its owner)\nCONFIG_SYSTEM_TRUSTED_KEYS=\"\"\n"
+	    "CONFIG_EXTRA_FIRMWARE_DIR=\"/lib/firmware\"\n"
+	    "CONFIG_CMDLINE_BOOL=y\n";
+	static const char ksyms[] =
+	    "0000000000000000 A fixed_percpu_data\n"
+	    "ffffffffa3e00000 T _text\n"
+	    "ffffffffa3e00000 T _stext\n"
+	    "ffffffffa3e01230 t do_one_initcall\n"
+	    "ffffffffc084d000 t virtblk_done\t[virtio_blk]\n";
+	static const char kwant[] =
+	    "0000000000000000 A fixed_percpu_data\n"
+	    "0000000000000000 T _text\n"
+	    "0000000000000000 T _stext\n"
+	    "0000000000001230 t do_one_initcall\n"
+	    "000000001ca4d000 t virtblk_done\t[virtio_blk]\n";
+	struct collect_options o;
+	char	*got, *b, *p, *cause = NULL;
+	int	 rc;
+
+	got = collect_config_redact(config, sizeof config - 1);
+	checkf("collect-config-redact", strcmp(got, want) == 0, "got\n%s",
+	    got);
+	free(got);
+	got = collect_kallsyms_relative(ksyms, sizeof ksyms - 1);
+	checkf("collect-kallsyms-relative", strcmp(got, kwant) == 0,
+	    "got\n%s", got);
+	free(got);
+
+	b = xasprintf("%s/collected", dir);
+	path_mkdir_p(b, 0755, NULL);
+	p = put(b, "vm", "arch x86_64\n");
+	memset(&o, 0, sizeof o);
+	o.outdir = b;
+	o.no_trace = true;
+	o.note = unit_quiet;
+	rc = collect_run(&o, &cause);
+	checkf("collect-not-empty", rc == -1 && cause != NULL &&
+	    strstr(cause, "collected: not empty") != NULL &&
+	    access(p, F_OK) == 0, "rc %d, %s", rc, S(cause));
+	free(cause);
+	cause = NULL;
+	o.force = true;
+	rc = collect_run(&o, &cause);
+	free(p);
+	p = xasprintf("%s/uname", b);
+	checkf("collect-force", rc == 0 && access(p, F_OK) == 0, "rc %d, %s",
+	    rc, S(cause));
+	free(p);
+	p = xasprintf("%s.kctui-new.%ld", b, (long)getpid());
+	check("collect-force-no-leftover", access(p, F_OK) != 0, p);
+	free(p);
+	p = xasprintf("%s/vm", b);
+	check("collect-force-fresh", access(p, F_OK) != 0, "the stale vm "
+	    "is still there");
+	free(p);
+	free(cause);
+	free(b);
+}
+
 int
 main(void)
 {
@@ -444,6 +529,7 @@ main(void)
 	test_evidence_escapes(dir);
 	test_console(dir);
 	test_vm_limits(dir);
+	test_collect(dir);
 	unit_rmtree(dir);
 	return unit_failures != 0;
 }
