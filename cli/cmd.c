@@ -50,7 +50,8 @@ static const struct cmd_entry cmd_table[] = {
 	  "[--config TRIMMED] [--base FILE] [--workload SCRIPT] [-j N]\n"
 	  "[--try CONFIG_X,...] [-o FILE] [--report FILE] [--format text|tsv]\n"
 	  "[--timeout S] [--work-dir DIR] [--no-fill-back] [--no-kvm]\n"
-	  "[--as-is] [--base-kernel ROOT | --no-baseline | --baseline-only]:\n"
+	  "[--as-is] [--build-bundle-helpers]\n"
+	  "[--base-kernel ROOT | --no-baseline | --baseline-only]:\n"
 	  "build and boot the trimmed config under QEMU, put back what the\n"
 	  "workload needs", cmd_verify },
 	{ "twin", "-e BUNDLE...", "[-o DIR [--force]] [--qemu PATH]\n"

@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -563,6 +564,12 @@ ir_cc_line(void *arg, const char *line, size_t len)
 	}
 }
 
+/* The compiler's limits: a helper of a few hundred lines needs a small
+ * part of each. */
+#define IR_CC_MEMORY	(1ULL << 30)	/* address space, bytes */
+#define IR_CC_CPU	120		/* seconds */
+#define IR_CC_OUTPUT	(64ULL << 20)	/* any file written, bytes */
+
 /* Compile a helper's C source static into scratch/name. */
 static int
 ir_compile(const char *src, const char *out, char **cause)
@@ -579,6 +586,10 @@ ir_compile(const char *src, const char *out, char **cause)
 	o.timeout = 300;
 	o.line = ir_cc_line;
 	o.arg = &msg;
+	/* somebody else's source: #include "/dev/zero" took cc1 to 1 GB */
+	o.limit_as = IR_CC_MEMORY;
+	o.limit_cpu = IR_CC_CPU;
+	o.limit_fsize = IR_CC_OUTPUT;
 	if (proc_run(&o, &r, cause) != 0) {
 		strbuf_free(&msg);
 		return -1;
@@ -618,15 +629,75 @@ ir_compile_text(const char *scratch, const char *base, const char *text,
 	return rc;
 }
 
+/* Whether a helper's text is one kctui ships, name and bytes. */
+static bool
+ir_shipped(const char *name, const char *text, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < verify_nhelpers; i++)
+		if (strcmp(verify_helpers[i].name, name) == 0 &&
+		    verify_helpers[i].len == len &&
+		    memcmp(verify_helpers[i].text, text, len) == 0)
+			return true;
+	return false;
+}
+
+/* The bundle's own C files of dir (see verify.h). */
+char *
+initramfs_bundle_c(const char *dir)
+{
+	struct dirent	**list;
+	struct strbuf	 sb;
+	char		*buf, *shown;
+	size_t		 len, blen;
+	int		 i, count, dfd, fd;
+
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return NULL;
+	if ((count = scandir(dir, &list, NULL, alphasort)) < 0) {
+		close(dfd);
+		return NULL;
+	}
+	strbuf_init(&sb);
+	for (i = 0; i < count; i++) {
+		len = strlen(list[i]->d_name);
+		if (list[i]->d_name[0] != '.' && len > 2 &&
+		    strcmp(list[i]->d_name + len - 2, ".c") == 0) {
+			buf = NULL;
+			fd = beneath_openat(dfd, list[i]->d_name, O_RDONLY |
+			    O_NONBLOCK);
+			if (fd >= 0)
+				buf = fd_read_all(fd, &blen, true);
+			if (buf == NULL || !ir_shipped(list[i]->d_name, buf,
+			    blen)) {
+				shown = xasprintf("%s/%s", dir,
+				    list[i]->d_name);
+				strbuf_addf(&sb, "%s%s", sb.len > 0 ? " " : "",
+				    shown);
+				free(shown);
+			}
+			free(buf);
+		}
+		free(list[i]);
+	}
+	free(list);
+	close(dfd);
+	return sb.len > 0 ? strbuf_detach(&sb) : (strbuf_free(&sb), NULL);
+}
+
 /*
  * The workload's helpers in /usr/local/bin: NAME.c compiled static, other
  * regular files copied with their mode. Each is opened below dir without
  * following a link (lib/beneath.h): a link in a bundle's workload.d is an
- * error naming it, never its target copied into the guest.
+ * error naming it, never its target copied into the guest. A NAME.c that
+ * is not one of kctui's own helpers (byte for byte) is compiled on this
+ * host only when the user asked (build_bundle_c, --build-bundle-helpers),
+ * and then with limits on the compiler's memory, time and output.
  */
 static int
 ir_helpers(struct ir *ir, const char *dir, const char *scratch,
-    char **cause)
+    bool build_bundle_c, char **cause)
 {
 	struct dirent	**list;
 	struct stat	 st;
@@ -659,6 +730,13 @@ ir_helpers(struct ir *ir, const char *dir, const char *scratch,
 			close(fd);	/* directories, FIFOs: not helpers */
 		else if ((buf = fd_read_all(fd, &blen, true)) == NULL) {
 			*cause = xasprintf("%s: %s", shown, strerror(errno));
+			rc = -1;
+		} else if (len > 2 && strcmp(name + len - 2, ".c") == 0 &&
+		    !build_bundle_c && !ir_shipped(name, buf, blen)) {
+			*cause = xasprintf("%s: the bundle's own C, not one of "
+			    "kctui's helpers: it is compiled on this host only "
+			    "with --build-bundle-helpers", shown);
+			free(buf);
 			rc = -1;
 		} else if (len > 2 && strcmp(name + len - 2, ".c") == 0) {
 			base = xstrndup(name, len - 2);
@@ -739,7 +817,8 @@ initramfs_build(const struct initramfs *o, char **cause)
 	if (rc == 0 && o->workload != NULL && o->workload->helpers != NULL) {
 		scratch = o->scratch != NULL ? xstrdup(o->scratch) :
 		    xasprintf("%s.helpers", o->out);
-		rc = ir_helpers(&ir, o->workload->helpers, scratch, cause);
+		rc = ir_helpers(&ir, o->workload->helpers, scratch,
+		    o->build_bundle_c, cause);
 	}
 	if (rc == 0) {
 		ir_finish(&ir);

@@ -537,6 +537,7 @@ verify_boot(struct verify_state *st, const char *kernel, const char *initrd,
 	ir.release = release;
 	ir.workload = v->workload;
 	ir.scratch = st->bootdir;
+	ir.build_bundle_c = v->build_bundle_c;
 	if (initramfs_build(&ir, cause) != 0)
 		return -1;
 	memset(&vb, 0, sizeof vb);
