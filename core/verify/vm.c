@@ -185,6 +185,31 @@ vm_word(const char *s, const char *end)
 	return p - s;
 }
 
+/* The exit code at s (up to end: the line is the guest's and may end in
+ * digits with no NUL after them; atoi read past it, found by
+ * fuzz_console), clamped to an int. */
+static int
+vm_rc(const char *s, const char *end)
+{
+	long long	v = 0;
+	bool		neg = false, any = false;
+
+	if (s < end && *s == '-') {
+		neg = true;
+		s++;
+	}
+	for (; s < end && *s >= '0' && *s <= '9'; s++) {
+		any = true;
+		if (v < 1000000000LL)
+			v = v * 10 + (*s - '0');
+	}
+	if (!any)
+		return 0;	/* as atoi did */
+	if (v > 1000000000LL)
+		v = 1000000000LL;
+	return (int)(neg ? -v : v);
+}
+
 /* "step NAME begin" / "step NAME end rc=N". */
 static void
 vm_mark_step(struct vm_result *res, const char *s, const char *end)
@@ -205,7 +230,7 @@ vm_mark_step(struct vm_result *res, const char *s, const char *end)
 		res->cur = st - res->steps;
 	} else if (end - w >= 7 && strncmp(w, "end rc=", 7) == 0) {
 		st = vm_result_step(res, s, n);
-		st->rc = atoi(w + 7);
+		st->rc = vm_rc(w + 7, end);
 		st->state = st->rc == 0 ? VM_STEP_PASS : VM_STEP_FAIL;
 		st->seconds = st->seconds > 0 ? clock_now() - st->seconds : 0;
 		res->cur = -1;
@@ -671,8 +696,8 @@ static bool
 vm_kernel_line(const char *line, size_t len)
 {
 	static const char *const marks[] = {
-		"Linux version ", "@@kctui:", "Kernel panic", "Kernel command "
-		"line:",
+		"Linux version ", "@@kctui:", "Kernel panic",
+		"Kernel command line:",
 	};
 	size_t	i, n, j;
 

@@ -602,6 +602,37 @@ test_bundle_c(const char *dir)
 	free(wd);
 }
 
+/* fuzz_console's finding: "end rc=N" at the very end of a console line
+ * with no NUL after it was read past its end (atoi); under ASan this
+ * reads a heap buffer of exactly the line's bytes. */
+static void
+test_console_rc(const char *dir)
+{
+	static const char line[] = "@@kctui: step a end rc=12";
+	struct workload	 w;
+	struct vm_result r;
+	char		*p, *buf, *cause = NULL;
+
+	p = put(dir, "workload-rc", "step a true\n");
+	if (workload_load(&w, p, &cause) != 0) {
+		check("console-rc-bounded", 0, cause);
+		free(cause);
+		free(p);
+		return;
+	}
+	buf = xmalloc(sizeof line - 1);
+	memcpy(buf, line, sizeof line - 1);
+	vm_result_init(&r, &w);
+	vm_result_line(&r, buf, sizeof line - 1);
+	vm_result_end(&r);
+	check("console-rc-bounded", r.nsteps == 1 && r.steps[0].rc == 12 &&
+	    r.steps[0].state == VM_STEP_FAIL, NULL);
+	vm_result_free(&r);
+	free(buf);
+	workload_free(&w);
+	free(p);
+}
+
 int
 main(void)
 {
@@ -618,6 +649,7 @@ main(void)
 	test_vm_limits(dir);
 	test_collect(dir);
 	test_bundle_c(dir);
+	test_console_rc(dir);
 	unit_rmtree(dir);
 	return unit_failures != 0;
 }
