@@ -19,6 +19,7 @@
 #include "../../core/verify/verify.h"
 #include "../../core/zstream.h"
 #include "../../lib/beneath.h"
+#include "../../lib/cachefile.h"
 #include "../../lib/clock.h"
 #include "../../lib/proc.h"
 #include "../../lib/text.h"
@@ -633,6 +634,51 @@ test_console_rc(const char *dir)
 	free(p);
 }
 
+/* Item 14: a cache file or directory others can write is not used. */
+static void
+test_cache_owner(const char *dir)
+{
+	struct cachefile cf;
+	char		*d = xasprintf("%s/cache", dir), *p, *cause = NULL;
+	int		 rc;
+
+	path_mkdir_p(d, 0755, NULL);
+	p = xasprintf("%s/x.cache", d);
+	if (cachefile_write(p, "KCTEST1\n", 1, 42, "payload", 7, &cause) != 0) {
+		check("cache-owner", 0, cause);
+		free(cause);
+		free(p);
+		free(d);
+		return;
+	}
+	rc = cachefile_open(&cf, p, "KCTEST1\n", 1, 0, &cause);
+	check("cache-ours", rc == 0 && cf.len == 7, cause);
+	cachefile_close(&cf);
+	free(cause);
+	cause = NULL;
+	chmod(p, 0622);
+	rc = cachefile_open(&cf, p, "KCTEST1\n", 1, 0, &cause);
+	checkf("cache-file-writable", rc == -1 && cause != NULL &&
+	    strstr(cause, "writable by others") != NULL, "got %s", S(cause));
+	free(cause);
+	cause = NULL;
+	chmod(p, 0600);
+	chmod(d, 0777);
+	rc = cachefile_open(&cf, p, "KCTEST1\n", 1, 0, &cause);
+	checkf("cache-dir-writable", rc == -1 && cause != NULL &&
+	    strstr(cause, "cache: writable by others") != NULL, "got %s",
+	    S(cause));
+	free(cause);
+	cause = NULL;
+	chmod(d, 01777);
+	rc = cachefile_open(&cf, p, "KCTEST1\n", 1, 0, &cause);
+	check("cache-dir-sticky", rc == 0, cause);
+	cachefile_close(&cf);
+	free(cause);
+	free(p);
+	free(d);
+}
+
 int
 main(void)
 {
@@ -650,6 +696,7 @@ main(void)
 	test_collect(dir);
 	test_bundle_c(dir);
 	test_console_rc(dir);
+	test_cache_owner(dir);
 	unit_rmtree(dir);
 	return unit_failures != 0;
 }
