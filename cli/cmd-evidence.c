@@ -263,7 +263,8 @@ cmd_progress(void *arg, const char *text)
 		fprintf(stderr, "\rkctui: %s\033[K", text);
 }
 
-/* kctui collect -o DIR [--trace-seconds N] [--no-trace] [-- CMD...] */
+/* kctui collect -o DIR [--force] [--trace-seconds N] [--no-trace]
+ * [-- CMD...] */
 int
 cmd_collect(struct session *s, int argc, char **argv)
 {
@@ -271,6 +272,7 @@ cmd_collect(struct session *s, int argc, char **argv)
 		{ "trace-seconds", required_argument, NULL, 't' },
 		{ "no-trace", no_argument, NULL, 'n' },
 		{ "buffer-kb", required_argument, NULL, 'b' },
+		{ "force", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct collect_options	 o;
@@ -294,6 +296,9 @@ cmd_collect(struct session *s, int argc, char **argv)
 			break;
 		case 'b':
 			o.buffer_kb = (size_t)strtoul(optarg, NULL, 10);
+			break;
+		case 'F':
+			o.force = true;
 			break;
 		default:
 			cmd_usage_name(stderr, "collect");

@@ -19,6 +19,7 @@
 #include "../core/evidence/evidence.h"
 #include "../core/session.h"
 #include "../core/twin/twin.h"
+#include "../lib/beneath.h"
 #include "../lib/fileio.h"
 #include "../lib/proc.h"
 #include "../lib/util.h"
@@ -76,7 +77,8 @@ twin_write(const struct twin *t, const char *dir, bool force)
 {
 	struct twin_files	 f;
 	struct stat		 st;
-	char			*src, *buf, *cause = NULL;
+	const char		*slash;
+	char			*src, *parent, *buf, *cause = NULL;
 	size_t			 i, len;
 	int			 rc = -1;
 
@@ -86,15 +88,21 @@ twin_write(const struct twin *t, const char *dir, bool force)
 	twin_files_add(&f, xasprintf("%s/workload", dir),
 	    xstrdup(t->workload), strlen(t->workload));
 	for (i = 0; i < t->nhelper_files; i++) {
-		src = xasprintf("%s/%s", t->helpers, t->helper_files[i]);
-		buf = file_read_regular(src, &len);
+		/* below the bundle, following no link (lib/beneath.h) */
+		slash = strrchr(t->helpers, '/');
+		parent = slash == NULL ? xstrdup(".") :
+		    xstrndup(t->helpers, slash - t->helpers);
+		src = xasprintf("%s/%s", slash == NULL ? t->helpers :
+		    slash + 1, t->helper_files[i]);
+		buf = beneath_read(parent, src, &len, &cause);
+		free(parent);
+		free(src);
 		if (buf == NULL) {
-			fprintf(stderr, "kctui: twin: %s: %s\n", src,
-			    strerror(errno));
-			free(src);
+			fprintf(stderr, "kctui: twin: %s; nothing written\n",
+			    cause);
+			free(cause);
 			goto out;
 		}
-		free(src);
 		twin_files_add(&f, xasprintf("%s/workload.d/%s", dir,
 		    t->helper_files[i]), buf, len);
 	}

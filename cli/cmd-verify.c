@@ -44,6 +44,7 @@ struct verify_opts {
 	size_t		 ntry;
 	double		 timeout;
 	bool		 tsv, no_fill_back, no_kvm, as_is;
+	bool		 build_bundle_c;	/* --build-bundle-helpers */
 	int		 jobs;
 };
 
@@ -184,6 +185,7 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		{ "no-baseline", no_argument, NULL, 'N' },
 		{ "baseline-only", no_argument, NULL, 'O' },
 		{ "as-is", no_argument, NULL, 'g' },
+		{ "build-bundle-helpers", no_argument, NULL, 'H' },
 		/* Its first name, when only debug information was left out. */
 		{ "debug-info", no_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 }
@@ -211,6 +213,7 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		case 'N': o->no_baseline = true; break;
 		case 'O': o->baseline_only = true; break;
 		case 'g': o->as_is = true; break;
+		case 'H': o->build_bundle_c = true; break;
 		case 'f':
 			if (cli_format(optarg, &o->tsv) != 0)
 				return -1;
@@ -369,6 +372,16 @@ cmd_verify(struct session *s, int argc, char **argv)
 		fprintf(stderr, "kctui: %s\n", cause);
 		goto out;
 	}
+	/* what the flag lets run on this host, said before anything is */
+	if (o.build_bundle_c && vs.vi.wl.helpers != NULL) {
+		char *list = initramfs_bundle_c(vs.vi.wl.helpers);
+
+		if (list != NULL)
+			fprintf(stderr, "kctui: verify: compiling the bundle's "
+			    "own C on this host (--build-bundle-helpers): %s\n",
+			    list);
+		free(list);
+	}
 	if (access(s->config_path, R_OK) != 0) {
 		fprintf(stderr, "kctui: %s: %s (give the trimmed config with "
 		    "--config FILE; kctui export writes one)\n",
@@ -400,6 +413,7 @@ cmd_verify(struct session *s, int argc, char **argv)
 	v.no_baseline = o.no_baseline;
 	v.baseline_only = o.baseline_only;
 	v.as_is = o.as_is;
+	v.build_bundle_c = o.build_bundle_c;
 	v.qemu = o.qemu;
 	v.cancel = &verify_cancel;
 	o.tty = isatty(STDOUT_FILENO);

@@ -34,9 +34,9 @@ static const struct cmd_entry cmd_table[] = {
 	{ "evidence", "-e BUNDLE...", "[--format text|tsv] [--unmapped] [--all]\n"
 	  "[--functions] [--stats]: what evidence says of each option",
 	  cmd_evidence },
-	{ "collect", "-o DIR", "[--trace-seconds N] [--no-trace] [--buffer-kb "
-	  "KB]\n[-- COMMAND ARGS...]: record an evidence bundle here",
-	  cmd_collect },
+	{ "collect", "-o DIR", "[--force] [--trace-seconds N] [--no-trace] "
+	  "[--buffer-kb KB]\n[-- COMMAND ARGS...]: record an evidence bundle "
+	  "here", cmd_collect },
 	{ "explain", "SYMBOL",
 	  "its value, why, what blocks it, what depends on it", cmd_explain },
 	{ "enable", "SYMBOL[=y|m]",
@@ -53,7 +53,8 @@ static const struct cmd_entry cmd_table[] = {
 	  "[--config TRIMMED] [--base FILE] [--workload SCRIPT] [-j N]\n"
 	  "[--try CONFIG_X,...] [-o FILE] [--report FILE] [--format text|tsv]\n"
 	  "[--timeout S] [--work-dir DIR] [--no-fill-back] [--no-kvm]\n"
-	  "[--as-is] [--base-kernel ROOT | --no-baseline | --baseline-only]:\n"
+	  "[--as-is] [--build-bundle-helpers]\n"
+	  "[--base-kernel ROOT | --no-baseline | --baseline-only]:\n"
 	  "build and boot the trimmed config under QEMU, put back what the\n"
 	  "workload needs", cmd_verify },
 	{ "twin", "-e BUNDLE...", "[-o DIR [--force]] [--qemu PATH]\n"

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -52,6 +53,37 @@ cachefile_write(const char *path, const char *magic, uint32_t version,
 	return atomic_commit(&af, cause);
 }
 
+/* Whether a cache file (its stat st) or its directory is another user's
+ * or writable by others: then *cause says so. The directory may be
+ * others' if it is sticky (/tmp): nobody else can replace our file. */
+static bool
+cachefile_foreign(const char *path, const struct stat *st, char **cause)
+{
+	struct stat	 dst;
+	const char	*slash = strrchr(path, '/');
+	char		*dir;
+	bool		 bad = false;
+
+	if (st->st_uid != geteuid() || (st->st_mode & 022) != 0) {
+		*cause = xasprintf("%s: %s: not used", path, st->st_uid !=
+		    geteuid() ? "owned by another user" :
+		    "writable by others");
+		return true;
+	}
+	dir = slash == NULL ? xstrdup(".") : slash == path ? xstrdup("/") :
+	    xstrndup(path, (size_t)(slash - path));
+	if (stat(dir, &dst) == 0 && (dst.st_mode & S_ISVTX) == 0 &&
+	    ((dst.st_uid != geteuid() && dst.st_uid != 0) ||
+	    (dst.st_mode & 002) != 0)) {
+		*cause = xasprintf("%s: %s: not used", dir, dst.st_uid !=
+		    geteuid() && dst.st_uid != 0 ? "owned by another user" :
+		    "writable by others");
+		bad = true;
+	}
+	free(dir);
+	return bad;
+}
+
 /* Map and validate; any mismatch refuses the whole file. */
 int
 cachefile_open(struct cachefile *cf, const char *path, const char *magic,
@@ -72,6 +104,12 @@ cachefile_open(struct cachefile *cf, const char *path, const char *magic,
 	if (fstat(fd, &st) != 0 || st.st_size < CACHEFILE_HEADER) {
 		close(fd);
 		*cause = xasprintf("%s: too short", path);
+		return -1;
+	}
+	/* a cache decides what evidence says: one another user could have
+	 * written is not ours to trust (rebuilt, as a bad checksum is) */
+	if (cachefile_foreign(path, &st, cause)) {
+		close(fd);
 		return -1;
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE |

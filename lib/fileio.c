@@ -104,17 +104,26 @@ path_dirname(const char *path)
 static char *
 file_read(const char *path, size_t *len, bool regular)
 {
-	struct stat	 st;
-	char		*buf = NULL;
-	size_t		 cap, n = 0;
-	ssize_t		 r;
-	int		 fd, err = 0;
+	int		 fd;
 
 	/* O_NONBLOCK: opening a FIFO with no writer must not hang before
 	 * fstat can refuse it. */
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC |
 	    (regular ? O_NONBLOCK : 0))) < 0)
 		return NULL;
+	return fd_read_all(fd, len, regular);
+}
+
+/* Read all of the open fd (closed here); see fileio.h. */
+char *
+fd_read_all(int fd, size_t *len, bool regular)
+{
+	struct stat	 st;
+	char		*buf = NULL;
+	size_t		 cap, n = 0;
+	ssize_t		 r;
+	int		 err = 0;
+
 	if (fstat(fd, &st) != 0)
 		err = errno;
 	else if (regular && !S_ISREG(st.st_mode))
@@ -656,4 +665,89 @@ path_unlock(int fd)
 {
 	if (fd >= 0)
 		close(fd);
+}
+
+/* Remove every entry below the open directory dfd (closed here), links
+ * unlinked, never followed. */
+static int
+path_empty_fd(int dfd, const char *shown, char **cause)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		*sub;
+	int		 fd, rc = 0;
+
+	if ((d = fdopendir(dfd)) == NULL) {
+		*cause = xasprintf("%s: %s", shown, strerror(errno));
+		close(dfd);
+		return -1;
+	}
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
+			continue;
+		if (errno != EISDIR && errno != EPERM) {
+			*cause = xasprintf("%s/%s: %s", shown, de->d_name,
+			    strerror(errno));
+			rc = -1;
+			break;
+		}
+		sub = xasprintf("%s/%s", shown, de->d_name);
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY |
+		    O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			*cause = xasprintf("%s: %s", sub, strerror(errno));
+			rc = -1;
+		} else if ((rc = path_empty_fd(fd, sub, cause)) == 0 &&
+		    unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) != 0) {
+			*cause = xasprintf("%s: %s", sub, strerror(errno));
+			rc = -1;
+		}
+		free(sub);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* Remove the directory path and everything below it (see fileio.h). */
+int
+path_remove_tree(const char *path, char **cause)
+{
+	int	fd;
+
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (path_empty_fd(fd, path, cause) != 0)
+		return -1;
+	if (rmdir(path) != 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether path is a directory holding nothing (see fileio.h). */
+int
+path_dir_empty(const char *path)
+{
+	struct dirent	*de;
+	DIR		*d;
+	int		 empty = 1;
+
+	if ((d = opendir(path)) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") != 0 &&
+		    strcmp(de->d_name, "..") != 0) {
+			empty = 0;
+			break;
+		}
+	}
+	closedir(d);
+	return empty;
 }

@@ -27,6 +27,9 @@ char	*file_read_all(const char *path, size_t *len);
 /* The same for a regular file only (EISDIR, EINVAL otherwise): a sourced
  * /dev/zero must not be read for ever. */
 char	*file_read_regular(const char *path, size_t *len);
+/* The same from an open descriptor, which is closed (regular: refuse
+ * anything but a regular file, as file_read_regular). */
+char	*fd_read_all(int fd, size_t *len, bool regular);
 /* The one line of a regular file (include/config/kernel.release,
  * /proc/sys/kernel/random/boot_id), trailing blanks and newline gone;
  * NULL when it cannot be read, is empty or has more than one line. */
@@ -91,6 +94,12 @@ int	 file_write_atomic_set(const struct file_out *, size_t n,
 /* Whether two names are the same file (same inode, or the same canonical
  * name for files that do not exist yet). */
 bool	 path_same_file(const char *a, const char *b);
+/* Remove the directory path and everything below it, following no link
+ * (a link is removed, not its target); -1 with *cause. */
+int	 path_remove_tree(const char *path, char **cause);
+/* 1 when the directory path holds nothing, 0 when it holds something, -1
+ * (errno set) when it cannot be read. */
+int	 path_dir_empty(const char *path);
 /* An exclusive lock for a read-modify-write of path (on its directory);
  * the descriptor for path_unlock, or -1 when none could be taken. */
 int	 path_lock(const char *path);

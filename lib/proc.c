@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -121,6 +122,18 @@ proc_lines(const struct proc_opts *o, struct strbuf *sb, bool flush)
 	sb->s[sb->len] = '\0';
 }
 
+/* Lower one resource limit of the child (0: leave it). */
+static int
+proc_limit(int resource, unsigned long long value)
+{
+	struct rlimit	rl;
+
+	if (value == 0)
+		return 0;
+	rl.rlim_cur = rl.rlim_max = (rlim_t)value;
+	return setrlimit(resource, &rl);
+}
+
 /* The child: own process group, stdin from /dev/null, stdout and stderr
  * to the pipe, then exec; 127 if that fails (the parent learns why from
  * the error pipe). */
@@ -138,6 +151,10 @@ proc_child(const struct proc_opts *o, int out, int errpipe)
 	dup2(out, 1);
 	dup2(out, 2);
 	if (o->cwd != NULL && chdir(o->cwd) != 0)
+		goto fail;
+	if (proc_limit(RLIMIT_AS, o->limit_as) != 0 ||
+	    proc_limit(RLIMIT_CPU, o->limit_cpu) != 0 ||
+	    proc_limit(RLIMIT_FSIZE, o->limit_fsize) != 0)
 		goto fail;
 	if (o->envp != NULL)
 		execvpe(o->argv[0], o->argv, o->envp);

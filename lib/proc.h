@@ -31,6 +31,10 @@ struct proc_opts {
 	volatile sig_atomic_t *stop;
 	/* Called a few times a second (may set *stop); NULL: none. */
 	void		(*tick)(void *arg, double seconds);
+	/* The child's limits (0: ours): address space and file size in
+	 * bytes, CPU seconds; for a compiler given somebody else's source
+	 * (an #include of /dev/zero must not take the machine's memory). */
+	unsigned long long limit_as, limit_cpu, limit_fsize;
 };
 
 struct proc_result {

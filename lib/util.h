@@ -70,6 +70,29 @@ void		 intern_init(struct intern *, struct arena *);
 const char	*intern_str(struct intern *, const char *, size_t);
 void		 intern_free(struct intern *);
 
+/* Checked arithmetic for the numbers a bundle gives (sizes summed or
+ * multiplied): false, *r unspecified, when the result does not fit. */
+static inline bool
+u64_add(uint64_t a, uint64_t b, uint64_t *r)
+{
+	return !__builtin_add_overflow(a, b, r);
+}
+static inline bool
+u64_mul(uint64_t a, uint64_t b, uint64_t *r)
+{
+	return !__builtin_mul_overflow(a, b, r);
+}
+static inline bool
+size_add(size_t a, size_t b, size_t *r)
+{
+	return !__builtin_add_overflow(a, b, r);
+}
+static inline bool
+size_mul(size_t a, size_t b, size_t *r)
+{
+	return !__builtin_mul_overflow(a, b, r);
+}
+
 uint32_t	 hash_str(const char *, size_t);
 uint64_t	 hash_fnv64(uint64_t, const void *, size_t);
 uint64_t	 hash_buf64(const void *, size_t);

@@ -58,6 +58,8 @@ struct ksym {
 struct collect {
 	const struct collect_options *opt;
 	const char	*outdir;
+	char		*fresh;		/* --force: the new bundle, swapped in
+					   for outdir at the end */
 	struct utsname	 uts;
 	struct strbuf	 kallsyms;	/* the text, once read */
 	bool		 have_kallsyms;

@@ -41,9 +41,12 @@
  */
 
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
+
+#include <linux/fs.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -515,6 +518,156 @@ collect_drivers(struct collect *c, char **cause)
 	return lines_write(c, &l, "drivers", cause);
 }
 
+/*
+ * The config values that can name the machine, its owner or their files,
+ * and the kernel's default each is set back to. always: any value but the
+ * default; else only an absolute path (certs/signing_key.pem in the tree
+ * names nothing; /home/NAME/keys/... does).
+ */
+static const struct {
+	const char	*name;
+	const char	*fallback;
+	bool		 always;
+} collect_private[] = {
+	{ "CONFIG_CMDLINE", "", true },
+	{ "CONFIG_DEFAULT_HOSTNAME", "(none)", true },
+	{ "CONFIG_INITRAMFS_SOURCE", "", true },
+	{ "CONFIG_ACPI_CUSTOM_DSDT_FILE", "", true },
+	{ "CONFIG_BOOT_CONFIG_EMBED_FILE", "", true },
+	{ "CONFIG_UEVENT_HELPER_PATH", "", false },
+	{ "CONFIG_MODULE_SIG_KEY", "certs/signing_key.pem", false },
+	{ "CONFIG_SYSTEM_TRUSTED_KEYS", "", false },
+	{ "CONFIG_SYSTEM_REVOCATION_KEYS", "", false },
+	{ "CONFIG_SYSTEM_BLACKLIST_HASH_LIST", "", false },
+	{ "CONFIG_EXTRA_FIRMWARE_DIR", "/lib/firmware", false },
+};
+
+/* The config text with the private values redacted (collect.h). */
+char *
+collect_config_redact(const char *text, size_t len)
+{
+	struct strbuf	 sb;
+	const char	*p = text, *end = text + len, *eol, *v;
+	size_t		 i, n;
+	bool		 redact;
+
+	strbuf_init(&sb);
+	while (p < end) {
+		eol = memchr(p, '\n', (size_t)(end - p));
+		eol = eol != NULL ? eol + 1 : end;
+		for (i = 0; i < sizeof collect_private /
+		    sizeof collect_private[0]; i++) {
+			n = strlen(collect_private[i].name);
+			if ((size_t)(eol - p) > n + 1 && memcmp(p,
+			    collect_private[i].name, n) == 0 && p[n] == '=')
+				break;
+		}
+		if (i == sizeof collect_private / sizeof collect_private[0]) {
+			strbuf_add(&sb, p, (size_t)(eol - p));
+			p = eol;
+			continue;
+		}
+		v = p + strlen(collect_private[i].name) + 1;
+		n = (size_t)(eol - v);
+		while (n > 0 && (v[n - 1] == '\n' || v[n - 1] == '\r'))
+			n--;
+		/* the value as written: "..." */
+		redact = !(n == strlen(collect_private[i].fallback) + 2 &&
+		    v[0] == '"' && memcmp(v + 1, collect_private[i].fallback,
+		    n - 2) == 0);
+		if (redact && !collect_private[i].always)
+			redact = n > 1 && v[0] == '"' && (v[1] == '/' ||
+			    v[1] == '~') && !(n == 15 &&
+			    memcmp(v, "\"/lib/firmware\"", 15) == 0);
+		if (redact)
+			strbuf_addf(&sb, "# kctui collect: %s redacted (it can "
+			    "name the machine or its owner)\n%s=\"%s\"\n",
+			    collect_private[i].name, collect_private[i].name,
+			    collect_private[i].fallback);
+		else
+			strbuf_add(&sb, p, (size_t)(eol - p));
+		p = eol;
+	}
+	return strbuf_detach(&sb);
+}
+
+/* The hex address at the start of a kallsyms line and its length; 0
+ * digits when it has none. */
+static size_t
+collect_ksym_addr(const char *p, const char *end, uint64_t *addr)
+{
+	size_t	n = 0;
+	int	d;
+
+	*addr = 0;
+	for (; p + n < end && n < 16; n++) {
+		d = p[n] >= '0' && p[n] <= '9' ? p[n] - '0' :
+		    p[n] >= 'a' && p[n] <= 'f' ? p[n] - 'a' + 10 :
+		    p[n] >= 'A' && p[n] <= 'F' ? p[n] - 'A' + 10 : -1;
+		if (d < 0)
+			break;
+		*addr = *addr << 4 | (uint64_t)d;
+	}
+	return p + n < end && p[n] == ' ' ? n : 0;
+}
+
+/* kallsyms with addresses relative to _stext (collect.h). */
+char *
+collect_kallsyms_relative(const char *text, size_t len)
+{
+	if (text == NULL)
+		text = "";
+	struct strbuf	 sb;
+	const char	*p, *end = text + len, *eol;
+	uint64_t	 addr, stext = 0;
+	size_t		 n;
+
+	for (p = text; p < end; p = eol) {
+		eol = memchr(p, '\n', (size_t)(end - p));
+		eol = eol != NULL ? eol + 1 : end;
+		n = collect_ksym_addr(p, eol, &addr);
+		if (n > 0 && (size_t)(eol - p) >= n + 9 &&
+		    memcmp(p + n + 2, " _stext", 7) == 0 &&
+		    (p + n + 9 == eol || p[n + 9] == '\n')) {
+			stext = addr;
+			break;
+		}
+	}
+	strbuf_init(&sb);
+	if (stext == 0) {
+		strbuf_add(&sb, text, len);
+		return strbuf_detach(&sb);
+	}
+	for (p = text; p < end; p = eol) {
+		eol = memchr(p, '\n', (size_t)(end - p));
+		eol = eol != NULL ? eol + 1 : end;
+		n = collect_ksym_addr(p, eol, &addr);
+		/* 0 (per-CPU offsets, an unprivileged read) stays 0; the
+		 * rest modulo 2^64, so order and distances are kept */
+		if (n > 0 && addr != 0) {
+			strbuf_addf(&sb, "%016llx", (unsigned long long)(addr -
+			    stext));
+			strbuf_add(&sb, p + n, (size_t)(eol - p - n));
+		} else
+			strbuf_add(&sb, p, (size_t)(eol - p));
+	}
+	return strbuf_detach(&sb);
+}
+
+/* config.xz, its private values redacted. */
+static int
+collect_config_write(struct collect *c, const char *text, size_t len,
+    char **cause)
+{
+	char	*safe = collect_config_redact(text, len);
+	int	 ret;
+
+	ret = collect_write(c, "config.xz", safe, strlen(safe), true, 0644,
+	    cause);
+	free(safe);
+	return ret;
+}
+
 /* config.xz: /boot/config-RELEASE, else /proc/config.gz. */
 static int
 collect_config(struct collect *c, char **cause)
@@ -525,7 +678,17 @@ collect_config(struct collect *c, char **cause)
 
 	path = xasprintf("/boot/config-%s", c->uts.release);
 	if (stat(path, &sb) == 0) {
-		ret = collect_copy(c, path, "config.xz", true, cause);
+		struct strbuf	 text;
+
+		strbuf_init(&text);
+		if (collect_slurp(path, &text) != 0) {
+			collect_note(c, "%s: %s: not collected", path,
+			    strerror(errno));
+			ret = 0;
+		} else
+			ret = collect_config_write(c, text.s != NULL ? text.s :
+			    "", text.len, cause);
+		strbuf_free(&text);
 		free(path);
 		return ret;
 	}
@@ -560,8 +723,8 @@ collect_config(struct collect *c, char **cause)
 			return 0;
 		}
 		gzclose(gz);
-		ret = collect_write(c, "config.xz", sb2.s, sb2.len, true,
-		    0644, cause);
+		ret = collect_config_write(c, sb2.s != NULL ? sb2.s : "",
+		    sb2.len, cause);
 		strbuf_free(&sb2);
 		return ret;
 	}
@@ -886,9 +1049,17 @@ collect_files(struct collect *c, char **cause)
 	    cause) != 0 ||
 	    collect_copy(c, "/proc/crypto", "crypto", false, cause) != 0)
 		return -1;
-	if (c->have_kallsyms && collect_write(c, "kallsyms.xz",
-	    c->kallsyms.s, c->kallsyms.len, true, 0600, cause) != 0)
-		return -1;
+	if (c->have_kallsyms) {
+		/* relative to _stext: the KASLR base is the machine's */
+		char *rel = collect_kallsyms_relative(c->kallsyms.s,
+		    c->kallsyms.len);
+
+		ret = collect_write(c, "kallsyms.xz", rel, strlen(rel), true,
+		    0600, cause);
+		free(rel);
+		if (ret != 0)
+			return -1;
+	}
 	path = xasprintf("/lib/modules/%s/modules.alias", c->uts.release);
 	if (access(path, F_OK) == 0)
 		ret = collect_copy(c, path, "modules.alias.xz", true, cause);
@@ -926,6 +1097,74 @@ collect_find_command(const char *cmd, char **cause)
 	return proc_find(cmd, cause);
 }
 
+/*
+ * Where the bundle is written. A bundle is one machine's: an output
+ * directory that holds anything (another machine's modules, trace.xz,
+ * vm) is refused, unless force, and then the new bundle is written to a
+ * fresh directory beside it and swapped in at the end (collect_swap), so
+ * nothing stale is left in it and a failed run leaves the old one whole.
+ */
+static int
+collect_outdir(struct collect *c, char **cause)
+{
+	const char	*dir = c->opt->outdir;
+	struct stat	 st;
+	int		 empty;
+
+	c->outdir = dir;
+	if (lstat(dir, &st) != 0)
+		return errno == ENOENT ? collect_mkdirs(dir, cause) :
+		    (*cause = xasprintf("%s: %s", dir, strerror(errno)), -1);
+	if (!S_ISDIR(st.st_mode)) {
+		*cause = xasprintf("%s: not a directory", dir);
+		return -1;
+	}
+	if ((empty = path_dir_empty(dir)) < 0) {
+		*cause = xasprintf("%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (empty)
+		return collect_mkdirs(dir, cause);
+	if (!c->opt->force) {
+		*cause = xasprintf("%s: not empty: a bundle is one machine's, "
+		    "and what is there would stay beside this one's (--force "
+		    "replaces it); nothing written", dir);
+		return -1;
+	}
+	c->fresh = xasprintf("%s.kctui-new.%ld", dir, (long)getpid());
+	if (mkdir(c->fresh, 0755) != 0) {
+		*cause = xasprintf("%s: %s", c->fresh, strerror(errno));
+		free(c->fresh);
+		c->fresh = NULL;
+		return -1;
+	}
+	c->outdir = c->fresh;
+	return 0;
+}
+
+/* --force: the fresh bundle takes the output directory's name (one
+ * exchange where the kernel has it), the old content is removed. */
+static int
+collect_swap(struct collect *c, char **cause)
+{
+	const char	*dir = c->opt->outdir;
+	char		*old;
+	int		 rc;
+
+	if (syscall(SYS_renameat2, AT_FDCWD, c->fresh, AT_FDCWD, dir,
+	    RENAME_EXCHANGE) == 0)
+		return path_remove_tree(c->fresh, cause);
+	old = xasprintf("%s.kctui-old.%ld", dir, (long)getpid());
+	if (rename(dir, old) != 0 || rename(c->fresh, dir) != 0) {
+		*cause = xasprintf("%s: %s", dir, strerror(errno));
+		free(old);
+		return -1;
+	}
+	rc = path_remove_tree(old, cause);
+	free(old);
+	return rc;
+}
+
 /* Record an evidence bundle into opt->outdir. */
 int
 collect_run(const struct collect_options *opt, char **cause)
@@ -949,7 +1188,7 @@ collect_run(const struct collect_options *opt, char **cause)
 		*cause = xasprintf("uname: %s", strerror(errno));
 		goto out;
 	}
-	if (collect_mkdirs(opt->outdir, cause) != 0)
+	if (collect_outdir(&c, cause) != 0)
 		goto out;
 
 	if (collect_trace(&c, cause) != 0)
@@ -969,8 +1208,19 @@ collect_run(const struct collect_options *opt, char **cause)
 		    false, 0644, cause) != 0)
 			goto out;
 	}
+	if (c.fresh != NULL && collect_swap(&c, cause) != 0)
+		goto out;
 	ret = 0;
 out:
+	if (c.fresh != NULL) {
+		char *ignored = NULL;
+
+		/* after a failure, the half-made bundle; the old is whole */
+		if (ret != 0 && access(c.fresh, F_OK) == 0)
+			(void)path_remove_tree(c.fresh, &ignored);
+		free(ignored);
+		free(c.fresh);
+	}
 	addr_table_free(&c.ips);
 	addr_table_free(&c.parents);
 	strbuf_free(&c.kallsyms);

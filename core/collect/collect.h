@@ -14,6 +14,9 @@ struct collect_options {
 	int		  trace_seconds;	/* when no command */
 	char *const	 *command;	/* argv to run and trace, or NULL */
 	bool		  no_trace;
+	/* outdir not empty: replace what it holds (a fresh directory
+	 * written beside it, then swapped in); else refused. */
+	bool		  force;
 	size_t		  buffer_kb;	/* per-CPU ring buffer, 0: default */
 	/* Progress ("events seen, distinct functions"), a line each call
 	 * without newline; NULL for none. */
@@ -31,4 +34,14 @@ int	collect_run(const struct collect_options *, char **cause);
  * kernel name or a pseudo file system's as "none" or "/dev/block",
  * option values other than numbers left out (malloc'd). */
 char	*collect_mounts_text(const char *text);
+/* A kernel config as the bundle's config.xz has it: the values that can
+ * name the machine, its owner or their files (CONFIG_CMDLINE,
+ * CONFIG_DEFAULT_HOSTNAME, CONFIG_INITRAMFS_SOURCE, absolute paths of
+ * keys and firmware) set back to the kernel's defaults, each said in a
+ * comment (malloc'd). */
+char	*collect_config_redact(const char *text, size_t len);
+/* /proc/kallsyms text with every address made relative to _stext's (the
+ * KASLR base not given away); unchanged without _stext or with all
+ * addresses 0 (malloc'd). */
+char	*collect_kallsyms_relative(const char *text, size_t len);
 #endif

@@ -4,6 +4,7 @@
  * v7, compressed or not) read through libtracecmd into the same items as
  * a text trace.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <trace-cmd.h>
@@ -68,13 +69,20 @@ dat_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *arg)
  * trace-cmd stored in the file, as a text trace's lines would be.
  */
 void
-ev_dat_read(struct ev_ctx *c, const char *path, const struct ev_warn *w)
+ev_dat_read(struct ev_ctx *c, int fd, const char *path,
+    const struct ev_warn *w)
 {
 	struct tracecmd_input	*h;
 	struct tep_event	*e;
 	struct dat_state	 d;
+	char			*self;
 
-	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	/* the file the caller opened below the bundle, following no link:
+	 * its /proc/self/fd name is that very file, whatever the bundle
+	 * holds under its name now */
+	self = xasprintf("/proc/self/fd/%d", fd);
+	h = tracecmd_open(self, TRACECMD_FL_LOAD_NO_PLUGINS);
+	free(self);
 	if (h == NULL) {
 		ev_warnf(w, "%s: not a readable trace-cmd file, skipped", path);
 		return;

@@ -278,7 +278,8 @@ void		 ev_ranges_resolve(struct evidence *);
 void		 ev_ranges_clear(struct ev_ranges *);
 
 /* evidence-dat.c: trace.dat. */
-void		 ev_dat_read(struct ev_ctx *, const char *,
+/* fd is the file opened (kept open by the caller), path its name. */
+void		 ev_dat_read(struct ev_ctx *, int fd, const char *path,
 		     const struct ev_warn *);
 
 /* evidence-cache.c: 0 when the trace was read (from the cache or, then

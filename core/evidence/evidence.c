@@ -22,6 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/beneath.h"
+#include "../lib/text.h"
 #include "evidence-int.h"
 
 /* ------------------------------------------------------------ items */
@@ -59,7 +61,23 @@ ev_add(struct ev_ctx *c, enum ev_kind k, const char *name, size_t n,
 	struct evidence		*ev = c->ev;
 	struct ev_kindtab	*t = &ev->kinds[k];
 	struct ev_item		*it;
+	char			*vis[3] = { NULL, NULL, NULL };
 
+	/* A bundle's strings are shown (evidence --unmapped, the twin's
+	 * comments, the browser): escape bytes in them become visible text
+	 * here, once, for every reader (lib/text.h). */
+	if (!text_is_visible(name, n, 0)) {
+		name = vis[0] = text_visible(name, n, 0);
+		n = strlen(name);
+	}
+	if (detail != NULL && !text_is_visible(detail, dn, 0)) {
+		detail = vis[1] = text_visible(detail, dn, 0);
+		dn = strlen(detail);
+	}
+	if (mod != NULL && !text_is_visible(mod, mn, 0)) {
+		mod = vis[2] = text_visible(mod, mn, 0);
+		mn = strlen(mod);
+	}
 	it = strmap_get(&t->map, name, n);
 	if (it == NULL) {
 		/* the name right after the item: one cache miss for both */
@@ -80,6 +98,9 @@ ev_add(struct ev_ctx *c, enum ev_kind k, const char *name, size_t n,
 		it->detail = ev_intern(ev, detail, dn);
 	if (it->module == NULL && mod != NULL)
 		it->module = ev_intern(ev, mod, mn);
+	free(vis[0]);
+	free(vis[1]);
+	free(vis[2]);
 	return it;
 }
 
@@ -242,12 +263,19 @@ ev_open(int dfd, const char *dir, const char *name, enum zstream_type *type,
 
 	for (i = 0; i < sizeof exts / sizeof exts[0]; i++) {
 		file = xasprintf("%s%s", name, exts[i]);
-		fd = openat(dfd, file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		/* nothing followed out of the bundle (lib/beneath.h) */
+		fd = beneath_openat(dfd, file, O_RDONLY | O_NONBLOCK);
 		*path = xasprintf("%s/%s", dir, file);
 		free(file);
 		if (fd < 0 && errno == ENOENT) {
 			free(*path);
 			continue;
+		}
+		if (fd < 0 && errno == ELOOP) {
+			ev_warnf(w, "%s: a symbolic link (a bundle's files "
+			    "are never followed out of it), skipped", *path);
+			free(*path);
+			return -2;
 		}
 		if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 			ev_warnf(w, "%s: %s, skipped", *path,
@@ -493,12 +521,17 @@ evidence_load(struct evidence *ev, const char *dir,
 		free(path);
 	}
 
-	fd = openat(dfd, "trace.dat", O_RDONLY | O_CLOEXEC);
+	fd = beneath_openat(dfd, "trace.dat", O_RDONLY | O_NONBLOCK);
+	if (fd < 0 && errno == ELOOP) {
+		ev_warnf(&w, "%s/trace.dat: a symbolic link (a bundle's files "
+		    "are never followed out of it), skipped", dir);
+		bundle->warnings++;
+	}
 	if (fd >= 0) {
-		close(fd);
 		path = xasprintf("%s/trace.dat", dir);
 		ev_ctx_init(&c, ev, b, ev_trace_line, NULL, EVF_TRACE);
-		ev_dat_read(&c, path, &w);
+		ev_dat_read(&c, fd, path, &w);
+		close(fd);
 		ev_ctx_done(&c);
 		lost += c.lost;
 		free(path);

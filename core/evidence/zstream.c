@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "zstream.h"
+#include "../../lib/beneath.h"
 #include "../../lib/fileio.h"
 #include "../../lib/util.h"
 
@@ -307,22 +308,26 @@ char *
 zstream_bundle_text(const char *dir, const char *name)
 {
 	static const char *const ext[] = { "", ".xz", ".gz" };
-	char	*path, *cause = NULL;
+	char	*path, *raw, *cause = NULL;
 	void	*buf = NULL;
-	size_t	 len, i;
+	size_t	 len, rawlen, i;
+	int	 rc;
 
 	for (i = 0; i < sizeof ext / sizeof ext[0]; i++) {
-		path = xasprintf("%s/%s%s", dir, name, ext[i]);
-		if (access(path, R_OK) == 0 &&
-		    zstream_decode_file(path, &buf, &len, &cause) == 0) {
-			free(path);
+		/* below the bundle, following no link (lib/beneath.h) */
+		path = xasprintf("%s%s", name, ext[i]);
+		raw = beneath_read(dir, path, &rawlen, &cause);
+		free(path);
+		rc = raw == NULL ? -1 : zstream_decode(raw, rawlen, &buf, &len,
+		    &cause);
+		free(raw);
+		if (rc == 0) {
 			buf = xrealloc(buf, len + 1);
 			((char *)buf)[len] = '\0';
 			return buf;
 		}
 		free(cause);
 		cause = NULL;
-		free(path);
 	}
 	return NULL;
 }

@@ -26,6 +26,12 @@ struct vm_disk {
 					   earlier device line creates */
 };
 
+/* The largest disk a vm file may ask for, and the most all its disks
+ * may add up to: the images are sparse, but mkfs and the guest's writes
+ * fill them, and a bundle is somebody else's file (docs/evidence.md). */
+#define VM_DISK_MAX	(64ULL << 30)
+#define VM_DISKS_MAX	(256ULL << 30)
+
 /*
  * The bundle's "vm" file: the QEMU machine it was recorded on
  * (docs/evidence.md).

@@ -486,8 +486,29 @@ allow_device(enum vm_allow_directive dir, const char *type,
 	    "hardware only: docs/evidence.md lists them)", type);
 }
 
+/* 'help' or '?' anywhere (a type, a key, a value) makes QEMU print a
+ * list and exit 0 instead of booting: never a machine. */
+static char *
+allow_no_help(const char *opts)
+{
+	const char	*p = opts;
+	size_t		 n;
+
+	for (;;) {
+		n = strcspn(p, ",=");
+		if ((n == 4 && strncmp(p, "help", 4) == 0) ||
+		    (n == 1 && *p == '?'))
+			return xasprintf("'%.*s' in '%s' asks QEMU for a list, "
+			    "not a machine", (int)n, p, opts);
+		if (p[n] == '\0')
+			return NULL;
+		p += n + 1;
+	}
+}
+
 /* A CPU model and its flags ("+x", "-x", "x", "x=y"): they describe the
- * virtual CPU only, so any token is fine. */
+ * virtual CPU only, so any token is fine here; the model is checked
+ * against the QEMU that will run it before the boot (vm.c, -cpu help). */
 static char *
 allow_cpu(const char *type, char *rest)
 {
@@ -520,6 +541,8 @@ vm_allow_check(struct vm_allow *a, enum vm_allow_directive dir,
 	if (strstr(opts, ",,") != NULL)
 		return xasprintf("',,' (QEMU's escaped comma) is not allowed "
 		    "in '%s'", opts);
+	if ((msg = allow_no_help(opts)) != NULL)
+		return msg;
 	copy = xstrdup(opts);
 	if ((rest = strchr(copy, ',')) != NULL)
 		*rest++ = '\0';

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/beneath.h"
 #include "../../lib/fileio.h"
 #include "../../lib/util.h"
 #include "machine.h"
@@ -170,7 +171,23 @@ spec_number(const struct spec_line *l, const char *s, long max, long *out,
 	return 0;
 }
 
-/* A disk size: digits and an optional K, M, G or T (powers of 1024). */
+/* Whether a QEMU option string "type,key=value,..." sets key. */
+static bool
+spec_has_key(const char *opts, const char *key)
+{
+	const char	*p = opts;
+	size_t		 n = strlen(key);
+
+	while ((p = strchr(p, ',')) != NULL) {
+		p++;
+		if (strncmp(p, key, n) == 0 && p[n] == '=')
+			return true;
+	}
+	return false;
+}
+
+/* A disk size: digits and an optional K, M, G or T (powers of 1024), at
+ * most VM_DISK_MAX. */
 static int
 spec_size(const struct spec_line *l, const char *s, uint64_t *out,
     char **cause)
@@ -189,10 +206,13 @@ spec_size(const struct spec_line *l, const char *s, uint64_t *out,
 		}
 	}
 	if (!isdigit((unsigned char)*s) || *end != '\0' || errno != 0 ||
-	    v == 0 || v > (UINT64_MAX >> 41))
+	    v == 0)
 		return spec_error(l, cause, "bad size '%s' for 'disk' (a number "
 		    "with K, M, G or T, e.g. 512M)", s);
-	*out = v * mul;
+	if (!u64_mul(v, mul, out) || *out > VM_DISK_MAX)
+		return spec_error(l, cause, "disk size '%s' is more than %d "
+		    "GiB, the most kctui makes (a bundle's disk holds what its "
+		    "workload writes)", s, (int)(VM_DISK_MAX >> 30));
 	return 0;
 }
 
@@ -346,7 +366,18 @@ spec_directive(struct vm_spec *spec, struct spec_seen *seen,
 		    spec_allowed(l, seen, pass[i].dir, l->words[1],
 		    cause) != 0)
 			return -1;
-		spec_add_arg(spec, pass[i].opt, l->words[1]);
+		/* user-mode networking isolated unless the vm file says
+		 * restrict=off itself (docs/evidence.md): the guest reaches
+		 * its gateway and DNS, not the host's 127.0.0.1 services
+		 * through 10.0.2.2 nor the outside */
+		if (pass[i].dir == VM_ALLOW_NETDEV && !spec_has_key(l->words[1],
+		    "restrict")) {
+			char *opts = xasprintf("%s,restrict=on", l->words[1]);
+
+			spec_add_arg(spec, pass[i].opt, opts);
+			free(opts);
+		} else
+			spec_add_arg(spec, pass[i].opt, l->words[1]);
 		return 0;
 	}
 	if (strcmp(d, "disk") == 0)
@@ -421,6 +452,22 @@ spec_line_of(const char *text, size_t off)
 	return n;
 }
 
+/* The whole of a bundle's vm or workload, the file itself never a link
+ * (its target would go into the guest, or its lines into messages). */
+static char *
+spec_read(const char *path, size_t *len, char **cause)
+{
+	const char	*slash = strrchr(path, '/');
+	char		*dir, *text;
+
+	if (slash == NULL)
+		return beneath_read(".", path, len, cause);
+	dir = slash == path ? xstrdup("/") : xstrndup(path, slash - path);
+	text = beneath_read(dir, slash + 1, len, cause);
+	free(dir);
+	return text;
+}
+
 /* Read a bundle's vm file; -1 with *cause "PATH:LINE: ..." (see verify.h). */
 int
 vm_spec_load(struct vm_spec *spec, const char *path, char **cause)
@@ -435,9 +482,7 @@ vm_spec_load(struct vm_spec *spec, const char *path, char **cause)
 	memset(&seen, 0, sizeof seen);
 	spec->path = xstrdup(path);
 	spec->smp = 1;
-	if ((text = file_read_regular(path, &len)) == NULL) {
-		*cause = xasprintf("%s: %s", path, errno == EINVAL ?
-		    "not a regular file" : strerror(errno));
+	if ((text = spec_read(path, &len, cause)) == NULL) {
 		vm_spec_free(spec);
 		return -1;
 	}
@@ -606,9 +651,7 @@ workload_load(struct workload *w, const char *path, char **cause)
 
 	memset(w, 0, sizeof *w);
 	w->path = xstrdup(path);
-	if ((w->text = file_read_regular(path, &len)) == NULL) {
-		*cause = xasprintf("%s: %s", path, errno == EINVAL ?
-		    "not a regular file" : strerror(errno));
+	if ((w->text = spec_read(path, &len, cause)) == NULL) {
 		workload_free(w);
 		return -1;
 	}
@@ -628,7 +671,9 @@ workload_load(struct workload *w, const char *path, char **cause)
 	else
 		w->helpers = xasprintf("%.*s/workload.d", (int)(slash - path),
 		    path);
-	if (stat(w->helpers, &st) != 0 || !S_ISDIR(st.st_mode)) {
+	/* lstat: a workload.d that is a link is no helpers of the bundle's
+	 * (initramfs.c opens each helper below it, following nothing) */
+	if (lstat(w->helpers, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		free(w->helpers);
 		w->helpers = NULL;
 	}

@@ -7,6 +7,7 @@
 #ifndef KC_TWIN_INT_H
 #define KC_TWIN_INT_H
 
+#include "../../lib/strmap.h"
 #include "../../lib/util.h"
 #include "../machine/vm-allow.h"
 #include "twin.h"
@@ -39,6 +40,12 @@ struct twin_ctx {
 	int			 nids;		/* ids handed out */
 	char			*usb_bus;	/* "usb1.0", or NULL */
 	bool			 has_lpc;
+	/* Devices allocated (t->devices grows by doubling). */
+	size_t			 devices_cap;
+	/* Strings of the maps below, freed with the context. */
+	struct arena		 scratch;
+	/* twin_qemu_has by device name: (void *)2 yes, (void *)1 no. */
+	struct strmap		 qemu_has;
 	/* The bundle's workload.d, and what it has. */
 	char			*helpers;
 	bool			 tcploop, afalg;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/strmap.h"
 #include "../evidence/evidence.h"
 #include "twin-int.h"
 
@@ -257,44 +258,76 @@ twin_nics(struct twin_ctx *c, struct strbuf *w, struct strbuf *steps)
 	}
 }
 
-/* Whether a module is only the module of devices with no twin. */
-static const struct twin_device *
-twin_module_untwinned(const struct twin *t, const char *module)
+/* Marks of twin_modules_untwinned's map: a module some device with a
+ * twin uses. */
+static const struct twin_device twin_module_twinned;
+
+/* Each module of the bound devices to the last device with no twin that
+ * uses it, or &twin_module_twinned when a device with a twin uses it:
+ * one pass (the devices' module names are the evidence's, interned). */
+static void
+twin_modules_untwinned(const struct twin *t, struct strmap *m)
 {
-	const struct twin_device	*none = NULL;
+	const struct twin_device	*d;
+	struct strmap_entry		*e;
 	size_t				 i;
 
+	strmap_init(m);
 	for (i = 0; i < t->ndevices; i++) {
-		if (t->devices[i].module == NULL ||
-		    strcmp(t->devices[i].module, module) != 0)
+		d = &t->devices[i];
+		if (d->module == NULL)
 			continue;
-		if (t->devices[i].state != TWIN_NONE)
-			return NULL;
-		none = &t->devices[i];
+		e = strmap_insert(m, d->module, strlen(d->module), NULL);
+		if (e->value == &twin_module_twinned)
+			continue;
+		e->value = d->state != TWIN_NONE ?
+		    (void *)&twin_module_twinned : (void *)d;
 	}
-	return none;
 }
 
-/* Whether /proc/modules text marks the module out of tree: its taint
- * flags, the last field "(OE)", have O (a DKMS or vendor module, such as
- * nvidia or zfs: no kernel kctui builds has it). */
-static bool
-twin_module_out_of_tree(const char *modules, const char *name)
+/* Whether a module is only the module of devices with no twin. */
+static const struct twin_device *
+twin_module_untwinned(const struct strmap *m, const char *module)
 {
-	const char	*p, *eol, *t;
-	size_t		 n = strlen(name);
+	const struct twin_device *d = strmap_get(m, module, strlen(module));
 
+	return d == &twin_module_twinned ? NULL : d;
+}
+
+/* The modules /proc/modules text marks out of tree, as a set (keys in
+ * the text): their taint flags, the last field "(OE)", have O (a DKMS
+ * or vendor module, such as nvidia or zfs: no kernel kctui builds has
+ * it). The first line of a name decides, as a search from the top did. */
+static void
+twin_modules_out_of_tree(const char *modules, struct strmap *m)
+{
+	const char	*p, *eol, *t, *sp;
+	bool		 added;
+	struct strmap_entry *e;
+
+	strmap_init(m);
 	for (p = modules; p != NULL && *p != '\0'; p = *eol != '\0' ?
 	    eol + 1 : NULL) {
 		if ((eol = strchr(p, '\n')) == NULL)
 			eol = p + strlen(p);
-		if (strncmp(p, name, n) != 0 || p[n] != ' ')
+		if ((sp = memchr(p, ' ', (size_t)(eol - p))) == NULL ||
+		    sp == p)
+			continue;
+		e = strmap_insert(m, p, (size_t)(sp - p), &added);
+		if (!added)
 			continue;
 		for (t = eol; t > p && t[-1] != ' '; t--)
 			;
-		return *t == '(' && memchr(t, 'O', (size_t)(eol - t)) != NULL;
+		e->value = *t == '(' && memchr(t, 'O', (size_t)(eol - t)) !=
+		    NULL ? (void *)1 : NULL;
 	}
-	return false;
+}
+
+/* Whether a module is out of tree by that set. */
+static bool
+twin_module_out_of_tree(const struct strmap *m, const char *name)
+{
+	return strmap_get(m, name, strlen(name)) != NULL;
 }
 
 /* The bundle's loaded modules loaded again by name: a module missing
@@ -307,6 +340,7 @@ twin_modules(struct twin_ctx *c, struct strbuf *w, struct strbuf *steps)
 	const struct twin_device *d;
 	const struct ev_item	 *it;
 	struct strbuf		  skipped, tree;
+	struct strmap		  untwinned, oot;
 	char			 *text;
 	size_t			  i, n = evidence_count(c->ev, EV_MODULE), k;
 	bool			 *skip;
@@ -314,6 +348,8 @@ twin_modules(struct twin_ctx *c, struct strbuf *w, struct strbuf *steps)
 	if (n == 0)
 		return;
 	text = twin_bundle_text(c, "modules");
+	twin_modules_untwinned(c->t, &untwinned);
+	twin_modules_out_of_tree(text != NULL ? text : "", &oot);
 	skip = xcalloc(n, sizeof *skip);
 	strbuf_init(&skipped);
 	strbuf_init(&tree);
@@ -324,12 +360,11 @@ twin_modules(struct twin_ctx *c, struct strbuf *w, struct strbuf *steps)
 	    "on the twin's hardware or CPU is only said");
 	for (i = 0; i < n; i++) {
 		it = evidence_item(c->ev, EV_MODULE, i);
-		if ((d = twin_module_untwinned(c->t, it->name)) != NULL) {
+		if ((d = twin_module_untwinned(&untwinned, it->name)) != NULL) {
 			strbuf_addf(&skipped, " %s (%s %s)", it->name,
 			    d->driver, d->path);
 			skip[i] = true;
-		} else if (text != NULL &&
-		    twin_module_out_of_tree(text, it->name)) {
+		} else if (twin_module_out_of_tree(&oot, it->name)) {
 			strbuf_addf(&tree, " %s", it->name);
 			skip[i] = true;
 		}
@@ -372,6 +407,8 @@ twin_modules(struct twin_ctx *c, struct strbuf *w, struct strbuf *steps)
 out:
 	strbuf_free(&skipped);
 	strbuf_free(&tree);
+	strmap_free(&untwinned);
+	strmap_free(&oot);
 	free(skip);
 	free(text);
 }

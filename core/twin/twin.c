@@ -13,16 +13,21 @@
  * needs every device (two virtio-blk disks are two disks, two CPUs are
  * smp 2). Everything else comes from the evidence readers.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../../lib/strmap.h"
+#include "../../lib/text.h"
 #include "../evidence/evidence.h"
-#include "../machine/machine.h"
 #include "../evidence/zstream.h"
+#include "../machine/machine.h"
 #include "twin-int.h"
 
 /* Memory when the bundle does not say (MiB): what the project's own
@@ -42,10 +47,20 @@ static char *
 twin_bundle_file(const struct twin_ctx *c, int b, const char *name)
 {
 	const struct ev_bundle	*eb = evidence_bundle(c->ev, b);
+	char			*text, *vis;
 
 	if (eb == NULL || eb->path == NULL || *eb->path == '\0')
 		return NULL;
-	return zstream_bundle_text(eb->path, name);
+	if ((text = zstream_bundle_text(eb->path, name)) == NULL)
+		return NULL;
+	/* what the twin copies into its comments and messages is text:
+	 * escape bytes made visible, as the evidence readers make its
+	 * names (lib/text.h) */
+	if (text_is_visible(text, strlen(text), TEXT_KEEP_NEWLINE))
+		return text;
+	vis = text_visible_str(text, TEXT_KEEP_NEWLINE);
+	free(text);
+	return vis;
 }
 
 /* The first bundle file of that name among the bundles (twin-int.h). */
@@ -99,19 +114,27 @@ twin_comment(struct strbuf *sb, const char *fmt, ...)
 	free(text);
 }
 
-/* The modalias the modalias file gives for a device path, or NULL. */
-static const char *
-twin_modalias(const struct evidence *ev, const char *path)
+/* Every device path of the modalias file to its modalias (the first
+ * one given), for twin_add_line: one pass, not one per device. The
+ * evidence owns the strings. */
+static void
+twin_modalias_map(const struct evidence *ev, struct strmap *m)
 {
 	const struct ev_item	*it;
+	struct strmap_entry	*e;
 	size_t			 i, n = evidence_count(ev, EV_DEVICE);
+	bool			 added;
 
+	strmap_init(m);
+	strmap_reserve(m, n);
 	for (i = 0; i < n; i++) {
 		it = evidence_item(ev, EV_DEVICE, i);
-		if (it->detail != NULL && strcmp(it->detail, path) == 0)
-			return it->name;
+		if (it->detail == NULL)
+			continue;
+		e = strmap_insert(m, it->detail, strlen(it->detail), &added);
+		if (added)
+			e->value = (void *)it->name;
 	}
-	return NULL;
 }
 
 /* Order devices by path, then bus and driver: the recorded machine's
@@ -129,16 +152,25 @@ twin_device_cmp(const void *x, const void *y)
 	return strcmp(a->driver, b->driver);
 }
 
+/* What twin_read_devices keeps while it reads: the devices seen (by
+ * "path\tbus\tdriver", copies in an arena) and the modaliases by path. */
+struct twin_seen {
+	struct arena	 arena;
+	struct strmap	 devices;
+	struct strmap	 modalias;
+};
+
 /* Add one line of a drivers file unless the device is there already
  * (several bundles of one machine). */
 static void
-twin_add_line(struct twin_ctx *c, char *line)
+twin_add_line(struct twin_ctx *c, struct twin_seen *seen, char *line)
 {
 	struct twin		*t = c->t;
 	struct twin_device	*d;
 	const struct ev_item	*it;
-	char			*bus, *drv, *dev, *mod, *end;
-	size_t			 i;
+	struct strmap_entry	*e;
+	char			*bus, *drv, *dev, *mod, *end, *key;
+	bool			 added;
 
 	end = line + strlen(line);
 	while (end > line && (end[-1] == ' ' || end[-1] == '\t' ||
@@ -151,16 +183,21 @@ twin_add_line(struct twin_ctx *c, char *line)
 		free(mod);
 		return;
 	}
-	for (i = 0; i < t->ndevices; i++) {
-		d = &t->devices[i];
-		if (strcmp(d->path, dev) == 0 && strcmp(d->bus, bus) == 0 &&
-		    strcmp(d->driver, drv) == 0) {
-			free(mod);
-			return;
-		}
+	/* a hash set: a million drivers lines take seconds, not hours */
+	key = xasprintf("%s\t%s\t%s", dev, bus, drv);
+	e = strmap_insert(&seen->devices, key, strlen(key), &added);
+	if (!added) {
+		free(key);
+		free(mod);
+		return;
 	}
-	t->devices = xrealloc(t->devices, (t->ndevices + 1) *
-	    sizeof *t->devices);
+	e->key = arena_strdup(&seen->arena, key);
+	free(key);
+	if (t->ndevices == c->devices_cap) {
+		c->devices_cap = c->devices_cap != 0 ? 2 * c->devices_cap : 64;
+		t->devices = xrealloc(t->devices, c->devices_cap *
+		    sizeof *t->devices);
+	}
 	d = &t->devices[t->ndevices++];
 	memset(d, 0, sizeof *d);
 	d->bus = xstrdup(bus);
@@ -173,7 +210,7 @@ twin_add_line(struct twin_ctx *c, char *line)
 	    it->module != NULL)
 		d->module = it->module;
 	free(mod);
-	d->modalias = twin_modalias(c->ev, d->path);
+	d->modalias = strmap_get(&seen->modalias, d->path, strlen(d->path));
 }
 
 /* Every bound device of every bundle's drivers file, sorted; -1 with
@@ -181,18 +218,25 @@ twin_add_line(struct twin_ctx *c, char *line)
 static int
 twin_read_devices(struct twin_ctx *c, char **cause)
 {
-	char	*text, *line, *save = NULL;
-	int	 b, found = 0;
+	struct twin_seen seen;
+	char		*text, *line, *save = NULL;
+	int		 b, found = 0;
 
+	arena_init(&seen.arena);
+	strmap_init(&seen.devices);
+	twin_modalias_map(c->ev, &seen.modalias);
 	for (b = 0; b < evidence_nbundles(c->ev); b++) {
 		if ((text = twin_bundle_file(c, b, "drivers")) == NULL)
 			continue;
 		found = 1;
 		for (line = strtok_r(text, "\n", &save); line != NULL;
 		    line = strtok_r(NULL, "\n", &save))
-			twin_add_line(c, line);
+			twin_add_line(c, &seen, line);
 		free(text);
 	}
+	strmap_free(&seen.devices);
+	strmap_free(&seen.modalias);
+	arena_free(&seen.arena);
 	if (!found) {
 		*cause = xasprintf("%s: no drivers file: the twin is made "
 		    "from the devices the machine had bound (kctui collect "
@@ -480,6 +524,23 @@ twin_external_hub(const struct twin_device *d)
 	return strncmp(dev, "usb", 3) != 0;
 }
 
+/* twin_qemu_has, remembered per device name: a scan of QEMU's whole
+ * -device help per bound device was quadratic in the drivers file. */
+static bool
+twin_ctx_qemu_has(struct twin_ctx *c, const char *q)
+{
+	struct strmap_entry	*e;
+	bool			 added;
+
+	e = strmap_insert(&c->qemu_has, q, strlen(q), &added);
+	if (added) {
+		e->key = arena_strdup(&c->scratch, q);
+		e->value = twin_qemu_has(c->o->qemu_devices, q) ?
+		    (void *)2 : (void *)1;
+	}
+	return e->value == (void *)2;
+}
+
 /* One device's twin from its rule. */
 static void
 twin_decide(struct twin_ctx *c, size_t i)
@@ -546,8 +607,7 @@ twin_decide(struct twin_ctx *c, size_t i)
 		    "PCI only");
 		return;
 	}
-	if (c->o->qemu_devices != NULL &&
-	    !twin_qemu_has(c->o->qemu_devices, q)) {
+	if (c->o->qemu_devices != NULL && !twin_ctx_qemu_has(c, q)) {
 		twin_set(d, TWIN_NONE, NULL, "this QEMU has no '%s' (%s)", q,
 		    r->note);
 		return;
@@ -555,24 +615,27 @@ twin_decide(struct twin_ctx *c, size_t i)
 	twin_set(d, TWIN_DEVICE, q, "%s: %s", q, r->note);
 }
 
-/* The nearest device bound above device i (its path a prefix of i's),
- * or -1. */
+/* The nearest device bound above device i (its path a prefix of i's,
+ * up to a '/'), or -1: by the path's ancestors looked up in paths (each
+ * path to its last device + 1), in the depth of the path, not the number
+ * of devices. */
 static long
-twin_parent_of(const struct twin *t, size_t i)
+twin_parent_of(const struct twin *t, const struct strmap *paths, size_t i)
 {
 	const char	*p = t->devices[i].path;
-	size_t		 j, n, best = 0;
-	long		 at = -1;
+	size_t		 n = strlen(p);
+	void		*v;
 
-	for (j = 0; j < t->ndevices; j++) {
-		n = strlen(t->devices[j].path);
-		if (j != i && n < strlen(p) && n >= best &&
-		    strncmp(t->devices[j].path, p, n) == 0 && p[n] == '/') {
-			best = n;
-			at = (long)j;
-		}
+	while (n > 0) {
+		while (n > 0 && p[n - 1] != '/')
+			n--;
+		if (n == 0)
+			break;
+		n--;	/* the '/' */
+		if ((v = strmap_get(paths, p, n)) != NULL)
+			return (long)((uintptr_t)v - 1);
 	}
-	return at;
+	return -1;
 }
 
 /*
@@ -587,12 +650,24 @@ twin_follow(struct twin_ctx *c)
 {
 	struct twin		*t = c->t;
 	struct twin_device	*d, *p;
-	size_t			 i, j, kids, none;
+	struct strmap		 paths, groups;
+	struct strmap_entry	*e;
+	size_t			 i, *kids, *none;
 	long			 up, *parent;
+	char			 key[64];
+	bool			 added;
 
-	parent = xcalloc(t->ndevices + 1, sizeof *parent);
+	strmap_init(&paths);
+	strmap_reserve(&paths, t->ndevices);
 	for (i = 0; i < t->ndevices; i++)
-		parent[i] = twin_parent_of(t, i);
+		strmap_set(&paths, t->devices[i].path,
+		    strlen(t->devices[i].path), (void *)(uintptr_t)(i + 1));
+	parent = xcalloc(t->ndevices + 1, sizeof *parent);
+	kids = xcalloc(t->ndevices + 1, sizeof *kids);
+	none = xcalloc(t->ndevices + 1, sizeof *none);
+	for (i = 0; i < t->ndevices; i++)
+		parent[i] = twin_parent_of(t, &paths, i);
+	strmap_free(&paths);
 	for (i = 0; i < t->ndevices; i++) {
 		d = &t->devices[i];
 		if (d->state != TWIN_WITH || (up = parent[i]) < 0)
@@ -602,41 +677,48 @@ twin_follow(struct twin_ctx *c)
 			twin_set(d, TWIN_NONE, NULL, "under %s %s, which has "
 			    "no twin", p->driver, p->path);
 	}
+	/* Devices are sorted by path, so a parent comes before its
+	 * children: from the last device back, each child is final when
+	 * it is counted into its parent's kids. */
 	for (i = t->ndevices; i-- > 0; ) {
 		d = &t->devices[i];
-		if (d->state != TWIN_WITH)
-			continue;
-		for (kids = none = 0, j = 0; j < t->ndevices; j++) {
-			if (j == i || parent[j] != (long)i)
-				continue;
-			kids++;
-			none += t->devices[j].state == TWIN_NONE;
-		}
-		if (kids > 0 && kids == none)
+		if (d->state == TWIN_WITH && kids[i] > 0 && kids[i] == none[i])
 			twin_set(d, TWIN_NONE, NULL, "%s of devices that have "
 			    "no twin", d->driver);
-	}
-	/* usbhid interfaces: one QEMU device per USB device (the path's
-	 * parent), the keyboard winning over the mouse over the tablet */
-	for (i = 0; i < t->ndevices; i++) {
-		d = &t->devices[i];
-		if (d->state != TWIN_DEVICE || c->rule[i] == NULL ||
-		    c->rule[i]->role != TR_USBHID)
-			continue;
-		for (j = i + 1; j < t->ndevices; j++) {
-			p = &t->devices[j];
-			if (p->state != TWIN_DEVICE || c->rule[j] != c->rule[i] ||
-			    parent[i] != parent[j])
-				continue;
-			if (strcmp(p->qemu, "usb-kbd") == 0 ||
-			    (strcmp(p->qemu, "usb-mouse") == 0 &&
-			    strcmp(d->qemu, "usb-tablet") == 0))
-				d->qemu = p->qemu;
-			twin_set(p, TWIN_WITH, d->qemu, "another interface of "
-			    "the USB device %s", d->path);
+		if (parent[i] >= 0) {
+			kids[parent[i]]++;
+			none[parent[i]] += d->state == TWIN_NONE;
 		}
 	}
+	/* usbhid interfaces: one QEMU device per USB device (the path's
+	 * parent), the keyboard winning over the mouse over the tablet;
+	 * the first interface of each (rule, parent) takes the others */
+	strmap_init(&groups);
+	for (i = 0; i < t->ndevices; i++) {
+		p = &t->devices[i];
+		if (p->state != TWIN_DEVICE || c->rule[i] == NULL ||
+		    c->rule[i]->role != TR_USBHID)
+			continue;
+		snprintf(key, sizeof key, "%p %ld", (const void *)c->rule[i],
+		    parent[i]);
+		e = strmap_insert(&groups, key, strlen(key), &added);
+		if (added) {
+			e->key = arena_strdup(&c->scratch, key);
+			e->value = (void *)(uintptr_t)(i + 1);
+			continue;
+		}
+		d = &t->devices[(uintptr_t)e->value - 1];
+		if (strcmp(p->qemu, "usb-kbd") == 0 ||
+		    (strcmp(p->qemu, "usb-mouse") == 0 &&
+		    strcmp(d->qemu, "usb-tablet") == 0))
+			d->qemu = p->qemu;
+		twin_set(p, TWIN_WITH, d->qemu, "another interface of "
+		    "the USB device %s", d->path);
+	}
+	strmap_free(&groups);
 	free(parent);
+	free(kids);
+	free(none);
 }
 
 /* The file system types the bundle had mounted, and how each is
@@ -708,6 +790,7 @@ static void
 twin_helpers(struct twin_ctx *c)
 {
 	const struct ev_bundle	*eb;
+	struct stat		 st;
 	char			*p;
 	int			 b;
 
@@ -715,11 +798,14 @@ twin_helpers(struct twin_ctx *c)
 		eb = evidence_bundle(c->ev, b);
 		if (eb->path == NULL || *eb->path == '\0')
 			continue;
+		/* lstat: a helper that is a link is still the bundle's (and
+		 * refused by name when read, lib/beneath.h), not a host file
+		 * read through it */
 		p = xasprintf("%s/workload.d/tcploop.c", eb->path);
-		c->tcploop = access(p, R_OK) == 0;
+		c->tcploop = lstat(p, &st) == 0;
 		free(p);
 		p = xasprintf("%s/workload.d/afalg.c", eb->path);
-		c->afalg = access(p, R_OK) == 0;
+		c->afalg = lstat(p, &st) == 0;
 		free(p);
 		if (c->tcploop || c->afalg)
 			c->helpers = xasprintf("%s/workload.d", eb->path);
@@ -747,6 +833,21 @@ twin_opts_host(struct twin_opts *o)
 	o->host_cpus = cpus > 0 ? (int)cpus : 0;
 }
 
+/* The devices with no twin, indexed once their states are final: the
+ * callers walk them by index. */
+static void
+twin_index_unverifiable(struct twin *t)
+{
+	size_t	i;
+
+	free(t->none);
+	t->none = xcalloc(t->ndevices + 1, sizeof *t->none);
+	t->nnone = 0;
+	for (i = 0; i < t->ndevices; i++)
+		if (t->devices[i].state == TWIN_NONE)
+			t->none[t->nnone++] = i;
+}
+
 /* Make the twin (twin.h). */
 int
 twin_make(const struct evidence *ev, const struct twin_opts *o,
@@ -761,6 +862,7 @@ twin_make(const struct evidence *ev, const struct twin_opts *o,
 
 	memset(out, 0, sizeof *out);
 	memset(&c, 0, sizeof c);
+	arena_init(&c.scratch);
 	c.ev = ev;
 	c.o = o != NULL ? o : &none;
 	c.t = out;
@@ -783,6 +885,7 @@ twin_make(const struct evidence *ev, const struct twin_opts *o,
 		twin_decide(&c, i);
 	}
 	twin_follow(&c);
+	twin_index_unverifiable(out);
 	cpuinfo = twin_bundle_text(&c, "cpuinfo");
 	meminfo = twin_bundle_text(&c, "meminfo");
 	twin_cpu(&c, cpuinfo);
@@ -816,6 +919,8 @@ twin_make(const struct evidence *ev, const struct twin_opts *o,
 	rc = 0;
 out:
 	strbuf_free(&c.vm);
+	arena_free(&c.scratch);
+	strmap_free(&c.qemu_has);
 	vm_allow_free(&c.allow);
 	free(c.rule);
 	free(c.cpu);
@@ -864,23 +969,14 @@ twin_device_find(const struct twin *t, const char *bus, const char *driver,
 size_t
 twin_unverifiable_count(const struct twin *t)
 {
-	size_t	i, n = 0;
-
-	for (i = 0; i < t->ndevices; i++)
-		n += t->devices[i].state == TWIN_NONE;
-	return n;
+	return t->nnone;
 }
 
 /* The i-th device with no twin, or NULL. */
 const struct twin_device *
 twin_unverifiable_at(const struct twin *t, size_t i)
 {
-	size_t	j;
-
-	for (j = 0; j < t->ndevices; j++)
-		if (t->devices[j].state == TWIN_NONE && i-- == 0)
-			return &t->devices[j];
-	return NULL;
+	return i < t->nnone ? &t->devices[t->none[i]] : NULL;
 }
 
 /* Free a twin. */
@@ -898,6 +994,7 @@ twin_free(struct twin *t)
 		free(t->devices[i].why);
 	}
 	free(t->devices);
+	free(t->none);
 	for (i = 0; i < t->nfs; i++) {
 		free(t->fs[i].type);
 		free(t->fs[i].disk);

@@ -93,6 +93,9 @@ struct twin {
 	char		*helpers;
 	char	       **helper_files;
 	size_t		 nhelper_files;
+	/* The indexes of the devices with no twin (twin_unverifiable_at). */
+	size_t		*none;
+	size_t		 nnone;
 };
 
 /*

@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 
 #include <gelf.h>
 
+#include "../../lib/beneath.h"
 #include "../../lib/fileio.h"
 #include "../../lib/proc.h"
 #include "../../lib/util.h"
@@ -31,7 +33,8 @@ struct ir_entry {
 	char		*name;
 	mode_t		 mode;		/* type and permissions */
 	char		*src;		/* regular file: copied from here */
-	const char	*data;		/* ... or this (not owned) */
+	const char	*data;		/* ... or this */
+	char		*own;		/* data, when the entry owns it */
 	size_t		 len;
 	char		*target;	/* symlink */
 	unsigned	 rmajor, rminor;
@@ -101,6 +104,17 @@ ir_data(struct ir *ir, const char *name, const char *data, size_t len,
 	e->len = len;
 }
 
+/* A regular file holding buf, which the archive now owns. */
+static void
+ir_data_own(struct ir *ir, const char *name, char *buf, size_t len,
+    mode_t perm)
+{
+	struct ir_entry	*e = ir_add(ir, name, S_IFREG | perm);
+
+	e->data = e->own = buf;
+	e->len = len;
+}
+
 /* A character device node. */
 static void
 ir_chardev(struct ir *ir, const char *name, unsigned maj, unsigned min,
@@ -130,6 +144,7 @@ ir_entry_free(struct ir_entry *e)
 {
 	free(e->name);
 	free(e->src);
+	free(e->own);
 	free(e->target);
 }
 
@@ -549,6 +564,12 @@ ir_cc_line(void *arg, const char *line, size_t len)
 	}
 }
 
+/* The compiler's limits: a helper of a few hundred lines needs a small
+ * part of each. */
+#define IR_CC_MEMORY	(1ULL << 30)	/* address space, bytes */
+#define IR_CC_CPU	120		/* seconds */
+#define IR_CC_OUTPUT	(64ULL << 20)	/* any file written, bytes */
+
 /* Compile a helper's C source static into scratch/name. */
 static int
 ir_compile(const char *src, const char *out, char **cause)
@@ -565,6 +586,10 @@ ir_compile(const char *src, const char *out, char **cause)
 	o.timeout = 300;
 	o.line = ir_cc_line;
 	o.arg = &msg;
+	/* somebody else's source: #include "/dev/zero" took cc1 to 1 GB */
+	o.limit_as = IR_CC_MEMORY;
+	o.limit_cpu = IR_CC_CPU;
+	o.limit_fsize = IR_CC_OUTPUT;
 	if (proc_run(&o, &r, cause) != 0) {
 		strbuf_free(&msg);
 		return -1;
@@ -580,48 +605,163 @@ ir_compile(const char *src, const char *out, char **cause)
 	return 0;
 }
 
-/* The workload's helpers in /usr/local/bin: NAME.c compiled static,
- * other regular files copied with their mode. */
+/* Compile a helper's source text (read from the bundle, following
+ * nothing) as scratch/src/base.c, static, into scratch/base: cc is given
+ * our copy, never a name in the bundle. */
 static int
-ir_helpers(struct ir *ir, const char *dir, const char *scratch,
-    char **cause)
+ir_compile_text(const char *scratch, const char *base, const char *text,
+    size_t len, char **cause)
+{
+	char	*srcdir, *src, *out;
+	int	 rc;
+
+	srcdir = xasprintf("%s/src", scratch);
+	src = xasprintf("%s/%s.c", srcdir, base);
+	out = xasprintf("%s/%s", scratch, base);
+	rc = path_mkdir_p(srcdir, 0755, cause);
+	if (rc == 0)
+		rc = file_write_atomic(src, text, len, 0644, 0, cause);
+	if (rc == 0)
+		rc = ir_compile(src, out, cause);
+	free(srcdir);
+	free(src);
+	free(out);
+	return rc;
+}
+
+/* Whether a helper's text is one kctui ships, name and bytes. */
+static bool
+ir_shipped(const char *name, const char *text, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < verify_nhelpers; i++)
+		if (strcmp(verify_helpers[i].name, name) == 0 &&
+		    verify_helpers[i].len == len &&
+		    memcmp(verify_helpers[i].text, text, len) == 0)
+			return true;
+	return false;
+}
+
+/* The bundle's own C files of dir (see verify.h). */
+char *
+initramfs_bundle_c(const char *dir)
 {
 	struct dirent	**list;
-	struct stat	 st;
-	char		*p, *n, *out, *base;
-	size_t		 len;
-	int		 i, count, rc = 0;
+	struct strbuf	 sb;
+	char		*buf, *shown;
+	size_t		 len, blen;
+	int		 i, count, dfd, fd;
 
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return NULL;
 	if ((count = scandir(dir, &list, NULL, alphasort)) < 0) {
-		*cause = xasprintf("%s: %s", dir, strerror(errno));
-		return -1;
+		close(dfd);
+		return NULL;
 	}
+	strbuf_init(&sb);
 	for (i = 0; i < count; i++) {
-		p = xasprintf("%s/%s", dir, list[i]->d_name);
 		len = strlen(list[i]->d_name);
-		if (rc != 0 || list[i]->d_name[0] == '.' || stat(p, &st) != 0 ||
-		    !S_ISREG(st.st_mode))
-			;
-		else if (len > 2 && strcmp(list[i]->d_name + len - 2,
-		    ".c") == 0) {
-			base = xstrndup(list[i]->d_name, len - 2);
-			out = xasprintf("%s/%s", scratch, base);
-			n = xasprintf("usr/local/bin/%s", base);
-			if ((rc = path_mkdir_p(scratch, 0777, cause)) == 0 &&
-			    (rc = ir_compile(p, out, cause)) == 0)
-				ir_file(ir, n, out, 0755);
-			free(base);
-			free(out);
-			free(n);
-		} else {
-			n = xasprintf("usr/local/bin/%s", list[i]->d_name);
-			ir_file(ir, n, p, st.st_mode & 07777);
-			free(n);
+		if (list[i]->d_name[0] != '.' && len > 2 &&
+		    strcmp(list[i]->d_name + len - 2, ".c") == 0) {
+			buf = NULL;
+			fd = beneath_openat(dfd, list[i]->d_name, O_RDONLY |
+			    O_NONBLOCK);
+			if (fd >= 0)
+				buf = fd_read_all(fd, &blen, true);
+			if (buf == NULL || !ir_shipped(list[i]->d_name, buf,
+			    blen)) {
+				shown = xasprintf("%s/%s", dir,
+				    list[i]->d_name);
+				strbuf_addf(&sb, "%s%s", sb.len > 0 ? " " : "",
+				    shown);
+				free(shown);
+			}
+			free(buf);
 		}
-		free(p);
 		free(list[i]);
 	}
 	free(list);
+	close(dfd);
+	return sb.len > 0 ? strbuf_detach(&sb) : (strbuf_free(&sb), NULL);
+}
+
+/*
+ * The workload's helpers in /usr/local/bin: NAME.c compiled static, other
+ * regular files copied with their mode. Each is opened below dir without
+ * following a link (lib/beneath.h): a link in a bundle's workload.d is an
+ * error naming it, never its target copied into the guest. A NAME.c that
+ * is not one of kctui's own helpers (byte for byte) is compiled on this
+ * host only when the user asked (build_bundle_c, --build-bundle-helpers),
+ * and then with limits on the compiler's memory, time and output.
+ */
+static int
+ir_helpers(struct ir *ir, const char *dir, const char *scratch,
+    bool build_bundle_c, char **cause)
+{
+	struct dirent	**list;
+	struct stat	 st;
+	const char	*name;
+	char		*n, *base, *buf, *shown;
+	size_t		 len, blen;
+	int		 i, count, dfd, fd, rc = 0;
+
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) < 0) {
+		*cause = beneath_strerror(dir, errno);
+		return -1;
+	}
+	if ((count = scandir(dir, &list, NULL, alphasort)) < 0) {
+		*cause = xasprintf("%s: %s", dir, strerror(errno));
+		close(dfd);
+		return -1;
+	}
+	for (i = 0; i < count; i++) {
+		name = list[i]->d_name;
+		len = strlen(name);
+		if (rc != 0 || name[0] == '.')
+			goto next;
+		shown = xasprintf("%s/%s", dir, name);
+		fd = beneath_openat(dfd, name, O_RDONLY | O_NONBLOCK);
+		if (fd < 0) {
+			*cause = beneath_strerror(shown, errno);
+			rc = -1;
+		} else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+			close(fd);	/* directories, FIFOs: not helpers */
+		else if ((buf = fd_read_all(fd, &blen, true)) == NULL) {
+			*cause = xasprintf("%s: %s", shown, strerror(errno));
+			rc = -1;
+		} else if (len > 2 && strcmp(name + len - 2, ".c") == 0 &&
+		    !build_bundle_c && !ir_shipped(name, buf, blen)) {
+			*cause = xasprintf("%s: the bundle's own C, not one of "
+			    "kctui's helpers: it is compiled on this host only "
+			    "with --build-bundle-helpers", shown);
+			free(buf);
+			rc = -1;
+		} else if (len > 2 && strcmp(name + len - 2, ".c") == 0) {
+			base = xstrndup(name, len - 2);
+			n = xasprintf("usr/local/bin/%s", base);
+			rc = ir_compile_text(scratch, base, buf, blen, cause);
+			if (rc == 0) {
+				char *out = xasprintf("%s/%s", scratch, base);
+
+				ir_file(ir, n, out, 0755);
+				free(out);
+			}
+			free(buf);
+			free(base);
+			free(n);
+		} else {
+			n = xasprintf("usr/local/bin/%s", name);
+			ir_data_own(ir, n, buf, blen, st.st_mode & 0777);
+			free(n);
+		}
+		free(shown);
+next:
+		free(list[i]);
+	}
+	free(list);
+	close(dfd);
 	return rc;
 }
 
@@ -677,7 +817,8 @@ initramfs_build(const struct initramfs *o, char **cause)
 	if (rc == 0 && o->workload != NULL && o->workload->helpers != NULL) {
 		scratch = o->scratch != NULL ? xstrdup(o->scratch) :
 		    xasprintf("%s.helpers", o->out);
-		rc = ir_helpers(&ir, o->workload->helpers, scratch, cause);
+		rc = ir_helpers(&ir, o->workload->helpers, scratch,
+		    o->build_bundle_c, cause);
 	}
 	if (rc == 0) {
 		ir_finish(&ir);

@@ -26,6 +26,7 @@
 #include <sys/statvfs.h>
 
 #include "../../kconfig-parser/kconfig.h"
+#include "../../lib/beneath.h"
 #include "../../lib/clock.h"
 #include "../../lib/fileio.h"
 #include "../../lib/proc.h"
@@ -57,10 +58,23 @@ verify_note(struct verify *v, const char *detail)
 static int
 verify_plain_config(const char *in, const char *out, char **cause)
 {
-	void	*buf;
-	size_t	 len;
+	const char	*slash = strrchr(in, '/');
+	char		*dir, *raw;
+	void		*buf;
+	size_t		 len, rawlen;
+	int		 rc;
 
-	if (zstream_decode_file(in, &buf, &len, cause) != 0)
+	/* the file itself never a link: a bundle's config.xz pointing at a
+	 * host file would be built and its lines warned about */
+	dir = slash == NULL ? xstrdup(".") : slash == in ? xstrdup("/") :
+	    xstrndup(in, slash - in);
+	raw = beneath_read(dir, slash == NULL ? in : slash + 1, &rawlen, cause);
+	free(dir);
+	if (raw == NULL)
+		return -1;
+	rc = zstream_decode(raw, rawlen, &buf, &len, cause);
+	free(raw);
+	if (rc != 0)
 		return -1;
 	if (file_write_atomic(out, buf, len, 0644, 0, cause) != 0) {
 		free(buf);
@@ -478,6 +492,7 @@ verify_boot(struct verify_state *st, const char *kernel, const char *initrd,
 	ir.release = release;
 	ir.workload = v->workload;
 	ir.scratch = st->bootdir;
+	ir.build_bundle_c = v->build_bundle_c;
 	if (initramfs_build(&ir, cause) != 0)
 		return -1;
 	memset(&vb, 0, sizeof vb);
@@ -667,8 +682,16 @@ verify_host_fits(const struct verify *v, char **cause)
 			return -1;
 		}
 	}
-	for (i = 0; i < v->spec->ndisks; i++)
-		disks += v->spec->disks[i].size;
+	/* checked: a vm file's sizes are somebody else's numbers */
+	for (i = 0; i < v->spec->ndisks; i++) {
+		if (!u64_add(disks, v->spec->disks[i].size, &disks) ||
+		    disks > VM_DISKS_MAX) {
+			*cause = xasprintf("%s: its disks add up to more than "
+			    "%llu GiB, the most kctui makes", v->spec->path,
+			    VM_DISKS_MAX >> 30);
+			return -1;
+		}
+	}
 	/* The work directory may not exist yet: its nearest ancestor that
 	 * does is on the same file system, or the mkdir will say why. */
 	dir = xstrdup(v->work);

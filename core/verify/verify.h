@@ -89,7 +89,26 @@ struct initramfs {
 					   libraries */
 	const struct workload *workload;
 	const char	*scratch;	/* for compiling workload helpers */
+	/* Compile the bundle's own C (workload.d/NAME.c that is not one of
+	 * kctui's helpers, verify_helpers): --build-bundle-helpers. */
+	bool		 build_bundle_c;
 };
+
+/* The guest helpers kctui ships (helpers-shipped.c): a bundle's
+ * workload.d/NAME.c byte-identical to one is compiled as kctui's own. */
+struct verify_helper {
+	const char	*name;		/* "tcploop.c" */
+	const char	*text;
+	size_t		 len;
+};
+extern const struct verify_helper verify_helpers[];
+extern const size_t verify_nhelpers;
+
+/* The C files of the helpers directory dir that are the bundle's own
+ * (not kctui's helpers), as "DIR/a.c DIR/b.c" (malloc'd), or NULL when
+ * there is none: what --build-bundle-helpers would compile on this host.
+ * Links are listed too (building refuses them). */
+char	*initramfs_bundle_c(const char *dir);
 
 /* Write an uncompressed newc initramfs: busybox's applets, kmod as
  * modprobe & co, the staged modules, /init (verify-init.sh), the
@@ -274,6 +293,7 @@ struct verify {
 	bool		 no_baseline;
 	/* Boot the baseline, report its steps, and stop: nothing built
 	 * (checks a bundle's machine and workload, or a twin). */
+	bool		 build_bundle_c;	/* --build-bundle-helpers */
 	bool		 baseline_only;
 	/* The machine is a twin made from the evidence (core/twin), not
 	 * the bundle's own vm: what it says of itself for the report

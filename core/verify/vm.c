@@ -20,6 +20,7 @@
 #include "../../lib/clock.h"
 #include "../../lib/fileio.h"
 #include "../../lib/proc.h"
+#include "../../lib/text.h"
 #include "../../lib/util.h"
 #include "verify.h"
 
@@ -184,6 +185,31 @@ vm_word(const char *s, const char *end)
 	return p - s;
 }
 
+/* The exit code at s (up to end: the line is the guest's and may end in
+ * digits with no NUL after them; atoi read past it, found by
+ * fuzz_console), clamped to an int. */
+static int
+vm_rc(const char *s, const char *end)
+{
+	long long	v = 0;
+	bool		neg = false, any = false;
+
+	if (s < end && *s == '-') {
+		neg = true;
+		s++;
+	}
+	for (; s < end && *s >= '0' && *s <= '9'; s++) {
+		any = true;
+		if (v < 1000000000LL)
+			v = v * 10 + (*s - '0');
+	}
+	if (!any)
+		return 0;	/* as atoi did */
+	if (v > 1000000000LL)
+		v = 1000000000LL;
+	return (int)(neg ? -v : v);
+}
+
 /* "step NAME begin" / "step NAME end rc=N". */
 static void
 vm_mark_step(struct vm_result *res, const char *s, const char *end)
@@ -204,7 +230,7 @@ vm_mark_step(struct vm_result *res, const char *s, const char *end)
 		res->cur = st - res->steps;
 	} else if (end - w >= 7 && strncmp(w, "end rc=", 7) == 0) {
 		st = vm_result_step(res, s, n);
-		st->rc = atoi(w + 7);
+		st->rc = vm_rc(w + 7, end);
 		st->state = st->rc == 0 ? VM_STEP_PASS : VM_STEP_FAIL;
 		st->seconds = st->seconds > 0 ? clock_now() - st->seconds : 0;
 		res->cur = -1;
@@ -526,8 +552,11 @@ struct vm_run_ctx {
 	volatile sig_atomic_t kvm_failed;	/* stops QEMU */
 	char		*kvm_error;
 	bool		 guest_spoke;	/* a console line not QEMU's own */
+	bool		 kernel_spoke;	/* a line only a guest kernel prints */
 	struct strbuf	 qemu_said;	/* QEMU's own lines, the first few */
 	int		 nqemu_said;
+	struct strbuf	 guest_first;	/* the first lines before a kernel's */
+	int		 nfirst;
 	struct proc_result r;		/* how QEMU ended */
 };
 
@@ -584,30 +613,68 @@ vm_kvm_error(const char *line, size_t len)
 	return false;
 }
 
-/* A console line: into console.log, through the parser, and progress
+/* Whether a console line can only come from a guest's kernel or its
+ * /init: QEMU prints other lines on the same stdout (its -cpu help or
+ * -device help lists, its warnings), and exits 0 after a list. */
+static bool
+vm_kernel_line(const char *line, size_t len)
+{
+	static const char *const marks[] = {
+		"Linux version ", "@@kctui:", "Kernel panic",
+		"Kernel command line:",
+	};
+	size_t	i, n, j;
+
+	for (i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+		n = strlen(marks[i]);
+		for (j = 0; j + n <= len; j++)
+			if (memcmp(line + j, marks[i], n) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* A console line: made visible text first (the guest controls it: an
+ * escape sequence must reach neither the terminal nor the report,
+ * lib/text.h), then into console.log, through the parser, and progress
  * when a step starts or the guest is done. */
 static void
-vm_console_line(void *arg, const char *line, size_t len)
+vm_console_line(void *arg, const char *raw, size_t rawlen)
 {
 	struct vm_run_ctx *c = arg;
 	long		 cur = c->res->cur;
 	bool		 finished = c->res->finished;
-	const char	*text;
-	size_t		 n;
-	char		*ev;
+	const char	*text, *line;
+	size_t		 n, len;
+	char		*ev, *vis = NULL;
 
+	if (text_is_visible(raw, rawlen, 0)) {
+		line = raw;
+		len = rawlen;
+	} else {
+		vis = text_visible(raw, rawlen, 0);
+		line = vis;
+		len = strlen(vis);
+	}
+	if (!c->kernel_spoke && vm_kernel_line(line, len))
+		c->kernel_spoke = true;
 	atomic_write(&c->log, line, len);
 	atomic_write(&c->log, "\n", 1);
 	if (c->res->kvm && !c->kvm_failed && vm_kvm_error(line, len)) {
 		c->kvm_error = xstrndup(line, len);
 		c->kvm_failed = 1;
 	}
-	if (!vm_qemu_message(line, len, &text, &n))
+	if (!vm_qemu_message(line, len, &text, &n)) {
 		c->guest_spoke = true;
+		if (!c->kernel_spoke && c->nfirst++ < VM_QEMU_SAID)
+			strbuf_addf(&c->guest_first, "%s%.*s",
+			    c->guest_first.len ? "; " : "", (int)len, line);
+	}
 	else if (!c->guest_spoke && c->nqemu_said++ < VM_QEMU_SAID)
 		strbuf_addf(&c->qemu_said, "%s%.*s", c->qemu_said.len ? "; " :
 		    "", (int)n, text);
 	vm_result_line(c->res, line, len);
+	free(vis);
 	if (c->b->progress == NULL)
 		return;
 	if (c->res->cur >= 0 && c->res->cur != cur) {
@@ -692,6 +759,14 @@ vm_run_qemu(struct vm_run_ctx *c, char *const *argv, char **cause)
 	return 0;
 }
 
+/* Whether QEMU exited 0 after printing lines, none of a guest kernel. */
+static bool
+vm_listed_and_left(const struct vm_run_ctx *c)
+{
+	return c->r.exit_code == 0 && c->r.signal == 0 && !c->kernel_spoke &&
+	    (c->qemu_said.len != 0 || c->guest_first.len != 0);
+}
+
 /*
  * Whether QEMU itself failed: it exited with an error or a signal (an
  * assertion, an option it refused, a device or bus it does not know)
@@ -702,8 +777,20 @@ vm_run_qemu(struct vm_run_ctx *c, char *const *argv, char **cause)
 static char *
 vm_host_failure(const struct vm_run_ctx *c)
 {
-	if (c->guest_spoke || c->r.timed_out || c->r.cancelled ||
-	    c->r.stopped || c->r.exit_code == 0)
+	if (c->r.timed_out || c->r.cancelled || c->r.stopped)
+		return NULL;
+	/* QEMU ending well, having printed lines but none a guest kernel
+	 * prints, did not boot one: it printed a list it was asked for
+	 * (-cpu help); the machine given is the host's fault, not the
+	 * kernel's. A silent exit 0 stays the kernel's: a trimmed kernel
+	 * with no serial console runs /init and powers off unheard. */
+	if (vm_listed_and_left(c))
+		return xasprintf("QEMU exited with status 0 before the guest "
+		    "printed anything%s%s", c->qemu_said.len != 0 ? "; it "
+		    "said: " : c->guest_first.len != 0 ? "; it printed: " : "",
+		    c->qemu_said.len != 0 ? c->qemu_said.s :
+		    c->guest_first.len != 0 ? c->guest_first.s : "");
+	if (c->guest_spoke || c->r.exit_code == 0)
 		return NULL;
 	if (c->qemu_said.len != 0)
 		return xstrdup(c->qemu_said.s);
@@ -712,6 +799,80 @@ vm_host_failure(const struct vm_run_ctx *c)
 		    "guest printed anything", c->r.signal);
 	return xasprintf("QEMU exited with status %d before the guest "
 	    "printed anything", c->r.exit_code);
+}
+
+/* proc_run's line callback: keep every line. */
+static void
+vm_help_line(void *arg, const char *line, size_t len)
+{
+	struct strbuf	*sb = arg;
+
+	strbuf_add(sb, line, len);
+	strbuf_addc(sb, '\n');
+}
+
+/*
+ * The vm file's CPU model is one of QEMU's: "x86 NAME" in its -cpu help
+ * (as the twin takes devices from -device help). The allow-list cannot
+ * know the models of the QEMU used; a model QEMU does not have would fail
+ * before the guest prints. A program that prints no "Available CPUs:"
+ * list (a test's fake QEMU) is not judged. -1 with *cause naming the
+ * vm file.
+ */
+static int
+vm_cpu_check(const struct vm_boot *b, const char *qemu, char **cause)
+{
+	struct proc_opts	 po;
+	struct proc_result	 res;
+	struct strbuf		 sb;
+	const char		*cpu = b->spec->cpu, *p;
+	char			*argv[4], *model;
+	size_t			 n;
+	int			 rc = 0;
+
+	argv[0] = (char *)qemu;
+	argv[1] = (char *)"-cpu";
+	argv[2] = (char *)"help";
+	argv[3] = NULL;
+	memset(&po, 0, sizeof po);
+	po.argv = argv;
+	po.timeout = 30;
+	po.line = vm_help_line;
+	strbuf_init(&sb);
+	po.arg = &sb;
+	if (proc_run(&po, &res, cause) != 0) {
+		strbuf_free(&sb);
+		return -1;
+	}
+	if (res.exit_code != 0 || sb.s == NULL ||
+	    strncmp(sb.s, "Available CPUs:", 15) != 0) {
+		strbuf_free(&sb);
+		return 0;
+	}
+	n = strcspn(cpu, ",");
+	model = xstrndup(cpu, n);
+	for (p = sb.s; (p = strchr(p, '\n')) != NULL; ) {
+		p++;
+		/* "x86 NAME   description", the list ending at a blank line */
+		if (*p == '\n' || *p == '\0') {
+			rc = -1;
+			break;
+		}
+		if ((p = strchr(p, ' ')) == NULL)
+			break;
+		p++;
+		if (strncmp(p, model, n) == 0 && (p[n] == ' ' ||
+		    p[n] == '\n' || p[n] == '\0'))
+			break;
+	}
+	if (p == NULL || rc != 0) {
+		*cause = xasprintf("%s: cpu '%s' is not a CPU model of %s (its "
+		    "-cpu help lists them)", b->spec->path, model, qemu);
+		rc = -1;
+	}
+	free(model);
+	strbuf_free(&sb);
+	return rc;
 }
 
 /* Boot and run the workload; 0 with *res filled whatever the steps did,
@@ -739,7 +900,8 @@ vm_run(const struct vm_boot *b, struct vm_result *res, char **cause)
 		free(qemu);
 		return -1;
 	}
-	if (path_mkdir_p(b->dir, 0777, cause) != 0) {
+	if ((b->spec->cpu != NULL && vm_cpu_check(b, qemu, cause) != 0) ||
+	    path_mkdir_p(b->dir, 0777, cause) != 0) {
 		free(qemu);
 		return -1;
 	}
@@ -758,11 +920,14 @@ vm_run(const struct vm_boot *b, struct vm_result *res, char **cause)
 		c.b = b;
 		c.res = res;
 		strbuf_init(&c.qemu_said);
+		strbuf_init(&c.guest_first);
 		rc = vm_run_qemu(&c, a.v, cause);
 		vm_argv_free(&a);
 		host = rc == 0 ? vm_host_failure(&c) : NULL;
 		strbuf_free(&c.qemu_said);
-		if (host != NULL && !kvm) {
+		strbuf_free(&c.guest_first);
+		/* a list printed is no KVM failure: not tried again */
+		if (host != NULL && (!kvm || vm_listed_and_left(&c))) {
 			res->host_error = host;
 			free(c.kvm_error);
 			break;

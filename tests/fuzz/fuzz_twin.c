@@ -23,6 +23,7 @@
 #include "../../core/twin/twin.h"
 #include "../../core/verify/verify.h"
 #include "../../lib/fileio.h"
+#include "fuzz-file.h"
 #include "../../lib/util.h"
 
 /* The bundle's files, in the order the input gives them. */
@@ -44,22 +45,6 @@ fuzz_dir(void)
 	return dir;
 }
 
-/* Write text (n bytes) to a memfd; its /proc path into path. */
-static int
-fuzz_memfd(const char *text, size_t n, char *path, size_t len)
-{
-	int	fd = memfd_create("twin", MFD_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (fd_write_all(fd, text, n) != 0) {
-		close(fd);
-		return -1;
-	}
-	snprintf(path, len, "/proc/self/fd/%d", fd);
-	return fd;
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -70,9 +55,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct twin	 t;
 	struct vm_spec	 spec;
 	struct workload	 wl;
-	char		*cause = NULL, *path, mpath[64];
+	char		*cause = NULL, *path, mpath[96];
 	size_t		 i;
-	int		 fd;
 
 	for (i = 0; i < NNAMES; i++) {
 		path = xasprintf("%s/%s", dir, names[i]);
@@ -106,23 +90,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	/* The vm it wrote loads, through the allow-list. */
-	if ((fd = fuzz_memfd(t.vm, strlen(t.vm), mpath, sizeof mpath)) >= 0) {
+	if (fuzz_file("vm", t.vm, strlen(t.vm), mpath, sizeof mpath) == 0) {
 		if (vm_spec_load(&spec, mpath, &cause) != 0) {
 			fprintf(stderr, "twin vm refused: %s\n%s", cause, t.vm);
 			abort();
 		}
 		vm_spec_free(&spec);
-		close(fd);
 	}
-	if ((fd = fuzz_memfd(t.workload, strlen(t.workload), mpath,
-	    sizeof mpath)) >= 0) {
+	if (fuzz_file("workload", t.workload, strlen(t.workload), mpath,
+	    sizeof mpath) == 0) {
 		if (workload_load(&wl, mpath, &cause) != 0) {
 			fprintf(stderr, "twin workload refused: %s\n%s", cause,
 			    t.workload);
 			abort();
 		}
 		workload_free(&wl);
-		close(fd);
 	}
 	twin_free(&t);
 	evidence_free(ev);

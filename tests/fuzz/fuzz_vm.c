@@ -18,23 +18,19 @@
 #include "../../core/verify/verify.h"
 #include "../../core/machine/vm-allow.h"
 #include "../../lib/fileio.h"
+#include "fuzz-file.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vm_spec	 spec;
 	struct vm_allow	 a;
-	char		*cause = NULL, path[64], *msg;
+	char		*cause = NULL, path[96], *msg;
 	size_t		 i;
-	int		 fd, rc;
+	int		 rc;
 
-	if ((fd = memfd_create("vm", MFD_CLOEXEC)) < 0)
+	if (fuzz_file("vm", data, size, path, sizeof path) != 0)
 		return 0;
-	if (fd_write_all(fd, data, size) != 0) {
-		close(fd);
-		return 0;
-	}
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	rc = vm_spec_load(&spec, path, &cause);
 	if (rc != 0) {
 		if (cause == NULL || strncmp(cause, path, strlen(path)) != 0)
@@ -60,6 +56,5 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		vm_allow_free(&a);
 		vm_spec_free(&spec);
 	}
-	close(fd);
 	return 0;
 }

@@ -17,23 +17,18 @@
 
 #include "../../core/verify/verify.h"
 #include "../../lib/fileio.h"
+#include "fuzz-file.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct workload	 w;
-	char		*cause = NULL, path[64];
+	char		*cause = NULL, path[96];
 	const char	*p;
 	size_t		 i;
-	int		 fd;
 
-	if ((fd = memfd_create("workload", MFD_CLOEXEC)) < 0)
+	if (fuzz_file("workload", data, size, path, sizeof path) != 0)
 		return 0;
-	if (fd_write_all(fd, data, size) != 0) {
-		close(fd);
-		return 0;
-	}
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	if (workload_load(&w, path, &cause) != 0) {
 		if (cause == NULL || strncmp(cause, path, strlen(path)) != 0)
 			abort();
@@ -51,6 +46,5 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		workload_free(&w);
 	}
-	close(fd);
 	return 0;
 }

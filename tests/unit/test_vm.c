@@ -88,7 +88,7 @@ test_spec_ok(const char *dir)
 	    vm_disk_mkfs("none") == NULL;
 	check("spec-disks", ok, NULL);
 	ok = s.nargs == 6 && strcmp(s.args[0], "-netdev") == 0 &&
-	    strcmp(s.args[1], "user,id=net0") == 0 &&
+	    strcmp(s.args[1], "user,id=net0,restrict=on") == 0 &&
 	    strcmp(s.args[2], "-device") == 0 &&
 	    strcmp(s.args[4], "-object") == 0 &&
 	    strcmp(s.args[5], "rng-random,filename=/dev/urandom,id=rng0") == 0;
@@ -883,6 +883,7 @@ test_initramfs(const char *dir)
 	o.out = out;
 	o.workload = &w;
 	o.scratch = wd;
+	o.build_bundle_c = true;	/* hello.c is no helper of kctui's */
 	ok = initramfs_build(&o, &cause) == 0;
 	check("initramfs-build", ok, cause);
 	free(cause);
