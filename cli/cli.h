@@ -68,6 +68,9 @@ int	cmd_collect(struct session *, int argc, char **argv);
 int	cmd_explain(struct session *, int argc, char **argv);
 /* kctui enable SYMBOL[=y|m] [--apply -o FILE] */
 int	cmd_enable(struct session *, int argc, char **argv);
+/* kctui need PROFILE... [--apply -o FILE] [--decisions FILE]
+ * [--no-record] | need --list (cmd-need.c) */
+int	cmd_need(struct session *, int argc, char **argv);
 /* kctui suggest -e BUNDLE... [--policy P] [--format text|tsv]
  * [--decisions FILE] */
 int	cmd_suggest(struct session *, int argc, char **argv);

@@ -39,6 +39,10 @@ static const struct cmd_entry cmd_table[] = {
 	  "its value, why, what blocks it, what depends on it", cmd_explain },
 	{ "enable", "SYMBOL[=y|m]",
 	  "[--apply -o FILE] the changes that turn it on", cmd_enable },
+	{ "need", "PROFILE...", "[--apply -o FILE] [--decisions FILE] "
+	  "[--no-record] | need --list\n"
+	  "what a feature needs (profiles/*.yaml), kept by every policy",
+	  cmd_need },
 	{ "suggest", "-e BUNDLE...",
 	  "[--policy modules|aggressive|verified] [--format text|tsv]\n"
 	  "[--decisions FILE]: trim candidates by subsystem", cmd_suggest },
