@@ -64,6 +64,9 @@ int	cmd_print_env(struct session *, int argc, char **argv);
 int	cmd_evidence(struct session *, int argc, char **argv);
 /* kctui collect -o DIR [--trace-seconds N] [-- COMMAND ARGS...] */
 int	cmd_collect(struct session *, int argc, char **argv);
+/* kctui collect --append BUNDLE [--from DIR | --import-modprobed FILE]
+ * (cmd-collect-append.c) */
+int	cmd_collect_append(struct session *, int argc, char **argv);
 /* kctui explain SYMBOL */
 int	cmd_explain(struct session *, int argc, char **argv);
 /* kctui enable SYMBOL[=y|m] [--apply -o FILE] */

@@ -34,7 +34,9 @@ static const struct cmd_entry cmd_table[] = {
 	{ "evidence", "-e BUNDLE...", "[--format text|tsv] [--unmapped] [--functions]\n"
 	  "what evidence says of each option", cmd_evidence },
 	{ "collect", "-o DIR", "[--trace-seconds N] [-- COMMAND...]\n"
-	  "record an evidence bundle here", cmd_collect },
+	  "record an evidence bundle here; --append BUNDLE [--from DIR |\n"
+	  "--import-modprobed FILE]: add what this machine shows now",
+	  cmd_collect },
 	{ "explain", "SYMBOL",
 	  "its value, why, what blocks it, what depends on it", cmd_explain },
 	{ "enable", "SYMBOL[=y|m]",

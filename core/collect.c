@@ -1657,6 +1657,8 @@ collect_files(struct collect *c, char **cause)
 	    cause) != 0 ||
 	    collect_copy(c, "/proc/crypto", "crypto", false, cause) != 0)
 		return -1;
+	if (c->opt->snapshot)
+		return 0;
 	if (c->have_kallsyms && collect_write(c, "kallsyms.xz",
 	    c->kallsyms.s, c->kallsyms.len, true, 0600, cause) != 0)
 		return -1;
