@@ -5,6 +5,7 @@
  * through enable's engine with its reasons, and kept by every policy
  * through keep decisions that name the profile.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "../core/profile.h"
 #include "../core/session.h"
 #include "../kconfig-parser/kconfig.h"
+#include "../lib/fileio.h"
 #include "../lib/util.h"
 #include "cli.h"
 
@@ -116,8 +118,61 @@ cmd_need_summary(const struct profile_apply *pa, const struct profile *pr)
 	printf(".\n");
 }
 
+/*
+ * --workload FILE: the profiles' steps appended to a workload (the twin's,
+ * kctui twin -o DIR), for kctui verify --workload FILE to run; a step the
+ * file has already is left as it is. 0, or -1 with the reason printed.
+ */
+static int
+cmd_need_workload(const char *path, struct profile *const *prs, size_t n)
+{
+	struct strbuf	 sb;
+	char		*text, *step, *cause = NULL;
+	size_t		 len, i, added = 0;
+	int		 rc = -1;
+
+	if ((text = file_read_regular(path, &len)) == NULL) {
+		fprintf(stderr, "kctui: %s: %s\n", path, errno == EINVAL ?
+		    "not a regular file" : strerror(errno));
+		return -1;
+	}
+	strbuf_init(&sb);
+	strbuf_add(&sb, text, len);
+	for (i = 0; i < n; i++) {
+		if ((step = profile_workload_text(prs[i])) == NULL) {
+			printf("%s: its step is described, not written as a "
+			    "script: nothing added to %s\n", prs[i]->name,
+			    path);
+			continue;
+		}
+		if (profile_workload_has_step(sb.s, prs[i]->step_name))
+			printf("%s: %s has a step %s already\n",
+			    prs[i]->name, path, prs[i]->step_name);
+		else {
+			if (sb.len > 0 && sb.s[sb.len - 1] != '\n')
+				strbuf_addc(&sb, '\n');
+			strbuf_adds(&sb, step);
+			printf("%s: step %s added to %s\n", prs[i]->name,
+			    prs[i]->step_name, path);
+			added++;
+		}
+		free(step);
+	}
+	if (added > 0 && file_write_atomic(path, sb.s, sb.len, 0644, 0,
+	    &cause) != 0) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		free(cause);
+		goto out;
+	}
+	rc = 0;
+out:
+	strbuf_free(&sb);
+	free(text);
+	return rc;
+}
+
 /* kctui need PROFILE... [--apply -o FILE] [--decisions FILE]
- * [--no-record] | need --list */
+ * [--no-record] [--workload FILE] | need --list */
 int
 cmd_need(struct session *s, int argc, char **argv)
 {
@@ -127,6 +182,7 @@ cmd_need(struct session *s, int argc, char **argv)
 		{ "decisions", required_argument, NULL, 'd' },
 		{ "no-record", no_argument, NULL, 'n' },
 		{ "list", no_argument, NULL, 'l' },
+		{ "workload", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct profile		**prs = NULL;
@@ -135,6 +191,7 @@ cmd_need(struct session *s, int argc, char **argv)
 	struct kconfig		 *k = NULL;
 	const char		 *labels[] = { "-o", "--decisions" }, *names[2];
 	char			 *out = NULL, *dpath = NULL, *cause = NULL;
+	char			 *wpath = NULL;
 	bool			  apply = false, record = true, list = false;
 	size_t			  i, j, n = 0, nrec;
 	int			  ch, status = 1;
@@ -159,12 +216,16 @@ cmd_need(struct session *s, int argc, char **argv)
 		case 'l':
 			list = true;
 			break;
+		case 'w':
+			free(wpath);
+			wpath = session_path(s, optarg);
+			break;
 		default:
 			goto usage;
 		}
 	}
 	if (list) {
-		if (optind != argc || apply || out != NULL)
+		if (optind != argc || apply || out != NULL || wpath != NULL)
 			goto usage;
 		free(dpath);
 		return cmd_need_list();
@@ -250,6 +311,8 @@ cmd_need(struct session *s, int argc, char **argv)
 		printf("%zu keep decision%s recorded in %s\n", nrec,
 		    nrec == 1 ? "" : "s", dpath);
 	}
+	if (wpath != NULL && cmd_need_workload(wpath, prs, n) != 0)
+		status = 1;
 done:
 	profile_apply_free(pa);
 	if (k != NULL)
@@ -260,12 +323,14 @@ done:
 	free(prs);
 	free(out);
 	free(dpath);
+	free(wpath);
 	return status;
 usage:
 	fprintf(stderr, "usage: kctui need PROFILE... [--apply -o FILE] "
-	    "[--decisions FILE] [--no-record]\n"
+	    "[--decisions FILE] [--no-record] [--workload FILE]\n"
 	    "       kctui need --list\n");
 	free(out);
 	free(dpath);
+	free(wpath);
 	return 1;
 }

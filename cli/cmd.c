@@ -42,7 +42,7 @@ static const struct cmd_entry cmd_table[] = {
 	{ "enable", "SYMBOL[=y|m]",
 	  "[--apply -o FILE] the changes that turn it on", cmd_enable },
 	{ "need", "PROFILE...", "[--apply -o FILE] [--decisions FILE] "
-	  "[--no-record] | need --list\n"
+	  "[--no-record]\n[--workload FILE] | need --list: "
 	  "what a feature needs (profiles/*.yaml), kept by every policy",
 	  cmd_need },
 	{ "suggest", "-e BUNDLE...",

@@ -646,3 +646,57 @@ profile_free(struct profile *pr)
 	free(pr->step_run);
 	free(pr);
 }
+
+char *
+profile_workload_text(const struct profile *pr)
+{
+	struct strbuf	 sb;
+	const char	*p, *nl;
+	char		*fn;
+	size_t		 i;
+
+	if (pr->step_run == NULL || pr->step_name == NULL)
+		return NULL;
+	/* A shell function name: the step's with - and . as _. */
+	fn = xasprintf("need_%s", pr->step_name);
+	for (i = 0; fn[i] != '\0'; i++)
+		if (fn[i] == '-' || fn[i] == '.')
+			fn[i] = '_';
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "\n# kctui need %s: %s\n# (%s)\n%s() {\n",
+	    pr->name, pr->step_description, pr->path, fn);
+	for (p = pr->step_run; *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			nl = p + strlen(p);
+		if (nl > p)
+			strbuf_addf(&sb, "\t%.*s", (int)(nl - p), p);
+		strbuf_addc(&sb, '\n');
+		if (*nl == '\0')
+			break;
+	}
+	strbuf_addf(&sb, "}\nstep %s %s\n", pr->step_name, fn);
+	free(fn);
+	return strbuf_detach(&sb);
+}
+
+bool
+profile_workload_has_step(const char *text, const char *name)
+{
+	const char	*p = text;
+	size_t		 n = strlen(name);
+
+	for (; p != NULL && *p != '\0'; p = strchr(p, '\n'),
+	    p = p != NULL ? p + 1 : NULL) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, "step", 4) != 0 || (p[4] != ' ' &&
+		    p[4] != '\t'))
+			continue;
+		for (p += 4; *p == ' ' || *p == '\t'; p++)
+			;
+		if (strncmp(p, name, n) == 0 && (p[n] == ' ' ||
+		    p[n] == '\t' || p[n] == '\n' || p[n] == '\0'))
+			return true;
+	}
+	return false;
+}

@@ -54,6 +54,12 @@ char		**profile_dirs(void);
 char		**profile_names(void);
 void		 profile_strv_free(char **);
 void		 profile_free(struct profile *);
+/* The profile's workload step as a workload file has it (docs/evidence.md,
+ * "workload"): a comment, a shell function holding its run text, and
+ * "step NAME need_NAME"; NULL when the profile has no run text. */
+char		*profile_workload_text(const struct profile *);
+/* Whether a workload text has a step called name already. */
+bool		 profile_workload_has_step(const char *text, const char *name);
 
 /* What applying one option did. */
 enum profile_status {

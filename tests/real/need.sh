@@ -249,3 +249,28 @@ bad_profile misnamed " the profile is named 'other', the file misnamed.yaml: ren
 kt need no-such-profile
 grep -q "^kctui: no profile no-such-profile (kctui need --list shows them" "$work/err" &&
 	pass "real/need-unknown$sfx" || fail_with "real/need-unknown$sfx" "no message" cat "$work/err"
+
+# ------------------------------------------- the steps into the twin's workload
+# kctui twin writes the cloud-vm machine's workload; need --workload adds
+# the profiles' steps (those with a script) for verify --workload to run;
+# the result is still a workload (busybox sh parses it, verify's reader
+# is tests/unit/test_profile.c's) and a second run adds nothing.
+if kt --config "$work/cloud.config" twin -e "$BUNDLE" -o "$work/twin"; then
+	cp "$work/twin/workload" "$work/workload.orig"
+	kt --config "$work/cloud.config" need --no-record containers wireguard nftables \
+		--workload "$work/twin/workload"
+	if grep -qx 'step containers need_containers' "$work/twin/workload" &&
+	   grep -qx 'step wireguard need_wireguard' "$work/twin/workload" &&
+	   grep -q "^nftables: its step is described, not written as a script" "$work/out" &&
+	   busybox sh -n "$work/twin/workload" 2> "$work/sh.err" &&
+	   cmp -s "$work/workload.orig" <(head -n "$(wc -l < "$work/workload.orig")" "$work/twin/workload"); then
+		pass "real/need-workload$sfx" "($(grep -c '^step ' "$work/twin/workload") steps)"
+	else
+		fail_with "real/need-workload$sfx" "workload" cat "$work/out" "$work/sh.err"
+	fi
+	cp "$work/twin/workload" "$work/workload.1"
+	kt --config "$work/cloud.config" need --no-record containers --workload "$work/twin/workload"
+	same_file "real/need-workload-once$sfx" "$work/workload.1" "$work/twin/workload"
+else
+	fail_with "real/need-workload$sfx" "twin failed" cat "$work/err"
+fi

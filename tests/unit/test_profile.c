@@ -13,6 +13,7 @@
 #include "../../core/decisions.h"
 #include "../../core/enable.h"
 #include "../../core/profile.h"
+#include "../../core/verify/verify.h"
 
 #define UNIT_PREFIX "unit/profile/"
 #include "unit.h"
@@ -271,6 +272,67 @@ test_apply(void)
 	kconfig_free(k);
 }
 
+/* The shipped steps with a run text, appended to a workload, are read
+ * by verify's workload reader as steps of their own; a step name the
+ * file has is found. */
+static void
+test_workload(void)
+{
+	static const char *names[] = { "containers", "wireguard" };
+	char		 dir[] = "/tmp/kctui-profile-wl.XXXXXX", *path, *cause;
+	char		*step;
+	struct profile	*pr;
+	struct workload	 w;
+	struct strbuf	 sb;
+	size_t		 i;
+	bool		 ok = true;
+
+	if (!unit_tmpdir(dir)) {
+		check("workload", 0, "no scratch directory");
+		return;
+	}
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "step first true\n");
+	for (i = 0; i < 2; i++) {
+		path = xasprintf("profiles/%s.yaml", names[i]);
+		cause = NULL;
+		pr = profile_load_file(path, &cause);
+		free(path);
+		step = pr != NULL ? profile_workload_text(pr) : NULL;
+		ok = ok && step != NULL &&
+		    !profile_workload_has_step(sb.s, pr->step_name);
+		if (step != NULL)
+			strbuf_adds(&sb, step);
+		ok = ok && pr != NULL &&
+		    profile_workload_has_step(sb.s, pr->step_name);
+		free(step);
+		free(cause);
+		profile_free(pr);
+	}
+	path = xasprintf("%s/workload", dir);
+	unit_write_file(path, sb.s);
+	memset(&w, 0, sizeof w);
+	cause = NULL;
+	if (workload_load(&w, path, &cause) != 0)
+		ok = false;
+	checkf("workload", ok && w.nsteps == 3 &&
+	    strcmp(w.steps[1], "containers") == 0 &&
+	    strcmp(w.steps[2], "wireguard") == 0, "%s",
+	    cause != NULL ? cause : sb.s);
+	free(cause);
+	workload_free(&w);
+	free(path);
+	strbuf_free(&sb);
+	/* A profile without run text gives none. */
+	cause = NULL;
+	pr = profile_load_file("profiles/nftables.yaml", &cause);
+	check("workload-none", pr != NULL && profile_workload_text(pr) ==
+	    NULL, cause);
+	free(cause);
+	profile_free(pr);
+	unit_rmtree(dir);
+}
+
 int
 main(void)
 {
@@ -279,5 +341,6 @@ main(void)
 	test_errors();
 	test_file_name();
 	test_apply();
+	test_workload();
 	return unit_failures != 0;
 }
