@@ -69,9 +69,17 @@ cmd_need_print(struct kconfig *k, const struct profile_result *r)
 	case PROFILE_PLANNED:
 		/* The plan's last step is the option itself: its reason is
 		 * the profile's, said on the option's line. */
-		printf("  CONFIG_%s=%s (was %s): %s%s\n", o->name,
-		    explain_tri_name(r->want), explain_tri_name(r->was),
-		    o->reason, r->plan->nsteps > 1 ? "; first:" : "");
+		if (r->again)
+			printf("  CONFIG_%s=%s (a later change made it %s: "
+			    "set again): %s%s\n", o->name,
+			    explain_tri_name(r->want),
+			    explain_tri_name(r->was), o->reason,
+			    r->plan->nsteps > 1 ? "; first:" : "");
+		else
+			printf("  CONFIG_%s=%s (was %s): %s%s\n", o->name,
+			    explain_tri_name(r->want),
+			    explain_tri_name(r->was), o->reason,
+			    r->plan->nsteps > 1 ? "; first:" : "");
 		for (i = 0; i + 1 < r->plan->nsteps; i++)
 			printf("      %zu. CONFIG_%s=%s: %s\n", i + 1,
 			    kc_sym_name(r->plan->steps[i].sym),

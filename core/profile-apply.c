@@ -76,15 +76,37 @@ profile_plan_one(struct kconfig *k, struct profile_result *r)
 	r->plan = p;
 }
 
+/* Plan one option and apply the plan; a plan that fails to apply makes
+ * the result CANNOT with the reason. */
+static void
+profile_give(struct kconfig *k, struct profile_apply *pa,
+    struct profile_result *r)
+{
+	char *cause = NULL;
+
+	profile_plan_one(k, r);
+	if (r->status != PROFILE_PLANNED)
+		return;
+	if (enable_apply(k, r->plan, &cause) != 0) {
+		r->status = PROFILE_CANNOT;
+		r->why_not = cause;
+		return;
+	}
+	pa->nchanges += r->plan->nsteps;
+}
+
+/* Rounds of giving back what later plans took away. */
+#define PROFILE_ROUNDS	4
+
 struct profile_apply *
 profile_apply(struct kconfig *k, struct profile *const *prs, size_t n)
 {
 	struct profile_apply	*pa = xcalloc(1, sizeof *pa);
 	struct profile_result	*r;
 	struct kc_symbol	*sym;
-	char			*cause = NULL;
-	size_t			 i, j, total = 0;
+	size_t			 i, j, total = 0, again;
 	enum kc_type		 type;
+	int			 round;
 
 	for (i = 0; i < n; i++)
 		total += prs[i]->noptions;
@@ -109,25 +131,40 @@ profile_apply(struct kconfig *k, struct profile *const *prs, size_t n)
 				    "tristate option");
 				continue;
 			}
-			profile_plan_one(k, r);
-			if (r->status != PROFILE_PLANNED)
-				continue;
-			if (enable_apply(k, r->plan, &cause) != 0) {
-				r->status = PROFILE_CANNOT;
-				r->why_not = cause;
-				cause = NULL;
-				continue;
-			}
-			pa->nchanges += r->plan->nsteps;
+			profile_give(k, pa, r);
 		}
 	}
-	/* A later plan may turn an earlier option off again (a "depends on
-	 * !X" of another profile): every result is checked at the end. */
+	/*
+	 * A later plan may take an earlier option away: a default that gave
+	 * it changes (EXPERT=y for KCMP makes NAMESPACES visible, and its
+	 * "default !EXPERT" n), or a "depends on !X" of another profile.
+	 * Such an option is planned again, now as a value of its own, for a
+	 * few rounds; what is still away after them is said.
+	 */
+	for (round = 0; round < PROFILE_ROUNDS; round++) {
+		again = 0;
+		for (i = 0; i < pa->nresults; i++) {
+			r = &pa->results[i];
+			if ((r->status != PROFILE_ALREADY &&
+			    r->status != PROFILE_PLANNED) ||
+			    profile_given(k, r->sym, r->want))
+				continue;
+			enable_plan_free(r->plan);
+			r->plan = NULL;
+			r->again = true;
+			profile_give(k, pa, r);
+			again++;
+		}
+		if (again == 0)
+			break;
+	}
 	for (i = 0; i < pa->nresults; i++) {
 		r = &pa->results[i];
 		if ((r->status == PROFILE_ALREADY ||
 		    r->status == PROFILE_PLANNED) &&
 		    !profile_given(k, r->sym, r->want)) {
+			enable_plan_free(r->plan);
+			r->plan = NULL;
 			r->status = PROFILE_LOST;
 			r->why_not = xasprintf("a later change of these "
 			    "profiles made it %s again",

@@ -76,6 +76,8 @@ struct profile_result {
 	struct kc_symbol		*sym;		/* NULL when absent */
 	enum kc_tri			 want;		/* what was asked */
 	enum kc_tri			 was;		/* its value before */
+	bool				 again;		/* planned again: a later
+							   change took it away */
 	enum profile_status		 status;
 	struct enable_plan		*plan;		/* PLANNED */
 	char				*why_not;	/* CANNOT, LOST */

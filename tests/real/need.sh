@@ -186,6 +186,29 @@ else
 	fail_with "real/need-export-without$sfx" "export failed" cat "$work/err"
 fi
 
+# ------------------------------------------------ every profile on allnoconfig
+# Long plans (MODULES off: m asked is given as y; EXPERT turned on for
+# KCMP makes NAMESPACES, given by "default !EXPERT", n: planned again):
+# every option this tree defines is given and conf keeps the result.
+mkdir -p "$work/no"
+if "$KCTUI" -C "$TREE" --config "$work/no/no.config" allnoconfig >/dev/null 2>&1 &&
+   kt --config "$work/no/no.config" need --no-record $profiles --apply -o "$work/no/need.config"; then
+	bad=
+	for p in $profiles; do
+		for s in $(sed -n 's/^  - name: //p' "$KCTUI_REPO/profiles/$p.yaml"); do
+			case $s in MEMCG_SWAP|NFT_COUNTER) continue ;; esac
+			case $(val "$work/no/need.config" "$s") in y|m) ;; *) bad+=" $s" ;; esac
+		done
+	done
+	[ -z "$bad" ] && pass "real/need-allnoconfig$sfx" "($(grep '^configuration written' "$work/out" | sed 's/.*(//; s/)//'))" ||
+		fail_with "real/need-allnoconfig$sfx" "not given:$bad" grep "can't give" "$work/out"
+	cp "$work/no/need.config" "$work/no/need.conf"
+	conf_olddef "$work/no/need.conf"
+	same_file "real/need-allnoconfig-fixed-point-conf$sfx" "$work/no/need.config" "$work/no/need.conf"
+else
+	fail_with "real/need-allnoconfig$sfx" "need failed (exit $?)" grep "can't give" "$work/out"
+fi
+
 # ------------------------------------------ what this tree can't give
 cat > "$work/cant.yaml" <<'EOF'
 name: cant

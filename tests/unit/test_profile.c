@@ -272,6 +272,42 @@ test_apply(void)
 	kconfig_free(k);
 }
 
+/* An option given by a default a later plan changes is planned again:
+ * NS is "default !EXPERT", KC needs EXPERT (Linux's NAMESPACES and
+ * KCMP). */
+static void
+test_again(void)
+{
+	static const char kc[] =
+	    "config EXPERT\n\tbool \"expert\"\n"
+	    "config NS\n\tbool \"ns\" if EXPERT\n\tdefault !EXPERT\n"
+	    "config KC\n\tbool \"kc\"\n\tdepends on EXPERT\n";
+	struct kconfig		*k = unit_kconfig(kc, "", NULL);
+	struct profile		*pr;
+	struct profile_apply	*pa;
+	char			*cause;
+
+	pr = parse("name: a\ndescription: d\noptions:\n"
+	    "  - { name: NS, value: y, reason: r, source: s }\n"
+	    "  - { name: KC, value: y, reason: r, source: s }\n", &cause);
+	if (pr == NULL) {
+		check("again", 0, cause);
+		free(cause);
+		kconfig_free(k);
+		return;
+	}
+	pa = profile_apply(k, &pr, 1);
+	check("again", pa->nmissing == 0 &&
+	    pa->results[0].status == PROFILE_PLANNED &&
+	    pa->results[0].again &&
+	    kc_sym_tristate(k, kconfig_find(k, "NS")) == KC_YES &&
+	    kc_sym_tristate(k, kconfig_find(k, "KC")) == KC_YES,
+	    pa->results[0].why_not);
+	profile_apply_free(pa);
+	profile_free(pr);
+	kconfig_free(k);
+}
+
 /* The shipped steps with a run text, appended to a workload, are read
  * by verify's workload reader as steps of their own; a step name the
  * file has is found. */
@@ -341,6 +377,7 @@ main(void)
 	test_errors();
 	test_file_name();
 	test_apply();
+	test_again();
 	test_workload();
 	return unit_failures != 0;
 }
