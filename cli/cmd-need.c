@@ -199,7 +199,7 @@ cmd_need(struct session *s, int argc, char **argv)
 	struct kconfig		 *k = NULL;
 	const char		 *labels[] = { "-o", "--decisions" }, *names[2];
 	char			 *out = NULL, *dpath = NULL, *cause = NULL;
-	char			 *wpath = NULL;
+	char			 *wpath = NULL, *spec;
 	bool			  apply = false, record = true, list = false;
 	size_t			  i, j, n = 0, nrec;
 	int			  ch, status = 1;
@@ -244,7 +244,14 @@ cmd_need(struct session *s, int argc, char **argv)
 	 * a file:line error and nothing is written. */
 	prs = xcalloc((size_t)(argc - optind), sizeof *prs);
 	for (i = (size_t)optind; i < (size_t)argc; i++) {
-		if ((prs[n] = profile_find(argv[i], &cause)) == NULL) {
+		/* A path is from where kctui started (-C changed there). */
+		spec = strchr(argv[i], '/') != NULL ||
+		    (strlen(argv[i]) > 5 && strcmp(argv[i] +
+		    strlen(argv[i]) - 5, ".yaml") == 0) ?
+		    session_path(s, argv[i]) : xstrdup(argv[i]);
+		prs[n] = profile_find(spec, &cause);
+		free(spec);
+		if (prs[n] == NULL) {
 			fprintf(stderr, "kctui: %s\n", cause);
 			free(cause);
 			goto done;

@@ -650,6 +650,27 @@ ca_take_kept(const char *bundle, const char *from, bool release_changed,
 	return 0;
 }
 
+/* Under a new kernel, the old kernel's files the snapshot has no
+ * counterpart of (modules.alias of a kernel without one) would describe
+ * the wrong kernel: they go. */
+static void
+ca_drop_stale(const char *dir, const char *from)
+{
+	static const char *const kernel[] = { "config.xz", "kallsyms.xz",
+	    "modules.alias.xz", "modules.builtin.ranges.xz" };
+	char	*src, *dst;
+	size_t	 i;
+
+	for (i = 0; i < sizeof kernel / sizeof kernel[0]; i++) {
+		src = xasprintf("%s/%s", from, kernel[i]);
+		dst = xasprintf("%s/%s", dir, kernel[i]);
+		if (access(src, F_OK) != 0)
+			(void)unlink(dst);
+		free(src);
+		free(dst);
+	}
+}
+
 /* Merge add into b and write the bundle: the merged files, the seen
  * file and the kept files from from (may be NULL). */
 static int
@@ -710,6 +731,8 @@ ca_write(const char *dir, struct ca_bundle *b, struct ca_bundle *add,
 		goto out;
 	if (file_write_atomic_set(o.v, o.n, cause) != 0)
 		goto out;
+	if (changed && from != NULL)
+		ca_drop_stale(dir, from);
 	res->modules = b->files[CA_MODULES].n;
 	res->new_modules = b->files[CA_MODULES].n - before;
 	res->runs = 0;
