@@ -67,10 +67,16 @@ int	cmd_print_env(struct session *, int argc, char **argv);
 int	cmd_evidence(struct session *, int argc, char **argv);
 /* kctui collect -o DIR [--trace-seconds N] [-- COMMAND ARGS...] */
 int	cmd_collect(struct session *, int argc, char **argv);
+/* kctui collect --append BUNDLE [--from DIR | --import-modprobed FILE]
+ * (cmd-collect-append.c) */
+int	cmd_collect_append(struct session *, int argc, char **argv);
 /* kctui explain SYMBOL */
 int	cmd_explain(struct session *, int argc, char **argv);
 /* kctui enable SYMBOL[=y|m] [--apply -o FILE] */
 int	cmd_enable(struct session *, int argc, char **argv);
+/* kctui need PROFILE... [--apply -o FILE] [--decisions FILE]
+ * [--no-record] | need --list (cmd-need.c) */
+int	cmd_need(struct session *, int argc, char **argv);
 /* kctui suggest -e BUNDLE... [--policy P] [--format text|tsv]
  * [--decisions FILE] */
 int	cmd_suggest(struct session *, int argc, char **argv);

@@ -279,6 +279,10 @@ cmd_collect(struct session *s, int argc, char **argv)
 	char			*cause = NULL, *out = NULL;
 	int			 ch, status;
 
+	/* collect --append BUNDLE: evidence over weeks, its own options. */
+	for (ch = 1; ch < argc && strcmp(argv[ch], "--") != 0; ch++)
+		if (strncmp(argv[ch], "--append", 8) == 0)
+			return cmd_collect_append(s, argc, argv);
 	memset(&o, 0, sizeof o);
 	o.trace_seconds = 10;
 	optind = 1;

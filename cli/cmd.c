@@ -36,11 +36,16 @@ static const struct cmd_entry cmd_table[] = {
 	  cmd_evidence },
 	{ "collect", "-o DIR", "[--force] [--trace-seconds N] [--no-trace] "
 	  "[--buffer-kb KB]\n[-- COMMAND ARGS...]: record an evidence bundle "
-	  "here", cmd_collect },
+	  "here; --append BUNDLE\n[--from DIR | --import-modprobed FILE]: add "
+	  "what this machine shows now", cmd_collect },
 	{ "explain", "SYMBOL",
 	  "its value, why, what blocks it, what depends on it", cmd_explain },
 	{ "enable", "SYMBOL[=y|m]",
 	  "[--apply -o FILE] the changes that turn it on", cmd_enable },
+	{ "need", "PROFILE...", "[--apply -o FILE] [--decisions FILE] "
+	  "[--no-record]\n[--workload FILE] | need --list: "
+	  "what a feature needs (profiles/*.yaml), kept by every policy",
+	  cmd_need },
 	{ "suggest", "-e BUNDLE...",
 	  "[--policy modules|aggressive|verified] [--format text|tsv]\n"
 	  "[--decisions FILE] [--kept]: trim candidates by subsystem",

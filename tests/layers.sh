@@ -3,7 +3,7 @@
 # tests/layers.sh - the layers README.md's Layout draws, checked on every
 # #include "..." of the sources: lib -> kconfig-parser -> core's folders
 # (kbuild, srcindex, machine -> evidence -> explain, trim, collect ->
-# twin, verify) -> core's top (session, worker, verify-session) -> tui
+# twin, verify, profile) -> core's top (session, worker, verify-session) -> tui
 # -> cli (main() opens the browser). A file may include its own folder and the layers below it, never
 # one beside or above it. Prints one PASS/FAIL line per folder
 # (tests/lib.sh) and the offending includes.
@@ -23,7 +23,7 @@ rank() {
 	core/kbuild|core/srcindex|core/machine) echo 2 ;;
 	core/evidence) echo 3 ;;
 	core/explain|core/trim|core/collect) echo 4 ;;
-	core/twin|core/verify) echo 5 ;;
+	core/twin|core/verify|core/profile) echo 5 ;;
 	core) echo 6 ;;
 	tui) echo 7 ;;
 	cli) echo 8 ;;	# main() is here: it opens the browser

@@ -1049,6 +1049,8 @@ collect_files(struct collect *c, char **cause)
 	    cause) != 0 ||
 	    collect_copy(c, "/proc/crypto", "crypto", false, cause) != 0)
 		return -1;
+	if (c->opt->snapshot)
+		return 0;
 	if (c->have_kallsyms) {
 		/* relative to _stext: the KASLR base is the machine's */
 		char *rel = collect_kallsyms_relative(c->kallsyms.s,

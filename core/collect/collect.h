@@ -18,6 +18,10 @@ struct collect_options {
 	 * written beside it, then swapped in); else refused. */
 	bool		  force;
 	size_t		  buffer_kb;	/* per-CPU ring buffer, 0: default */
+	/* Only what changes while the system runs (collect --append,
+	 * core/collect-append.c): no kallsyms, modules.alias, ranges or
+	 * config, which belong to the kernel and were taken once. */
+	bool		  snapshot;
 	/* Progress ("events seen, distinct functions"), a line each call
 	 * without newline; NULL for none. */
 	void		(*progress)(void *, const char *);

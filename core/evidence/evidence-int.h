@@ -264,6 +264,8 @@ size_t		 ev_suffix_len(const char *, size_t);
 extern const struct ev_file ev_files[];
 extern const size_t ev_nfiles;
 int		 ev_trace_line(struct ev_ctx *, const char *, size_t);
+/* evidence-seen.c: the seen file of collect --append */
+int		 ev_seen_line(struct ev_ctx *, const char *, size_t);
 int		 ev_functions_line(struct ev_ctx *, const char *, size_t);
 void		 ev_trace_add(struct ev_ctx *, const char *, size_t,
 		     const char *, size_t);

@@ -1157,5 +1157,7 @@ const struct ev_file ev_files[] = {
 	{ "kallsyms",	   kallsyms_line,     kallsyms_finish, EVF_NONUL, EVR_TEXT },
 	{ "modules.alias", alias_line,	      NULL,	    EVF_NONUL, EVR_TEXT },
 	{ "config",	   config_line,	      NULL,	    EVF_NONUL, EVR_TEXT },
+	/* last: it counts the items the files above made */
+	{ "seen",	   ev_seen_line,      NULL,	    EVF_NONUL, EVR_TEXT },
 };
 const size_t ev_nfiles = sizeof ev_files / sizeof ev_files[0];

@@ -38,6 +38,10 @@ struct ev_item {
 	uint64_t	 bundles;	/* bit i: seen in bundle i (first 64) */
 	uint64_t	 hits;		/* times seen (trace events, mounts...);
 					   crypto: users, refcnt - 1 summed */
+	/* The bundle's seen file (kctui collect --append): snapshots that
+	 * saw it, first and last (seconds since 1970); 0: no such file. */
+	uint64_t	 seen;
+	int64_t		 seen_first, seen_last;
 };
 
 struct ev_bundle {

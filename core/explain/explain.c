@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../evidence/attrib.h"
 #include "explain-int.h"
@@ -869,6 +870,66 @@ ex_selects(struct explain *ex, struct kconfig *k, struct kc_symbol *s)
 	(void)nlines;
 }
 
+/* "3 days ago", "5 hours ago", "less than an hour ago" (then is in
+ * seconds since 1970). */
+static void
+ex_ago(struct strbuf *sb, int64_t then, int64_t now)
+{
+	int64_t d = now - then;
+
+	if (d < 3600)
+		strbuf_adds(sb, "less than an hour ago");
+	else if (d < 86400)
+		strbuf_addf(sb, "%lld hour%s ago", (long long)(d / 3600),
+		    d / 3600 == 1 ? "" : "s");
+	else
+		strbuf_addf(sb, "%lld day%s ago", (long long)(d / 86400),
+		    d / 86400 == 1 ? "" : "s");
+}
+
+/*
+ * What collect --append counted (the bundle's seen file): of the
+ * symbol's own items, the one seen most often, "  Module virtio_net
+ * seen 14 times, last 3 days ago (first 40 days ago)."
+ */
+static void
+ex_evidence_seen(struct explain *ex, const struct attrib_sym *as,
+    struct kc_symbol *s)
+{
+	static const char *const kinds[EV_NKINDS] = {
+		[EV_MODULE] = "Module", [EV_DRIVER] = "Driver",
+		[EV_MOUNT] = "A mount of", [EV_FS] = "File system",
+		[EV_CRYPTO] = "Crypto driver",
+	};
+	const struct ev_item	*it, *best = NULL;
+	struct strbuf		 sb;
+	int64_t			 now = (int64_t)time(NULL);
+	size_t			 i;
+
+	for (i = 0; i < as->nrefs; i++) {
+		it = as->refs[i].item;
+		if (!as->refs[i].direct || it->seen == 0 ||
+		    kinds[it->kind] == NULL)
+			continue;
+		if (best == NULL || it->seen > best->seen)
+			best = it;
+	}
+	if (best == NULL)
+		return;
+	strbuf_init(&sb);
+	strbuf_addf(&sb, "%s %s seen %llu time%s, last ", kinds[best->kind],
+	    best->name, (unsigned long long)best->seen,
+	    best->seen == 1 ? "" : "s");
+	ex_ago(&sb, best->seen_last, now);
+	if (best->seen > 1) {
+		strbuf_adds(&sb, " (first ");
+		ex_ago(&sb, best->seen_first, now);
+		strbuf_addc(&sb, ')');
+	}
+	ex_add(ex, EXPLAIN_EVIDENCE, 1, s, "%s.", sb.s);
+	strbuf_free(&sb);
+}
+
 /* "Evidence: used — module e1000 loaded; 41 functions traced". */
 static void
 ex_evidence(struct explain *ex, const struct attrib *a, struct kc_symbol *s)
@@ -921,6 +982,8 @@ ex_evidence(struct explain *ex, const struct attrib *a, struct kc_symbol *s)
 	}
 	ex_add(ex, EXPLAIN_EVIDENCE, 0, s, "%s.", sb.len ? sb.s : "");
 	strbuf_free(&sb);
+	if (as != NULL)
+		ex_evidence_seen(ex, as, s);
 }
 
 /* Explain s with the current values: head, value and its reasons,
