@@ -195,7 +195,7 @@ cmd_suggest_parse(struct session *s, int argc, char **argv,
 			break;
 		default:
 			fprintf(stderr, "usage: kctui -e BUNDLE suggest "
-			    "[--policy modules|aggressive|verified] "
+			    "[--policy modules|aggressive|verified|minimal] "
 			    "[--format text|tsv] [--decisions FILE] "
 			    "[--kept]\n");
 			return -1;
@@ -260,8 +260,15 @@ cmd_suggest_header(struct session *s, struct trim_run *r, bool tsv)
 	    "accepting all removes %zu of %zu y/m options\n",
 	    trim_ncands(r->t), trim_nsubsys(r->t),
 	    trim_policy_name(s->policy),
-	    s->policy == TRIM_POLICY_AGGRESSIVE && !st.aggressive ?
+	    (s->policy == TRIM_POLICY_AGGRESSIVE ||
+	    s->policy == TRIM_POLICY_MINIMAL) && !st.aggressive ?
 	    ", no trace: as modules" : "", removed, report_count_ym(r->k));
+	if (st.minimal)
+		printf("# minimal: meant to be verified by booting (kctui "
+		    "verify); CPU %s; %zu arch core options kept (the "
+		    "evidence cannot speak for them)\n", st.cpu_vendor != NULL ?
+		    st.cpu_vendor : "vendor unknown: every vendor's options "
+		    "kept", st.arch_kept);
 	printf("# kept: %zu options with evidence or needed by them; "
 	    "decisions (%s): %zu kept, %zu trimmed\n", st.keep, r->dpath,
 	    st.kept_by_decision, st.trimmed_by_decision);
@@ -438,7 +445,7 @@ cmd_export(struct session *s, int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: kctui -e BUNDLE export "
-			    "[--policy modules|aggressive|verified] "
+			    "[--policy modules|aggressive|verified|minimal] "
 			    "[--accept all|SUBSYSTEM]... -o FILE "
 			    "[--report FILE] [--decisions FILE]\n");
 			goto out;

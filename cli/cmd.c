@@ -40,7 +40,7 @@ static const struct cmd_entry cmd_table[] = {
 	{ "enable", "SYMBOL[=y|m]",
 	  "[--apply -o FILE] the changes that turn it on", cmd_enable },
 	{ "suggest", "-e BUNDLE...",
-	  "[--policy modules|aggressive|verified] [--format text|tsv]\n"
+	  "[--policy modules|aggressive|verified|minimal] [--format text|tsv]\n"
 	  "[--decisions FILE]: trim candidates by subsystem", cmd_suggest },
 	{ "export", "-e BUNDLE... -o FILE",
 	  "[--policy P] [--accept all|SUBSYSTEM]...\n"
@@ -130,7 +130,7 @@ cmd_usage(FILE *f)
 	strbuf_addf(&sb, "usage: kctui [-C DIR] [--config FILE] "
 	    "[--kconfig FILE] [--no-cache] [-j JOBS] [-s] [-v] [-e BUNDLE] "
 	    "[--theme NAME|FILE]\n"
-	    "             [--policy modules|aggressive|verified] "
+	    "             [--policy modules|aggressive|verified|minimal] "
 	    "[--decisions FILE] [NAME=value...] [MODE [ARG]]\n"
 	    "without a mode: the interactive configuration browser (with -e: "
 	    "trim review, t)\n"
