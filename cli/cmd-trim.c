@@ -392,7 +392,7 @@ cmd_accepted(struct trim *t, char **names, int nnames, size_t *n)
 }
 
 /* kctui export [--policy P] [--accept all|SUBSYSTEM]... -o FILE
- * [--report FILE] [--decisions FILE] */
+ * [--report FILE] [--decisions FILE] [--builtin] */
 int
 cmd_export(struct session *s, int argc, char **argv)
 {
@@ -402,6 +402,7 @@ cmd_export(struct session *s, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "report", required_argument, NULL, 'r' },
 		{ "decisions", required_argument, NULL, 'd' },
+		{ "builtin", no_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const labels[] = {
@@ -443,11 +444,14 @@ cmd_export(struct session *s, int argc, char **argv)
 		case 'd':
 			session_set_decisions(s, optarg);
 			break;
+		case 'b':
+			e.builtin = true;
+			break;
 		default:
 			fprintf(stderr, "usage: kctui -e BUNDLE export "
 			    "[--policy modules|aggressive|verified|minimal] "
 			    "[--accept all|SUBSYSTEM]... -o FILE "
-			    "[--report FILE] [--decisions FILE]\n");
+			    "[--report FILE] [--decisions FILE] [--builtin]\n");
 			goto out;
 		}
 	}
@@ -496,8 +500,14 @@ cmd_export(struct session *s, int argc, char **argv)
 		    nacc, trim_ncands(r.t), e.removed, e.ym_before,
 		    e.ym_after, out, report ? ", report " : "",
 		    report ? report : "");
+	if (!s->silent && e.builtin)
+		printf("kctui: built in: %zu modules made y; %s%s\n",
+		    e.bi.made_y, e.bi.modules_off ? "MODULES=n" :
+		    "MODULES stays y, still modules: ", e.bi.modules_off ? "" :
+		    e.bi.left != NULL ? e.bi.left : "none");
 	trim_run_times(s, &r);
 out:
+	free(e.bi.left);
 	free(e.warning);
 	free(cause);
 	free(acc);

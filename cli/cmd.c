@@ -44,8 +44,8 @@ static const struct cmd_entry cmd_table[] = {
 	  "[--decisions FILE]: trim candidates by subsystem", cmd_suggest },
 	{ "export", "-e BUNDLE... -o FILE",
 	  "[--policy P] [--accept all|SUBSYSTEM]...\n"
-	  "[--report FILE[.yaml]] [--decisions FILE]: write the trimmed "
-	  "config", cmd_export },
+	  "[--report FILE[.yaml]] [--decisions FILE] [--builtin]: write the "
+	  "trimmed config", cmd_export },
 	{ "verify", "-e BUNDLE",
 	  "[--config TRIMMED] [--base FILE] [--workload SCRIPT] [-j N]\n"
 	  "[--try CONFIG_X,...] [-o FILE] [--report FILE] [--format text|tsv]\n"

@@ -465,6 +465,14 @@ report_markdown(struct report_model *m, size_t *len)
 	strbuf_addc(&sb, '\n');
 	if (in->decisions_file != NULL)
 		strbuf_addf(&sb, "- decisions: `%s`\n", in->decisions_file);
+	if (in->builtin)
+		strbuf_addf(&sb, "- built in (--builtin): %zu module%s made y; "
+		    "%s%s\n", in->builtin_made_y, in->builtin_made_y == 1 ? "" :
+		    "s", in->builtin_modules_off ? "MODULES=n, no loadable "
+		    "modules" : in->builtin_nleft != 0 ? "MODULES stays y: "
+		    "these can only be modules: " : "MODULES stays y",
+		    in->builtin_left != NULL && !in->builtin_modules_off ?
+		    in->builtin_left : "");
 	trim_get_stats(in->t, &st);
 	if (st.minimal) {
 		strbuf_addf(&sb, "- trusted: no, meant to be verified by booting "
@@ -739,6 +747,13 @@ report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
 	ok = ok && ykv(e, "output", in->config_out);
 	ok = ok && ykn(e, "output_ym", m->ym_out);
 	ok = ok && ykv(e, "policy", in->policy);
+	if (in->builtin)
+		ok = ok && ys(e, "builtin") && ymap(e, true) &&
+		    ykn(e, "made_y", in->builtin_made_y) &&
+		    ykv(e, "modules", in->builtin_modules_off ? "n" : "y") &&
+		    ykn(e, "left_m", in->builtin_nleft) &&
+		    ykv(e, "left", in->builtin_left != NULL ? in->builtin_left :
+		    "") && ymap(e, false);
 	trim_get_stats(in->t, &st);
 	if (st.minimal)
 		ok = ok && report_yaml_minimal(e, m);

@@ -182,6 +182,42 @@ for n in $configs; do
 	done
 done
 
+# export --builtin: the minimal trim with every kept module built in and,
+# none left, MODULES=n: still a fixed point of conf and of kctui, no m
+# option, every option that was m in the minimal export now y (but those
+# only loadable module support had), and the report names each change.
+if [ "$flavor" = normal ]; then
+	name=amd64-builtin
+	cp "$work/amd64.config" "$work/$name.in"
+	if kt --config "$work/$name.in" -e "$BUNDLE" export --policy minimal --builtin \
+	    -o "$work/$name.out" --report "$work/$name.md"; then
+		cp "$work/$name.out" "$work/$name.conf"
+		conf_olddef "$work/$name.conf" > "$work/conf.log" 2>&1
+		same_file "real/trim-builtin-fixed-point-conf$sfx" "$work/$name.out" "$work/$name.conf"
+		cp "$work/$name.out" "$work/$name.kt"
+		"$KCTUI" -C "$TREE" --config "$work/$name.kt" olddefconfig >/dev/null 2>&1
+		same_file "real/trim-builtin-fixed-point-kctui$sfx" "$work/$name.out" "$work/$name.kt"
+		nm=$(grep -c '=m$' "$work/amd64-minimal.out")
+		# was m, now neither y nor gone with MODULES (depends on it)
+		lost=$(grep -E '^CONFIG_[A-Za-z0-9_]+=m$' "$work/amd64-minimal.out" | sed 's/=m$//' |
+			while read -r sym; do
+				[ "$(val "$work/$name.out" "$sym")" = y ] ||
+				grep -q "^- \`$sym\`: m -> (no line)" "$work/$name.md" ||
+					printf ' %s' "$sym"
+			done)
+		if ! grep -q '=m$' "$work/$name.out" && grep -q '^# CONFIG_MODULES is not set' "$work/$name.out" &&
+		   [ -z "$lost" ] && [ "$nm" -gt 0 ] && grep -q '^- built in (--builtin): [0-9]* modules\? made y; MODULES=n' "$work/$name.md" &&
+		   report_ok=$(bash "$KCTUI_REPO/tests/tui/report-diff.sh" "$work/amd64.config" "$work/$name.out" "$work/$name.md"); then
+			pass "real/trim-builtin$sfx" "($nm modules of the minimal export built in, MODULES=n, y/m $(ym "$work/amd64-minimal.out" | wc -l) -> $(ym "$work/$name.out" | wc -l); report: $report_ok)"
+		else
+			fail "real/trim-builtin$sfx" "m left: $(grep -c '=m$' "$work/$name.out"); MODULES: $(val "$work/$name.out" CONFIG_MODULES); was m, not y:${lost:- none}; $(sed -n '/^- built in/p' "$work/$name.md"); ${report_ok:-report differs}"
+		fi
+	else
+		fail "real/trim-builtin$sfx" "export --builtin failed"
+		indent < "$work/err"
+	fi
+fi
+
 # The kernel's own localmodconfig on a private copy of the tree, with the
 # bundle's modules in lsmod format.
 if [ "$flavor" = normal ]; then
