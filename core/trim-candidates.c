@@ -200,6 +200,9 @@ trim_minimal_allows(struct trim *t, struct kc_symbol *s, enum verdict vd,
 		if (vendor != NULL && t->st.cpu_vendor != NULL &&
 		    strcmp(vendor, t->st.cpu_vendor) != 0)
 			return true;
+		/* another hypervisor's guest support */
+		if (trim_cpu_guest_unused(t->in->ev, kc_sym_name(s), NULL))
+			return true;
 		trim_arch_keep(t, s);
 		return false;
 	}
@@ -296,6 +299,7 @@ trim_reason(struct trim *t, struct trim_cand *c, enum verdict vd)
 {
 	const struct attrib_sym	*as;
 	const char	*dr, *vendor, *what;
+	char		*why;
 	int		 idx;
 
 	if (c->decided) {
@@ -319,6 +323,8 @@ trim_reason(struct trim *t, struct trim_cand *c, enum verdict vd)
 	    strcmp(vendor, t->st.cpu_vendor) != 0)
 		return xasprintf("%s CPUs' %s; the recorded CPU is %s", vendor,
 		    what, t->st.cpu_vendor);
+	if (t->st.minimal && trim_cpu_guest_unused(t->in->ev, c->name, &why))
+		return why;
 	if (c->value == KC_MOD) {
 		if (t->in->a != NULL && attrib_find(t->in->a, c->name) != NULL)
 			return xstrdup("module not loaded; its only evidence "

@@ -13,7 +13,10 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "../lib/util.h"
 
 #include "evidence.h"
 #include "trim-int.h"
@@ -56,6 +59,18 @@ static const struct {
 	{ "CPU_SUP_HYGON", V_HYGON, "CPU support code", true },
 	{ "CPU_SUP_CENTAUR", V_CENTAUR, "CPU support code", true },
 	{ "CPU_SUP_ZHAOXIN", V_ZHAOXIN, "CPU support code", true },
+};
+
+/* Guest support for one hypervisor: its code runs at boot when the
+ * kernel finds that hypervisor, never in a trace. */
+static const struct {
+	const char	*sym;
+	const char	*hypervisor;
+	const char	*prefix;	/* its devices' modalias, or NULL */
+} guest_options[] = {
+	{ "XEN", "Xen", "xen" },
+	{ "JAILHOUSE_GUEST", "Jailhouse", NULL },
+	{ "ACRN_GUEST", "ACRN", NULL },
 };
 
 /* The x86 vendor numbers of the cpu modalias (X86_VENDOR_* of the
@@ -127,4 +142,77 @@ trim_cpu_option(const char *sym, const char **what, bool *needs)
 		}
 	}
 	return NULL;
+}
+
+/* The DMI system vendor of the bundles (the dmi modalias's svn field,
+ * "QEMU", "Xen", "Dell Inc."), malloc'd, or NULL when none says it. */
+static char *
+trim_dmi_vendor(const struct evidence *ev)
+{
+	const struct ev_item	*it;
+	const char		*p, *e;
+	size_t			 i, n;
+
+	n = evidence_count(ev, EV_DEVICE);
+	for (i = 0; i < n; i++) {
+		it = evidence_item(ev, EV_DEVICE, i);
+		if (strncmp(it->name, "dmi:", 4) != 0 ||
+		    (p = strstr(it->name, ":svn")) == NULL)
+			continue;
+		p += 4;
+		e = strchr(p, ':');
+		return xstrndup(p, e != NULL ? (size_t)(e - p) : strlen(p));
+	}
+	return NULL;
+}
+
+/* Whether a bundle shows a device or module whose name starts with
+ * prefix ("xen": xen:vbd, xen-backend:..., xen_blkfront). */
+static bool
+trim_has_prefix(const struct evidence *ev, enum ev_kind kind,
+    const char *prefix)
+{
+	size_t i, n = evidence_count(ev, kind), len = strlen(prefix);
+
+	for (i = 0; i < n; i++)
+		if (strncmp(evidence_item(ev, kind, i)->name, prefix, len) ==
+		    0)
+			return true;
+	return false;
+}
+
+/*
+ * Whether an option is guest support for a hypervisor the recorded
+ * machine is not running on: its DMI names the machine (a machine with
+ * no DMI says nothing) and no device or module of that hypervisor is in
+ * the bundles. *why (malloc'd) says so; false when the evidence cannot
+ * speak.
+ */
+bool
+trim_cpu_guest_unused(const struct evidence *ev, const char *sym,
+    char **why)
+{
+	char	*dmi;
+	size_t	 i;
+
+	for (i = 0; i < sizeof guest_options / sizeof guest_options[0]; i++)
+		if (strcmp(guest_options[i].sym, sym) == 0)
+			break;
+	if (ev == NULL || i == sizeof guest_options / sizeof guest_options[0])
+		return false;
+	if ((dmi = trim_dmi_vendor(ev)) == NULL)
+		return false;
+	if (strcmp(dmi, guest_options[i].hypervisor) == 0 ||
+	    (guest_options[i].prefix != NULL && (trim_has_prefix(ev,
+	    EV_DEVICE, guest_options[i].prefix) || trim_has_prefix(ev,
+	    EV_MODULE, guest_options[i].prefix)))) {
+		free(dmi);
+		return false;
+	}
+	if (why != NULL)
+		*why = xasprintf("%s guest support; the recorded machine is "
+		    "%s (DMI) and no bundle shows a %s device", guest_options[i]
+		    .hypervisor, dmi, guest_options[i].hypervisor);
+	free(dmi);
+	return true;
 }

@@ -217,4 +217,8 @@ struct kc_symbol *const *trim_arch_kept(const struct trim *, size_t *n);
 const char	*trim_cpu_vendor(const struct evidence *);
 const char	*trim_cpu_option(const char *sym, const char **what,
 		     bool *needs);
+/* Whether sym is guest support for a hypervisor the bundles' machine is
+ * not (its DMI, no device of it); why in *why (malloc'd, may be NULL). */
+bool		 trim_cpu_guest_unused(const struct evidence *, const char *sym,
+		     char **why);
 #endif

@@ -229,6 +229,8 @@ test_minimal(void)
 	    !needs, v ? v : "no vendor");
 	check("cpu-every", trim_cpu_option("SMP", NULL, NULL) == NULL &&
 	    trim_cpu_vendor(NULL) == NULL, "SMP is every CPU's");
+	check("guest-no-evidence", !trim_cpu_guest_unused(NULL, "XEN", NULL),
+	    "without a bundle nothing says the machine is not Xen");
 	kconfig_free(k);
 }
 
