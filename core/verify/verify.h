@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "measure.h"
+
 struct kconfig;
 struct kbuild;
 struct kc_symbol;
@@ -144,6 +146,10 @@ struct initramfs {
 					   libraries */
 	const struct workload *workload;
 	const char	*scratch;	/* for compiling workload helpers */
+	/* A kernel without loadable modules (staging NULL): its build's
+	 * modules.builtin, packed as lib/modules/RELEASE/modules.builtin
+	 * for /init's modprobe stand-in; NULL: none. */
+	const char	*builtin;
 };
 
 /* Write an uncompressed newc initramfs: busybox's applets, kmod as
@@ -372,6 +378,12 @@ struct verify {
 	char		*final;		/* the final config (text) */
 	struct vm_result result;	/* the final config's boot */
 	long		 bzimage_bytes, modules_bytes;
+	/* What the trim bought, measured without a boot (measure.h): the
+	 * baseline (the bundle's kernel package), the final trimmed build,
+	 * the tree's `make localmodconfig` of the same config with the
+	 * bundle's modules (y+m only); -1 figures where not known. */
+	struct measure	 measured[3];
+	bool		 has_measured;
 	char	       **lost;		/* "bus driver device" bound in the
 					   bundle, not in the guest */
 	size_t		 nlost;
