@@ -249,8 +249,15 @@ cmd_suggest_header(struct session *s, struct trim_run *r, bool tsv)
 	    "accepting all removes %zu of %zu y/m options\n",
 	    trim_ncands(r->t), trim_nsubsys(r->t),
 	    trim_policy_name(s->policy),
-	    s->policy == TRIM_POLICY_AGGRESSIVE && !st.aggressive ?
+	    (s->policy == TRIM_POLICY_AGGRESSIVE ||
+	    s->policy == TRIM_POLICY_MINIMAL) && !st.aggressive ?
 	    ", no trace: as modules" : "", removed, report_count_ym(r->k));
+	if (st.minimal)
+		printf("# minimal: meant to be verified by booting (kctui "
+		    "verify); CPU %s; %zu arch core options kept (the "
+		    "evidence cannot speak for them)\n", st.cpu_vendor != NULL ?
+		    st.cpu_vendor : "vendor unknown: every vendor's options "
+		    "kept", st.arch_kept);
 	printf("# kept: %zu options with evidence or needed by them; "
 	    "decisions (%s): %zu kept, %zu trimmed\n", st.keep, r->dpath,
 	    st.kept_by_decision, st.trimmed_by_decision);
@@ -374,7 +381,7 @@ cmd_accepted(struct trim *t, char **names, int nnames, size_t *n)
 }
 
 /* kctui export [--policy P] [--accept all|SUBSYSTEM]... -o FILE
- * [--report FILE] [--decisions FILE] */
+ * [--report FILE] [--decisions FILE] [--builtin] */
 int
 cmd_export(struct session *s, int argc, char **argv)
 {
@@ -384,6 +391,7 @@ cmd_export(struct session *s, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "report", required_argument, NULL, 'r' },
 		{ "decisions", required_argument, NULL, 'd' },
+		{ "builtin", no_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const labels[] = {
@@ -424,6 +432,9 @@ cmd_export(struct session *s, int argc, char **argv)
 			break;
 		case 'd':
 			session_set_decisions(s, optarg);
+			break;
+		case 'b':
+			e.builtin = true;
 			break;
 		default:
 			cmd_usage_name(stderr, "export");
@@ -475,8 +486,14 @@ cmd_export(struct session *s, int argc, char **argv)
 		    nacc, trim_ncands(r.t), e.removed, e.ym_before,
 		    e.ym_after, out, report ? ", report " : "",
 		    report ? report : "");
+	if (!s->silent && e.builtin)
+		printf("kctui: built in: %zu modules made y; %s%s\n",
+		    e.bi.made_y, e.bi.modules_off ? "MODULES=n" :
+		    "MODULES stays y, still modules: ", e.bi.modules_off ? "" :
+		    e.bi.left != NULL ? e.bi.left : "none");
 	trim_run_times(s, &r);
 out:
+	free(e.bi.left);
 	free(e.warning);
 	free(cause);
 	free(acc);

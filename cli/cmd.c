@@ -47,13 +47,13 @@ static const struct cmd_entry cmd_table[] = {
 	  "what a feature needs (profiles/*.yaml), kept by every policy",
 	  cmd_need },
 	{ "suggest", "-e BUNDLE...",
-	  "[--policy modules|aggressive|verified] [--format text|tsv]\n"
+	  "[--policy modules|aggressive|verified|minimal] [--format text|tsv]\n"
 	  "[--decisions FILE] [--kept]: trim candidates by subsystem",
 	  cmd_suggest },
 	{ "export", "-e BUNDLE... -o FILE",
 	  "[--policy P] [--accept all|SUBSYSTEM]...\n"
-	  "[--report FILE[.yaml]] [--decisions FILE]: write the trimmed "
-	  "config", cmd_export },
+	  "[--report FILE[.yaml]] [--decisions FILE] [--builtin]: write the "
+	  "trimmed config", cmd_export },
 	{ "verify", "-e BUNDLE",
 	  "[--config TRIMMED] [--base FILE] [--workload SCRIPT] [-j N]\n"
 	  "[--try CONFIG_X,...] [-o FILE] [--report FILE] [--format text|tsv]\n"
@@ -149,7 +149,7 @@ cmd_usage(FILE *f)
 	strbuf_addf(&sb, "usage: kctui [-C DIR] [--config FILE] "
 	    "[--kconfig FILE] [--no-cache] [-j JOBS] [-s] [-v] [-e BUNDLE] "
 	    "[--theme NAME|FILE]\n"
-	    "             [--policy modules|aggressive|verified] "
+	    "             [--policy modules|aggressive|verified|minimal] "
 	    "[--decisions FILE] [NAME=value...] [MODE [ARG]]\n"
 	    "       kctui --help | --version | COMMAND --help\n"
 	    "without a mode: the interactive configuration browser (with -e: "

@@ -114,6 +114,15 @@ trim_export(struct trim_export *e, char **cause)
 	    kconfig_write_string(e->k);
 	if (e->result == NULL)
 		trim_apply(e->t, e->k, e->accepted, e->naccepted, &e->warning);
+	memset(&e->bi, 0, sizeof e->bi);
+	if (e->builtin) {
+		export_builtin(result, &e->bi);
+		ri.builtin = true;
+		ri.builtin_made_y = e->bi.made_y;
+		ri.builtin_nleft = e->bi.nleft;
+		ri.builtin_left = e->bi.left;
+		ri.builtin_modules_off = e->bi.modules_off;
+	}
 	text_out = kconfig_write_string(result);
 	ri.beyond = bsyms;
 	ri.beyond_why = bwhys;
@@ -128,7 +137,9 @@ trim_export(struct trim_export *e, char **cause)
 	ri.text_in = text_in;
 	ri.text_base = text_base;
 	ri.text_out = text_out;
-	ri.other_why = e->other_why;
+	ri.other_why = e->other_why != NULL ? e->other_why : e->builtin ?
+	    "built in (--builtin): a kept module made y, or what needs "
+	    "loadable modules gone with MODULES" : NULL;
 	ri.config_out = e->out;
 	ri.policy = trim_policy_name(e->policy);
 	ri.bundles = e->bundles;

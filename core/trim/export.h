@@ -11,6 +11,14 @@
 
 #include "trim.h"
 
+/* What --builtin did (export_builtin()). */
+struct export_builtin {
+	size_t	 made_y;	/* modules made y */
+	size_t	 nleft;		/* still m: they can only be modules */
+	char	*left;		/* some of their names, or NULL (malloc'd) */
+	bool	 modules_off;	/* MODULES set to n */
+};
+
 struct trim_export {
 	struct trim		*t;
 	/* The trim's configuration: what accepting the candidates changes,
@@ -39,14 +47,22 @@ struct trim_export {
 	const char *const	*bundles;
 	int			 nbundles;
 	const char		*decisions_file;
+	/* Every kept module built in, and MODULES=n when none is left
+	 * (export_builtin()). */
+	bool			 builtin;
 
 	/* What was done. */
 	size_t			 removed;	/* y/m options set to n */
 	size_t			 ym_before, ym_after;
 	/* Candidates that could not be set to n (malloc'd), or NULL. */
 	char			*warning;
+	/* With builtin: what it did (left is the caller's to free). */
+	struct export_builtin	 bi;
 };
 
 int		 trim_export(struct trim_export *, char **cause);
 size_t		 trim_changes_removed(const struct trim_change *, size_t);
+/* export-builtin.c: every m option of k made y, then MODULES=n when no
+ * m is left; on k's values (the written configuration). */
+void		 export_builtin(struct kconfig *, struct export_builtin *);
 #endif

@@ -330,6 +330,49 @@ static const char report_verify_note[] =
     "builds and boots it, runs the workload, and puts back the options a "
     "step needs.";
 
+/* What a minimal export says first: it is meant to be verified. */
+static const char report_minimal_note[] =
+    "The minimal policy trims every option whose code no bundle saw "
+    "running, in every menu, keeping only the boot essentials, what the "
+    "recorded CPU needs and the arch core the evidence cannot speak for. "
+    "A trace shows what ran while it was recorded, not what only boot or a "
+    "rare event needs: this configuration is meant to be verified with "
+    "`kctui verify`, which builds and boots it on the bundle's machine, runs "
+    "the workload and puts back what a step needs.";
+
+/* The arch core the minimal policy kept and could not judge, as one
+ * paragraph (not a list: these options are unchanged, and the report's
+ * lists name changes only). */
+static void
+report_markdown_minimal(struct strbuf *sb, struct report_model *m)
+{
+	const struct report_input	*in = m->in;
+	struct kc_symbol *const		*arch;
+	struct trim_stats		 st;
+	size_t				 n, i, nk = 0;
+
+	trim_get_stats(in->t, &st);
+	arch = trim_arch_kept(in->t, &n);
+	for (i = 0; i < n; i++)
+		nk += kc_sym_tristate(in->k, arch[i]) != KC_NO;
+	strbuf_addf(sb, "\n## Arch core kept (the evidence cannot speak for "
+	    "it)\n\n%zu y option%s of the architecture's core (\"Processor "
+	    "type and features\", \"Binary Emulations\", arch/Kconfig) would "
+	    "be candidates but run at boot or on hardware events only, where "
+	    "no trace looks; they stay. %s\n\n", nk, nk == 1 ? "" : "s",
+	    st.cpu_vendor != NULL ? "Only another CPU vendor's options "
+	    "(microcode, machine checks, PMUs) are trimmed." :
+	    "No bundle says the CPU's vendor: every vendor's options stay.");
+	for (i = nk = 0; i < n; i++) {
+		if (kc_sym_tristate(in->k, arch[i]) == KC_NO)
+			continue;
+		strbuf_addf(sb, "%s`CONFIG_%s`", nk++ ? ", " : "",
+		    kc_sym_name(arch[i]));
+	}
+	if (nk != 0)
+		strbuf_addc(sb, '\n');
+}
+
 /* The accepted to_verify candidates, each with what it dragged along
  * (markdown). */
 static void
@@ -389,6 +432,7 @@ report_markdown(struct report_model *m, size_t *len)
 	size_t				 s, j, i, nd;
 	enum decision			 d;
 	const char			*reason, *name;
+	struct trim_stats		 st;
 	int				 b;
 
 	strbuf_init(&sb);
@@ -411,6 +455,21 @@ report_markdown(struct report_model *m, size_t *len)
 	strbuf_addc(&sb, '\n');
 	if (in->decisions_file != NULL)
 		strbuf_addf(&sb, "- decisions: `%s`\n", in->decisions_file);
+	if (in->builtin)
+		strbuf_addf(&sb, "- built in (--builtin): %zu module%s made y; "
+		    "%s%s\n", in->builtin_made_y, in->builtin_made_y == 1 ? "" :
+		    "s", in->builtin_modules_off ? "MODULES=n, no loadable "
+		    "modules" : in->builtin_nleft != 0 ? "MODULES stays y: "
+		    "these can only be modules: " : "MODULES stays y",
+		    in->builtin_left != NULL && !in->builtin_modules_off ?
+		    in->builtin_left : "");
+	trim_get_stats(in->t, &st);
+	if (st.minimal) {
+		strbuf_addf(&sb, "- trusted: no, meant to be verified by booting "
+		    "(kctui verify): %s\n", report_minimal_note);
+		strbuf_addf(&sb, "- CPU: %s\n", st.cpu_vendor != NULL ?
+		    st.cpu_vendor : "vendor unknown (no cpu modalias)");
+	}
 	if (m->nverify != 0) {
 		strbuf_addf(&sb, "- trusted: no, %zu option%s to be verified "
 		    "by booting (kctui verify)\n", m->nverify, m->nverify == 1 ?
@@ -447,6 +506,8 @@ report_markdown(struct report_model *m, size_t *len)
 		    "(as olddefconfig)\n\n");
 		report_markdown_list(&sb, m, RD_TREE);
 	}
+	if (st.minimal)
+		report_markdown_minimal(&sb, m);
 	if (in->has_beyond) {
 		strbuf_adds(&sb, "\n## Kept beyond a module list\n\n");
 		strbuf_addf(&sb, "A trim on the loaded modules alone (what `make "
@@ -606,6 +667,35 @@ report_yaml_verify(yaml_emitter_t *e, struct report_model *m)
 	return ok && yseq(e, false) && ymap(e, false);
 }
 
+/* The minimal policy's note, CPU and the arch core it kept (YAML
+ * minimal: trusted, note, cpu_vendor, arch_kept); 0 on an emitter
+ * error. */
+static int
+report_yaml_minimal(yaml_emitter_t *e, struct report_model *m)
+{
+	struct kc_symbol *const	*arch;
+	struct trim_stats	 st;
+	size_t			 n, i;
+	char			*name;
+	int			 ok;
+
+	trim_get_stats(m->in->t, &st);
+	arch = trim_arch_kept(m->in->t, &n);
+	ok = ys(e, "minimal") && ymap(e, true) &&
+	    ykv(e, "trusted", "false") &&
+	    ykv(e, "note", report_minimal_note) &&
+	    ykv(e, "cpu_vendor", st.cpu_vendor != NULL ? st.cpu_vendor :
+	    "unknown") && ys(e, "arch_kept") && yseq(e, true);
+	for (i = 0; ok && i < n; i++) {
+		if (kc_sym_tristate(m->in->k, arch[i]) == KC_NO)
+			continue;
+		name = xasprintf("CONFIG_%s", kc_sym_name(arch[i]));
+		ok = ys(e, name);
+		free(name);
+	}
+	return ok && yseq(e, false) && ymap(e, false);
+}
+
 /* The YAML emitter and its state, for report_yaml_warning. */
 struct report_yw {
 	yaml_emitter_t	*e;
@@ -634,6 +724,7 @@ report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
 	struct report_yw		 yw;
 	size_t				 s, j, i;
 	char				*name;
+	struct trim_stats		 st;
 	int				 b, ok = 1;
 
 	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
@@ -646,6 +737,16 @@ report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
 	ok = ok && ykv(e, "output", in->config_out);
 	ok = ok && ykn(e, "output_ym", m->ym_out);
 	ok = ok && ykv(e, "policy", in->policy);
+	if (in->builtin)
+		ok = ok && ys(e, "builtin") && ymap(e, true) &&
+		    ykn(e, "made_y", in->builtin_made_y) &&
+		    ykv(e, "modules", in->builtin_modules_off ? "n" : "y") &&
+		    ykn(e, "left_m", in->builtin_nleft) &&
+		    ykv(e, "left", in->builtin_left != NULL ? in->builtin_left :
+		    "") && ymap(e, false);
+	trim_get_stats(in->t, &st);
+	if (st.minimal)
+		ok = ok && report_yaml_minimal(e, m);
 	ok = ok && ys(e, "evidence") && yseq(e, true);
 	for (b = 0; b < in->nbundles; b++)
 		ok = ok && ys(e, in->bundles[b]);

@@ -56,6 +56,11 @@ struct report_input {
 	 * (trim_beyond_modules()), with why each stays; has_beyond false
 	 * when not computed (not every candidate accepted). */
 	bool				 has_beyond;
+	/* export --builtin: modules made y, those left m (some names),
+	 * MODULES set to n (export_builtin()). */
+	bool				 builtin, builtin_modules_off;
+	size_t				 builtin_made_y, builtin_nleft;
+	const char			*builtin_left;
 	struct kc_symbol *const		*beyond;
 	char *const			*beyond_why;
 	size_t				 nbeyond;

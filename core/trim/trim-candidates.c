@@ -168,8 +168,49 @@ trim_subsys_of(struct trim *t, struct kc_menu *m)
 	return t->nsubs++;
 }
 
+/* Remember an arch core y option the minimal policy keeps (for the
+ * report: "kept and said"). */
+static void
+trim_arch_keep(struct trim *t, struct kc_symbol *s)
+{
+	if (t->st.arch_kept == t->aarch_kept) {
+		t->aarch_kept = t->aarch_kept ? t->aarch_kept * 2 : 64;
+		t->arch_kept = xrealloc(t->arch_kept, t->aarch_kept *
+		    sizeof *t->arch_kept);
+	}
+	t->arch_kept[t->st.arch_kept++] = s;
+}
+
+/*
+ * The minimal policy on a y option: any menu, code none of which ran,
+ * or no code of its own (a gate, a feature switch: nothing kept needs
+ * it, or it would be in the keep-set). The arch core is the exception:
+ * its code runs at boot or on hardware events, where no trace looks, so
+ * only what the CPU's vendor shows unneeded (another vendor's microcode,
+ * MCE, PMUs) is a candidate; the rest is kept and said (arch_kept).
+ */
+static bool
+trim_minimal_allows(struct trim *t, struct kc_symbol *s, enum verdict vd,
+    bool arch)
+{
+	const char *vendor;
+
+	if (arch) {
+		vendor = trim_cpu_option(kc_sym_name(s), NULL, NULL);
+		if (vendor != NULL && t->st.cpu_vendor != NULL &&
+		    strcmp(vendor, t->st.cpu_vendor) != 0)
+			return true;
+		/* another hypervisor's guest support */
+		if (trim_cpu_guest_unused(t->in->ev, kc_sym_name(s), NULL))
+			return true;
+		trim_arch_keep(t, s);
+		return false;
+	}
+	return vd == V_NONE || vd == V_NO_CODE;
+}
+
 /* Whether the policy lets a symbol with this value, verdict and place be
- * a candidate; *why is set to the reason it would be. */
+ * a candidate. */
 static bool
 trim_policy_allows(struct trim *t, struct kc_symbol *s, enum kc_tri v,
     enum verdict vd, const char *path, const char *file)
@@ -181,11 +222,14 @@ trim_policy_allows(struct trim *t, struct kc_symbol *s, enum kc_tri v,
 	 * recorded machine, arch core or not (localmodconfig's rule too). */
 	if (v == KC_MOD)
 		return true;
+	if (!t->st.aggressive)
+		return false;
+	if (t->st.minimal)
+		return trim_minimal_allows(t, s, vd, arch);
 	/* y: only aggressive, only code that could have been traced, only
 	 * drivers, filesystems and networking, never the arch core. */
-	if (!t->st.aggressive || arch || vd != V_NONE)
+	if (arch || vd != V_NONE)
 		return false;
-	(void)s;
 	return trim_top_is(path, driver_menus, sizeof driver_menus /
 	    sizeof driver_menus[0]);
 }
@@ -254,7 +298,8 @@ static char *
 trim_reason(struct trim *t, struct trim_cand *c, enum verdict vd)
 {
 	const struct attrib_sym	*as;
-	const char	*dr;
+	const char	*dr, *vendor, *what;
+	char		*why;
 	int		 idx;
 
 	if (c->decided) {
@@ -273,6 +318,13 @@ trim_reason(struct trim *t, struct trim_cand *c, enum verdict vd)
 	if (t->st.aggressive && t->in->a != NULL &&
 	    (as = attrib_find(t->in->a, c->name)) != NULL && trim_partial(as))
 		return trim_reason_partial(c, as);
+	if (t->st.minimal && t->st.cpu_vendor != NULL &&
+	    (vendor = trim_cpu_option(c->name, &what, NULL)) != NULL &&
+	    strcmp(vendor, t->st.cpu_vendor) != 0)
+		return xasprintf("%s CPUs' %s; the recorded CPU is %s", vendor,
+		    what, t->st.cpu_vendor);
+	if (t->st.minimal && trim_cpu_guest_unused(t->in->ev, c->name, &why))
+		return why;
 	if (c->value == KC_MOD) {
 		if (t->in->a != NULL && attrib_find(t->in->a, c->name) != NULL)
 			return xstrdup("module not loaded; its only evidence "
@@ -283,6 +335,12 @@ trim_reason(struct trim *t, struct trim_cand *c, enum verdict vd)
 		return xstrdup("module not loaded; no device, driver, mount "
 		    "or trace names it");
 	}
+	if (vd == V_NO_CODE)
+		return xstrdup("built in, builds no code of its own (a gate or "
+		    "a switch) and no kept option needs it");
+	if (c->nobjs == 0)
+		return xstrdup("built in, but none of its code ran in the "
+		    "trace");
 	return xasprintf("built in, but none of its %zu %s functions ran in "
 	    "the trace", c->nobjs, c->nobjs == 1 ? "object's" : "objects'");
 }
@@ -385,6 +443,7 @@ trim_uncollect(struct trim *t)
 			t->cand_of[j] = -1;
 	t->ncands = 0;
 	t->st.kept_by_decision = 0;
+	t->st.arch_kept = 0;
 }
 
 /* Why a candidate cannot be verified under QEMU: one of its objects is in

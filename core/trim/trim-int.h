@@ -23,7 +23,7 @@
  * not. */
 enum keep_kind {
 	K_NONE, K_EVIDENCE, K_ESSENTIAL, K_DEPEND, K_SELECT, K_DECISION,
-	K_DISK
+	K_DISK, K_CPU
 };
 
 /* The causes of a change, each formatted once per symbol (trim_why()). */
@@ -76,6 +76,10 @@ struct trim {
 	 */
 	unsigned char		*keep1, *beyond, *unseed, *unseed_trace;
 	char			**beyond_why;
+	/* minimal: the arch core's y options kept because the evidence
+	 * cannot speak for them (trim_collect(), trim_arch_kept()) */
+	struct kc_symbol	**arch_kept;
+	size_t			 aarch_kept;
 	int			*cand_of;	/* symbol -> candidate, -1 */
 	struct trim_cand	*cands;
 	size_t			 ncands, acands;

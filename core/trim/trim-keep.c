@@ -27,60 +27,90 @@
  */
 static const struct trim_essential essentials[] = {
 	/* Console: where boot messages and emergency shells go. */
-	{ "TTY", "the console is a tty", NULL },
-	{ "VT", "virtual terminals: the local console", NULL },
-	{ "VT_CONSOLE", "kernel messages on the virtual terminal", NULL },
-	{ "HW_CONSOLE", "the VT's hardware console", NULL },
-	{ "VGA_CONSOLE", "text console before any framebuffer", NULL },
-	{ "DUMMY_CONSOLE", "the VT needs a console driver at all times", NULL },
-	{ "FRAMEBUFFER_CONSOLE", "console on the (EFI/VESA) framebuffer", NULL },
-	{ "UNIX98_PTYS", "ptys for logins and terminals", NULL },
-	{ "SERIAL_8250", "serial console (ttyS0), the console of VMs", NULL },
-	{ "SERIAL_8250_CONSOLE", "kernel messages on the serial port", NULL },
-	{ "SERIAL_8250_PNP", "finds the PC's serial ports", NULL },
+	{ "TTY", "the console is a tty", NULL, false },
+	{ "VT", "virtual terminals: the local console", NULL, false },
+	{ "VT_CONSOLE", "kernel messages on the virtual terminal", NULL, false },
+	{ "HW_CONSOLE", "the VT's hardware console", NULL, false },
+	{ "VGA_CONSOLE", "text console before any framebuffer", NULL, false },
+	{ "DUMMY_CONSOLE", "the VT needs a console driver at all times", NULL, false },
+	{ "FRAMEBUFFER_CONSOLE", "console on the (EFI/VESA) framebuffer", NULL, false },
+	{ "UNIX98_PTYS", "ptys for logins and terminals", NULL, false },
+	{ "SERIAL_8250", "serial console (ttyS0), the console of VMs", NULL, false },
+	{ "SERIAL_8250_CONSOLE", "kernel messages on the serial port", NULL, false },
+	{ "SERIAL_8250_PNP", "finds the PC's serial ports", NULL, false },
 	/* Init support: used once, before any evidence is recorded. */
-	{ "BLK_DEV_INITRD", "the initramfs is unpacked at boot", NULL },
-	{ "RD_GZIP", "initramfs images may be gzip-compressed", NULL },
-	{ "RD_XZ", "initramfs images may be xz-compressed", NULL },
-	{ "RD_ZSTD", "initramfs images may be zstd-compressed", NULL },
-	{ "DEVTMPFS", "udev and the initramfs expect /dev populated", NULL },
-	{ "DEVTMPFS_MOUNT", "/dev mounted before init", NULL },
-	{ "UNIX", "init, udev and journald talk over unix sockets", NULL },
-	{ "BINFMT_ELF", "init is an ELF binary", NULL },
-	{ "BINFMT_SCRIPT", "initramfs scripts start with #!", NULL },
-	{ "PROC_FS", "/proc: every init system reads it", NULL },
+	{ "BLK_DEV_INITRD", "the initramfs is unpacked at boot", NULL, false },
+	{ "RD_GZIP", "initramfs images may be gzip-compressed", NULL, false },
+	{ "RD_XZ", "initramfs images may be xz-compressed", NULL, false },
+	{ "RD_ZSTD", "initramfs images may be zstd-compressed", NULL, false },
+	{ "DEVTMPFS", "udev and the initramfs expect /dev populated", NULL, false },
+	{ "DEVTMPFS_MOUNT", "/dev mounted before init", NULL, false },
+	{ "UNIX", "init, udev and journald talk over unix sockets", NULL, false },
+	{ "BINFMT_ELF", "init is an ELF binary", NULL, false },
+	{ "BINFMT_SCRIPT", "initramfs scripts start with #!", NULL, false },
+	{ "PROC_FS", "/proc: every init system reads it", NULL, false },
 	{ "PROC_SYSCTL", "/proc/sys: systemd, udev and sysctl(8) set it at "
-	    "boot", NULL },
-	{ "SYSFS", "/sys: udev and the initramfs read it", NULL },
-	{ "TMPFS", "tmpfs is mounted (/run, /dev/shm)", "tmpfs" },
-	{ "FHANDLE", "systemd and udev use name_to_handle_at", NULL },
-	{ "INOTIFY_USER", "init systems watch files with inotify", NULL },
-	{ "BLOCK", "disks at all", NULL },
-	{ "MSDOS_PARTITION", "the root disk's partition table", NULL },
-	{ "EFI_PARTITION", "the root disk's GPT partition table", NULL },
+	    "boot", NULL, false },
+	{ "SYSFS", "/sys: udev and the initramfs read it", NULL, false },
+	{ "TMPFS", "tmpfs is mounted (/run, /dev/shm)", "tmpfs", false },
+	{ "FHANDLE", "systemd and udev use name_to_handle_at", NULL, false },
+	{ "INOTIFY_USER", "init systems watch files with inotify", NULL, false },
+	{ "BLOCK", "disks at all", NULL, false },
+	{ "MSDOS_PARTITION", "the root disk's partition table", NULL, false },
+	{ "EFI_PARTITION", "the root disk's GPT partition table", NULL, false },
 	/* Modules: loading the modules that the evidence says are used. */
-	{ "MODULES", "the used modules must stay loadable", NULL },
-	{ "MODULE_UNLOAD", "module tools expect unload", NULL },
-	{ "MODVERSIONS", "the installed module tools and modules use it", NULL },
-	{ "MODULE_COMPRESS_NONE", "how the modules are packed", NULL },
-	{ "MODULE_COMPRESS_GZIP", "how the modules are packed", NULL },
-	{ "MODULE_COMPRESS_XZ", "how the modules are packed", NULL },
-	{ "MODULE_COMPRESS_ZSTD", "how the modules are packed", NULL },
-	{ "MODULE_DECOMPRESS", "the kernel unpacks compressed modules", NULL },
-	{ "MODULE_SIG", "signed modules are checked", NULL },
-	{ "MODULE_SIG_ALL", "modules are signed at install", NULL },
-	{ "MODULE_SIG_SHA256", "the modules' signature hash", NULL },
-	{ "MODULE_SIG_SHA384", "the modules' signature hash", NULL },
-	{ "MODULE_SIG_SHA512", "the modules' signature hash", NULL },
+	{ "MODULES", "the used modules must stay loadable", NULL, false },
+	{ "MODULE_UNLOAD", "module tools expect unload", NULL, false },
+	{ "MODVERSIONS", "the installed module tools and modules use it", NULL, false },
+	{ "MODULE_COMPRESS_NONE", "how the modules are packed", NULL, false },
+	{ "MODULE_COMPRESS_GZIP", "how the modules are packed", NULL, false },
+	{ "MODULE_COMPRESS_XZ", "how the modules are packed", NULL, false },
+	{ "MODULE_COMPRESS_ZSTD", "how the modules are packed", NULL, false },
+	{ "MODULE_DECOMPRESS", "the kernel unpacks compressed modules", NULL, false },
+	{ "MODULE_SIG", "signed modules are checked", NULL, false },
+	{ "MODULE_SIG_ALL", "modules are signed at install", NULL, false },
+	{ "MODULE_SIG_SHA256", "the modules' signature hash", NULL, false },
+	{ "MODULE_SIG_SHA384", "the modules' signature hash", NULL, false },
+	{ "MODULE_SIG_SHA512", "the modules' signature hash", NULL, false },
 	/* Firmware interfaces: booted through them, never traced after. */
-	{ "EFI", "booting on UEFI firmware", NULL },
-	{ "EFI_STUB", "the firmware starts the kernel directly", NULL },
-	{ "ACPI", "the firmware's description of the machine", NULL },
-	{ "PCI", "the bus everything else sits on", NULL },
+	{ "EFI", "booting on UEFI firmware", NULL, false },
+	{ "EFI_STUB", "the firmware starts the kernel directly", NULL, false },
+	{ "ACPI", "the firmware's description of the machine", NULL, false },
+	{ "PCI", "the bus everything else sits on", NULL, false },
 	/* Networking: DHCP before any recording starts. */
-	{ "NET", "networking at all", NULL },
-	{ "INET", "TCP/IP", NULL },
-	{ "PACKET", "DHCP clients open packet sockets", NULL },
+	{ "NET", "networking at all", NULL, false },
+	{ "INET", "TCP/IP", NULL, false },
+	{ "PACKET", "DHCP clients open packet sockets", NULL, false },
+	/*
+	 * The minimal policy judges every menu, so what runs only at boot
+	 * or only when something goes wrong, outside the menus the other
+	 * policies trim, is listed here too (minimal: true).
+	 */
+	{ "PRINTK", "kernel messages: the console says what went wrong "
+	    "(and kctui verify reads it)", NULL, true },
+	{ "BUG", "BUG() reports: a failing boot names its cause", NULL, true },
+	{ "MULTIUSER", "users and groups: every init system and login",
+	    NULL, true },
+	{ "FUTEX", "glibc's threads and locks", NULL, true },
+	{ "EPOLL", "event loops of init systems and daemons", NULL, true },
+	{ "SIGNALFD", "systemd and udev wait for signals with it", NULL, true },
+	{ "TIMERFD", "systemd's timers", NULL, true },
+	{ "EVENTFD", "event notification of daemons and libraries", NULL, true },
+	{ "POSIX_TIMERS", "timers of libc (timer_create, clock_nanosleep)",
+	    NULL, true },
+	{ "FILE_LOCKING", "flock and fcntl locks: package managers, "
+	    "systemd, databases", NULL, true },
+	{ "SHMEM", "shared memory and tmpfs", NULL, true },
+	{ "PCI_MSI", "devices' interrupts (MSI/MSI-X), set up at probe",
+	    NULL, true },
+	{ "FW_LOADER", "drivers load their firmware at probe, before any "
+	    "recording", NULL, true },
+	{ "RTC_CLASS", "the time of day, read from the RTC at boot", NULL,
+	    true },
+	{ "RTC_HCTOSYS", "the system clock set from the RTC at boot", NULL,
+	    true },
+	{ "RTC_DRV_CMOS", "the PC's RTC", NULL, true },
+	{ "EARLY_PRINTK", "messages before the console driver", NULL, true },
 };
 
 /*
@@ -623,6 +653,35 @@ keep_module_list(struct trim *t, size_t *nq)
 	}
 }
 
+/*
+ * minimal: what the recorded CPU needs, its vendor's options (support
+ * code, microcode, machine checks; trim-cpu.c): code that runs at boot or
+ * on a hardware event, which no trace shows. No vendor known: nothing
+ * here, and the arch core keeps every vendor's (trim_minimal_allows()).
+ */
+static void
+keep_cpu(struct trim *t, size_t *nq)
+{
+	struct kc_symbol	*s;
+	const char		*vendor;
+	bool			 needs;
+	int			 i;
+
+	if (t->st.cpu_vendor == NULL)
+		return;
+	for (i = 0; i < t->nsyms; i++) {
+		s = kconfig_symbol(t->k, i);
+		/* a module not loaded was not needed (localmodconfig's
+		 * rule): only the built-in code that runs at boot */
+		if (kc_sym_name(s) == NULL || kc_sym_tristate(t->k, s) !=
+		    KC_YES || (vendor =
+		    trim_cpu_option(kc_sym_name(s), NULL, &needs)) == NULL ||
+		    !needs || strcmp(vendor, t->st.cpu_vendor) != 0)
+			continue;
+		keep_sym(t, s, K_CPU, -1, nq);
+	}
+}
+
 /* Whether some bundle saw a filesystem type mounted. */
 static bool
 trim_mounted(const struct trim *t, const char *fstype)
@@ -742,6 +801,8 @@ trim_keep(struct trim *t)
 		}
 	}
 	for (i = 0; i < sizeof essentials / sizeof essentials[0]; i++) {
+		if (essentials[i].minimal && !t->st.minimal)
+			continue;
 		if (essentials[i].if_mounted != NULL &&
 		    !trim_mounted(t, essentials[i].if_mounted))
 			continue;
@@ -753,6 +814,8 @@ trim_keep(struct trim *t)
 			t->keep_ess[kc_sym_index(s)] = essentials[i].why;
 	}
 	keep_disks(t, &nq);
+	if (t->st.minimal)
+		keep_cpu(t, &nq);
 decisions:
 	n = decisions_count(t->in->d);
 	for (i = 0; i < n; i++) {
@@ -774,6 +837,7 @@ trim_keep_reason(const struct trim *tc, const struct kc_symbol *s)
 {
 	struct trim	*t = (struct trim *)tc;
 	int		 idx = kc_sym_index(s), by;
+	const char	*what = NULL;
 
 	if (idx < 0 || idx >= t->nsyms || t->keep[idx] == K_NONE)
 		return NULL;
@@ -795,6 +859,11 @@ trim_keep_reason(const struct trim *tc, const struct kc_symbol *s)
 		break;
 	case K_DECISION:
 		t->keep_why[idx] = xstrdup("decision: keep");
+		break;
+	case K_CPU:
+		(void)trim_cpu_option(kc_sym_name(s), &what, NULL);
+		t->keep_why[idx] = xasprintf("boot essential: the recorded "
+		    "CPU's (%s) %s", t->st.cpu_vendor, what);
 		break;
 	case K_DEPEND:
 		t->keep_why[idx] = xasprintf("needed by CONFIG_%s",

@@ -25,6 +25,7 @@ static const char *const trim_policy_names[] = {
 	[TRIM_POLICY_MODULES] = "modules",
 	[TRIM_POLICY_AGGRESSIVE] = "aggressive",
 	[TRIM_POLICY_VERIFIED] = "verified",
+	[TRIM_POLICY_MINIMAL] = "minimal",
 };
 
 /* A policy's name. */
@@ -47,7 +48,7 @@ trim_policy_parse(const char *name, enum trim_policy *p, char **cause)
 			return 0;
 		}
 	}
-	*cause = xasprintf("--policy modules|aggressive|verified, not \"%s\"",
+	*cause = xasprintf("--policy modules|aggressive|verified|minimal, not \"%s\"",
 	    name);
 	return -1;
 }
@@ -85,13 +86,22 @@ trim_suggest(struct kconfig *k, const struct trim_input *in, char **cause)
 	for (i = 0; i < t->nsyms; i++)
 		t->cand_of[i] = -1;
 
-	t->st.aggressive = in->policy == TRIM_POLICY_AGGRESSIVE;
+	/* minimal is aggressive's rules (y options, parts of modules need
+	 * their own functions traced) in every menu. */
+	t->st.aggressive = in->policy == TRIM_POLICY_AGGRESSIVE ||
+	    in->policy == TRIM_POLICY_MINIMAL;
 	if (t->st.aggressive && (in->ev == NULL ||
 	    evidence_count(in->ev, EV_TRACE) == 0)) {
 		t->st.aggressive = false;
-		t->st.note = "aggressive needs a bundle with a trace: "
+		t->st.note = in->policy == TRIM_POLICY_MINIMAL ?
+		    "minimal needs a bundle with a trace: built-in options "
+		    "were not considered (modules policy)" :
+		    "aggressive needs a bundle with a trace: "
 		    "built-in options were not considered (modules policy)";
 	}
+	t->st.minimal = t->st.aggressive && in->policy == TRIM_POLICY_MINIMAL;
+	if (t->st.minimal)
+		t->st.cpu_vendor = trim_cpu_vendor(in->ev);
 	kconfig_recalc(k);
 	/* verified: what the modules policy keeps beyond a module list,
 	 * and which of its seeds a boot must confirm. */
@@ -156,6 +166,7 @@ trim_free(struct trim *t)
 	free(t->keep_by);
 	free(t->keep);
 	free(t->cand_of);
+	free(t->arch_kept);
 	free(t->before);
 	free(t->after);
 	free(t->queue);
@@ -221,6 +232,15 @@ trim_cand_of(const struct trim *t, const struct kc_symbol *s)
 
 	return idx < 0 || idx >= t->nsyms || t->cand_of[idx] < 0 ? -1 :
 	    t->cand_of[idx];
+}
+
+/* The arch core's y options the minimal policy kept for want of
+ * evidence that could speak for them. */
+struct kc_symbol *const *
+trim_arch_kept(const struct trim *t, size_t *n)
+{
+	*n = t->st.arch_kept;
+	return t->st.minimal ? t->arch_kept : NULL;
 }
 
 /* The counts of the last trim_suggest(), for -v and reports. */

@@ -27,14 +27,18 @@ struct decisions;
 
 /*
  * modules: only m options; aggressive: also y options whose code was not
- * traced; verified: modules, plus the options kept beyond a module list
+ * traced (drivers, filesystems, networking); minimal: every y/m option
+ * whose code no bundle saw running, in every menu, but the boot
+ * essentials, what the bundle's CPU needs and the arch core the evidence
+ * cannot speak for (meant to be verified by `kctui verify`); verified: modules, plus the options kept beyond a module list
  * only by evidence a module list does not show (traced hook or notifier
  * code, a device present but not bound, an optional part of a loaded
  * module), as candidates to_verify: `kctui verify` boots the export and
  * puts back those a workload step needs (docs/trim.md).
  */
 enum trim_policy {
-	TRIM_POLICY_MODULES, TRIM_POLICY_AGGRESSIVE, TRIM_POLICY_VERIFIED
+	TRIM_POLICY_MODULES, TRIM_POLICY_AGGRESSIVE, TRIM_POLICY_VERIFIED,
+	TRIM_POLICY_MINIMAL
 };
 /* A policy's name, as --policy takes it and reports print it. */
 const char	*trim_policy_name(enum trim_policy);
@@ -153,7 +157,14 @@ struct trim_stats {
 	size_t	strict_seeds;	/* seeds the cheaper keep-sets lost */
 	size_t	kept_by_decision;	/* candidates a keep decision removed */
 	size_t	trimmed_by_decision;
-	bool	aggressive;	/* aggressive policy in force (has a trace) */
+	bool	aggressive;	/* y options considered (has a trace) */
+	bool	minimal;	/* the minimal policy in force (has a trace) */
+	/* minimal: the recorded CPU's vendor ("GenuineIntel"), NULL when
+	 * no bundle says it (every vendor's options then stay) */
+	const char *cpu_vendor;
+	/* minimal: y options of the arch core outside the keep-set that
+	 * stay because the evidence cannot speak for them */
+	size_t	arch_kept;
 	size_t	to_verify;	/* candidates to verify by booting */
 	const char *note;	/* e.g. why aggressive fell back, or NULL */
 	char	*modules_dir;	/* where .ko sizes came from, or NULL */
@@ -189,6 +200,25 @@ struct trim_essential {
 	const char	*sym;
 	const char	*why;
 	const char	*if_mounted;	/* only when this fstype is mounted */
+	/* Only under the minimal policy: the others never trim it (a y
+	 * option outside their menus) or verify showed them right. */
+	bool		 minimal;
 };
 size_t		 trim_essentials(const struct trim_essential **);
+/* The y options of the arch core the minimal policy kept because the
+ * evidence cannot speak for them (trim_stats.arch_kept of them), in menu
+ * order; NULL under the other policies. */
+struct kc_symbol *const *trim_arch_kept(const struct trim *, size_t *n);
+
+/* trim-cpu.c: the recorded CPU's vendor, from the bundles' cpu modalias
+ * ("GenuineIntel"), NULL when none says it or they disagree; the vendor
+ * an option serves alone (what it is in *what, whether that vendor's
+ * CPUs need it in *needs), NULL for every CPU. */
+const char	*trim_cpu_vendor(const struct evidence *);
+const char	*trim_cpu_option(const char *sym, const char **what,
+		     bool *needs);
+/* Whether sym is guest support for a hypervisor the bundles' machine is
+ * not (its DMI, no device of it); why in *why (malloc'd, may be NULL). */
+bool		 trim_cpu_guest_unused(const struct evidence *, const char *sym,
+		     char **why);
 #endif

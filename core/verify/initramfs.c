@@ -791,6 +791,25 @@ ir_base(struct ir *ir, const struct workload *w)
 		    0644);
 }
 
+/* A kernel without loadable modules: its modules.builtin (the build's,
+ * a list of paths) as lib/modules/RELEASE/modules.builtin. */
+static int
+ir_builtin(struct ir *ir, const char *path, const char *release,
+    char **cause)
+{
+	struct stat	 sb;
+	char		*name;
+
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		*cause = xasprintf("%s: not a regular file", path);
+		return -1;
+	}
+	name = xasprintf("lib/modules/%s/modules.builtin", release);
+	ir_file(ir, name, path, 0644);
+	free(name);
+	return 0;
+}
+
 /* Write the initramfs (see verify.h); -1 with *cause, nothing left
  * half-written. */
 int
@@ -814,6 +833,10 @@ initramfs_build(const struct initramfs *o, char **cause)
 		name = xasprintf("lib/modules/%s", o->release);
 		rc = ir_tree(&ir, mods, name, true, cause);
 	}
+	/* no modules: what is built in, for /init's modprobe stand-in */
+	if (rc == 0 && o->staging == NULL && o->builtin != NULL &&
+	    o->release != NULL)
+		rc = ir_builtin(&ir, o->builtin, o->release, cause);
 	if (rc == 0 && o->workload != NULL && o->workload->helpers != NULL) {
 		scratch = o->scratch != NULL ? xstrdup(o->scratch) :
 		    xasprintf("%s.helpers", o->out);

@@ -137,6 +137,20 @@ verify_report(const struct verify *v)
 	if (v->informed > 0)
 		strbuf_addf(&sb, "- put back because a failed boot named them: "
 		    "%d (the rest by bisection)\n", v->informed);
+	if (v->has_measured) {
+		strbuf_adds(&sb, "\n## What the trim bought (measured "
+		    "without a boot)\n\nRead from the kernels themselves: "
+		    "the image's bytes; vmlinux's sections as size(1) counts "
+		    "them (the baseline's unpacked from its image by the "
+		    "tree's scripts/extract-vmlinux); the system "
+		    "calls compiled in (the syscall table's entries that are "
+		    "neither sys_ni_syscall nor a weak stub; the baseline's "
+		    "from its System.map); the modules and their bytes on "
+		    "disk; the config's y+m, beside the tree's own `make "
+		    "localmodconfig` of the untrimmed config with the "
+		    "bundle's modules. Boot times are not measured here.\n\n");
+		measure_table(&sb, v->measured, 3);
+	}
 	verify_report_steps(v, &sb);
 	if (kept > 0) {
 		strbuf_addf(&sb, "\n## Put back\n\n| option | subsystem | "

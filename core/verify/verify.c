@@ -420,6 +420,9 @@ verify_boot_progress(void *arg, const char *event)
 	verify_emit(st->v, &e);
 }
 
+static void verify_measure_baseline(struct verify_state *, const char *,
+    const char *, const char *);
+
 /* The first failing step of a boot, or NULL when everything passed. */
 static const char *
 verify_first_failure(const struct verify *v, const struct vm_result *r)
@@ -485,6 +488,8 @@ verify_boot(struct verify_state *st, const char *kernel, const char *initrd,
 	struct verify		*v = st->v;
 	struct initramfs	 ir;
 	struct vm_boot		 vb;
+	char			*builtin;
+	int			 rc;
 
 	memset(&ir, 0, sizeof ir);
 	ir.out = initrd;
@@ -493,7 +498,15 @@ verify_boot(struct verify_state *st, const char *kernel, const char *initrd,
 	ir.workload = v->workload;
 	ir.scratch = st->bootdir;
 	ir.build_bundle_c = v->build_bundle_c;
-	if (initramfs_build(&ir, cause) != 0)
+	/* Built without loadable modules: what is built in, for the
+	 * workload's modprobe (verify-init.sh's stand-in). */
+	builtin = staging == NULL && st->b.dir != NULL ?
+	    xasprintf("%s/modules.builtin", st->b.dir) : NULL;
+	if (builtin != NULL && access(builtin, R_OK) == 0)
+		ir.builtin = builtin;
+	rc = initramfs_build(&ir, cause);
+	free(builtin);
+	if (rc != 0)
 		return -1;
 	memset(&vb, 0, sizeof vb);
 	vb.spec = v->spec;
@@ -957,6 +970,7 @@ verify_baseline(struct verify_state *st, char **cause)
 	}
 	v->baseline = xasprintf("%s booted and passed every step (%.0f s "
 	    "under %s)", kernel, r.seconds, r.kvm ? "KVM" : "TCG");
+	verify_measure_baseline(st, root, release, kernel);
 	if (v->baseline_only) {
 		/* its boot is the result the report shows */
 		vm_result_free(&v->result);
@@ -971,6 +985,196 @@ out:
 	free(root);
 	free(release);
 	return rc;
+}
+
+/*
+ * The baseline's vmlinux sections: a package ships only the image, whose
+ * payload the tree's own scripts/extract-vmlinux unpacks (a stripped
+ * vmlinux: sections, no symbols). Paths go to sh as arguments.
+ */
+static void
+verify_measure_extract(struct verify_state *st, const char *kernel,
+    struct measure *m)
+{
+	struct verify		*v = st->v;
+	struct proc_opts	 o;
+	struct proc_result	 r;
+	char			*script, *out, *cause = NULL;
+	char			*argv[] = { "sh", "-c", "exec sh \"$1\" \"$2\" "
+	    "> \"$3\" 2>/dev/null", "sh", NULL, NULL, NULL, NULL };
+
+	script = xasprintf("%s/scripts/extract-vmlinux", v->tree);
+	out = xasprintf("%s/baseline-vmlinux", v->work);
+	argv[4] = script;
+	argv[5] = (char *)kernel;
+	argv[6] = out;
+	memset(&o, 0, sizeof o);
+	o.argv = argv;
+	o.timeout = 300;
+	o.cancel = v->cancel;
+	if (access(script, R_OK) == 0 && proc_run(&o, &r, &cause) == 0 &&
+	    r.exit_code == 0 && measure_elf_sizes(out, &m->text, &m->data,
+	    &m->bss, &cause) != 0)
+		m->text = m->data = m->bss = -1;
+	free(cause);
+	unlink(out);
+	free(out);
+	free(script);
+}
+
+/*
+ * The baseline's column of the measured table: its package has the
+ * image, System.map (no vmlinux: no section sizes, the system calls from
+ * the map), the modules and the config.
+ */
+static void
+verify_measure_baseline(struct verify_state *st, const char *root,
+    const char *release, const char *kernel)
+{
+	struct verify	*v = st->v;
+	struct measure	*m = &v->measured[0];
+	struct stat	 sb;
+	char		*p, *text;
+	size_t		 len;
+
+	measure_init(m, "baseline (the bundle's kernel)");
+	v->has_measured = true;
+	if (stat(kernel, &sb) == 0)
+		m->bzimage = sb.st_size;
+	p = xasprintf("%s/boot/System.map-%s", root, release);
+	if ((m->syscalls = measure_syscalls_map(p)) >= 0)
+		m->syscalls_from = "System.map";
+	free(p);
+	verify_measure_extract(st, kernel, m);
+	p = xasprintf("%s/lib/modules/%s", root, release);
+	measure_modules(p, &m->modules, &m->modules_bytes);
+	free(p);
+	p = xasprintf("%s/boot/config-%s", root, release);
+	if ((text = file_read_all(p, &len)) == NULL)
+		text = file_read_all(st->base_config, &len);
+	if (text != NULL)
+		m->ym = measure_ym_text(text);
+	free(text);
+	free(p);
+}
+
+/*
+ * The tree's own `make localmodconfig` of the untrimmed config with the
+ * bundle's modules (as lsmod prints them), in its own O= directory: its
+ * y+m count, or -1. Run through sh for the "yes ''" answering conf's
+ * questions; the paths go as arguments, never into the script's text.
+ */
+static long
+verify_measure_lmc(struct verify_state *st)
+{
+	struct verify		*v = st->v;
+	struct proc_opts	 o;
+	struct proc_result	 r;
+	char			*dir, *lsmod, *cfg, *mods, *text, *cause = NULL;
+	char			*line, *save = NULL, *w;
+	struct strbuf		 sb;
+	size_t			 len;
+	long			 n = -1;
+	char			*argv[] = { "sh", "-c", "yes '' | exec make -s "
+	    "-C \"$1\" O=\"$2\" LSMOD=\"$3\" localmodconfig >/dev/null "
+	    "2>&1", "sh", NULL, NULL, NULL, NULL };
+
+	if ((mods = verify_bundle_file(v, "modules")) == NULL)
+		return -1;
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "Module                  Size  Used by\n");
+	for (line = strtok_r(mods, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		/* name size refcount: what streamline_config.pl reads */
+		if ((w = strchr(line, ' ')) == NULL)
+			strbuf_addf(&sb, "%s 0 0\n", line);
+		else
+			strbuf_addf(&sb, "%s\n", line);
+	}
+	free(mods);
+	dir = xasprintf("%s/localmodconfig", v->work);
+	lsmod = xasprintf("%s/lsmod", v->work);
+	cfg = xasprintf("%s/.config", dir);
+	if (path_mkdir_p(dir, 0755, &cause) != 0 ||
+	    file_write_atomic(lsmod, sb.s, sb.len, 0644, 0, &cause) != 0 ||
+	    (text = file_read_all(st->base_config, &len)) == NULL)
+		goto out;
+	if (file_write_atomic(cfg, text, len, 0644, 0, &cause) != 0) {
+		free(text);
+		goto out;
+	}
+	free(text);
+	argv[4] = (char *)v->tree;
+	argv[5] = dir;
+	argv[6] = lsmod;
+	memset(&o, 0, sizeof o);
+	o.argv = argv;
+	o.timeout = 900;
+	o.cancel = v->cancel;
+	if (proc_run(&o, &r, &cause) == 0 && r.exit_code == 0 &&
+	    (text = file_read_all(cfg, &len)) != NULL) {
+		n = measure_ym_text(text);
+		free(text);
+	}
+out:
+	free(cause);
+	strbuf_free(&sb);
+	free(cfg);
+	free(lsmod);
+	free(dir);
+	return n;
+}
+
+/*
+ * The trimmed column (the last build: the final config when it passed)
+ * and localmodconfig's y+m: vmlinux's sections and system calls, the
+ * image, the staged modules, the config's y+m.
+ */
+static void
+verify_measure_trimmed(struct verify_state *st)
+{
+	struct verify	*v = st->v;
+	struct measure	*m = &v->measured[1];
+	struct stat	 sb;
+	char		*p, *text, *cause = NULL;
+	size_t		 len;
+
+	if (st->b.bzimage == NULL || stat(st->b.bzimage, &sb) != 0)
+		return;
+	if (!v->has_measured)
+		measure_init(&v->measured[0], "baseline (the bundle's kernel)");
+	v->has_measured = true;
+	measure_init(m, v->passed ? "trimmed (verified)" :
+	    "trimmed (last probe)");
+	m->bzimage = sb.st_size;
+	p = xasprintf("%s/vmlinux", st->b.dir);
+	if (measure_elf_sizes(p, &m->text, &m->data, &m->bss, &cause) != 0)
+		m->text = m->data = m->bss = -1;
+	free(cause);
+	cause = NULL;
+	if ((m->syscalls = measure_syscalls(p, &cause)) >= 0)
+		m->syscalls_from = "vmlinux";
+	free(cause);
+	free(p);
+	if (st->b.staging != NULL && st->b.release != NULL) {
+		p = xasprintf("%s/lib/modules/%s", st->b.staging,
+		    st->b.release);
+		measure_modules(p, &m->modules, &m->modules_bytes);
+		free(p);
+	} else if (st->b.staging == NULL) {
+		m->modules = 0;		/* CONFIG_MODULES off */
+		m->modules_bytes = 0;
+	}
+	p = xasprintf("%s/.config", st->b.dir);
+	if (v->passed && v->final != NULL)
+		m->ym = measure_ym_text(v->final);
+	else if ((text = file_read_all(p, &len)) != NULL) {
+		m->ym = measure_ym_text(text);
+		free(text);
+	}
+	free(p);
+	measure_init(&v->measured[2], "make localmodconfig");
+	v->measured[2].ym = verify_measure_lmc(st);
 }
 
 /* Sizes of the last build: bzImage, and the staged modules' .ko files. */
@@ -1046,6 +1250,7 @@ verify_run(struct verify *v, char **cause)
 		free(want);
 	}
 	verify_sizes(&st);
+	verify_measure_trimmed(&st);
 out:
 	v->seconds = clock_now() - t0;
 	free(step);

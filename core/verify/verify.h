@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "../machine/machine.h"
+#include "measure.h"
 
 struct kconfig;
 struct kbuild;
@@ -92,6 +93,10 @@ struct initramfs {
 	/* Compile the bundle's own C (workload.d/NAME.c that is not one of
 	 * kctui's helpers, verify_helpers): --build-bundle-helpers. */
 	bool		 build_bundle_c;
+	/* A kernel without loadable modules (staging NULL): its build's
+	 * modules.builtin, packed as lib/modules/RELEASE/modules.builtin
+	 * for /init's modprobe stand-in; NULL: none. */
+	const char	*builtin;
 };
 
 /* The guest helpers kctui ships (helpers-shipped.c): a bundle's
@@ -332,6 +337,12 @@ struct verify {
 	char		*final;		/* the final config (text) */
 	struct vm_result result;	/* the final config's boot */
 	long		 bzimage_bytes, modules_bytes;
+	/* What the trim bought, measured without a boot (measure.h): the
+	 * baseline (the bundle's kernel package), the final trimmed build,
+	 * the tree's `make localmodconfig` of the same config with the
+	 * bundle's modules (y+m only); -1 figures where not known. */
+	struct measure	 measured[3];
+	bool		 has_measured;
 	char	       **lost;		/* "bus driver device" bound in the
 					   bundle, not in the guest */
 	size_t		 nlost;

@@ -180,6 +180,27 @@ if [ "$sfx" = "" ]; then
 		grep -q '| CONFIG_BINFMT_ELF | fs | boot |' "$work/trimmed.config.verify.md" &&
 		pass "real/verify-report$sfx" ||
 		fail_with "real/verify-report$sfx" "report" cat "$work/trimmed.config.verify.md"
+	# What the trim bought: every row of the measured table, the
+	# trimmed build's figures (column 1; 0 is the baseline's) read from
+	# its bzImage and vmlinux (ELF sections, the syscall table), equal
+	# to what size(1) says.
+	md=$work/trimmed.config.verify.md
+	rows=0
+	for r in 'bzImage bytes' 'vmlinux text bytes' 'vmlinux data bytes' 'vmlinux bss bytes' \
+	    'modules' 'modules bytes (files)' 'system calls compiled in' 'y+m options'; do
+		grep -q "^| $r |" "$md" && rows=$((rows + 1))
+	done
+	cell() { grep "^| $1 |" "$md" | awk -F'|' -v c="$2" '{ gsub(/^ +| +$/, "", $(c + 3)); print $(c + 3) }'; }
+	read -r st sd sb _ < <(size "$WORK/build/vmlinux" 2>/dev/null | sed -n 2p)
+	if [ "$rows" = 8 ] && [ "$(cell 'bzImage bytes' 1)" = "$(stat -c %s "$WORK/build/arch/x86/boot/bzImage")" ] &&
+	   [ "$(cell 'vmlinux text bytes' 1)" = "$st" ] && [ "$(cell 'vmlinux bss bytes' 1)" = "$sb" ] &&
+	   [[ "$(cell 'system calls compiled in' 1)" =~ ^[1-9][0-9]*\ \(vmlinux\)$ ]] &&
+	   [ "$(cell 'y+m options' 1)" = "$(grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$work/trimmed.config")" ]; then
+		pass "real/verify-measured$sfx" "(trimmed: bzImage $(cell 'bzImage bytes' 1), text $st, data $sd, bss $sb, system calls $(cell 'system calls compiled in' 1), y+m $(cell 'y+m options' 1))"
+	else
+		fail_with "real/verify-measured$sfx" "measured table ($rows of 8 rows; size(1): $st $sd $sb)" \
+			sed -n '/^## What the trim bought/,/^## Steps/p' "$md"
+	fi
 	# The kernel's conf accepts the final config unchanged.
 	mkdir -p "$work/check-o"
 	cp "$work/trimmed.config" "$work/check-o/.config"
@@ -215,6 +236,29 @@ if [ "$sfx" = "" ]; then
 		pass "real/verify-informed-two-probes" "$np probes: the module step's message put BINFMT_MISC back"
 	else
 		fail_with "real/verify-informed-two-probes" "exit $rc, $np probes" cat "$work/out" "$work/err"
+	fi
+
+	# Modules built in (what `kctui export --builtin` makes): MODULES=n,
+	# BINFMT_MISC=y. The initramfs has no module tree, only the build's
+	# modules.builtin; the module step's "modprobe binfmt_misc" is
+	# answered from it by /init's stand-in and passes; the measured
+	# table says 0 modules.
+	sed -e 's/^CONFIG_MODULES=y/# CONFIG_MODULES is not set/' \
+	    -e 's/^CONFIG_BINFMT_MISC=m/CONFIG_BINFMT_MISC=y/' "$work/base.config" > "$work/builtin.config"
+	"$KCTUI" -C "$SRC" --config "$work/builtin.config" olddefconfig > /dev/null 2>&1
+	kv --config "$work/builtin.config" verify -e "$BUNDLE" -j2 --work-dir "$WORK" \
+		--decisions "$work/decisions-builtin" --format tsv --timeout 120 \
+		--report "$work/builtin.md"
+	np=$(grep -c $'^probe\t' "$work/out")
+	mods=$(grep '^| modules |' "$work/builtin.md" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $4); print $4 }')
+	if [ $rc -eq 0 ] && [ "$np" = 1 ] &&
+	   [ "$(val "$work/builtin.config" CONFIG_MODULES)" = n ] &&
+	   [ "$(val "$work/builtin.config" CONFIG_BINFMT_MISC)" = y ] &&
+	   grep -q $'^step\t1\tmodule\tpass' "$work/out" &&
+	   grep -q '^\*\*Verified\*\*' "$work/builtin.md" && [ "$mods" = 0 ]; then
+		pass "real/verify-builtin" "(MODULES=n, BINFMT_MISC=y: verified in $np probe, the module step answered from modules.builtin; measured modules: $mods)"
+	else
+		fail_with "real/verify-builtin" "exit $rc, $np probes, modules '$mods'" cat "$work/out" "$work/err" "$work/builtin.md"
 	fi
 fi
 

@@ -185,6 +185,55 @@ test_verified(void)
 	kconfig_free(k);
 }
 
+/*
+ * The minimal policy by name; without a trace it falls back to the
+ * modules policy and says so; the CPU vendor table: what a vendor's CPUs
+ * need, a feature of theirs, an option of every CPU (the real tree and
+ * bundles: tests/real/trim.sh).
+ */
+static void
+test_minimal(void)
+{
+	struct kconfig		*k = unit_kconfig(fixture, config, NULL);
+	struct trim_input	 in;
+	struct trim		*t;
+	struct trim_stats	 st;
+	enum trim_policy	 p = TRIM_POLICY_MODULES;
+	const char		*what = NULL, *v;
+	char			*cause = NULL;
+	bool			 needs = false;
+
+	check("minimal-parse", trim_policy_parse("minimal", &p, &cause) ==
+	    0 && p == TRIM_POLICY_MINIMAL && strcmp(trim_policy_name(p),
+	    "minimal") == 0, cause ? cause : "minimal");
+	free(cause);
+	cause = NULL;
+	memset(&in, 0, sizeof in);
+	in.policy = TRIM_POLICY_MINIMAL;
+	t = trim_suggest(k, &in, &cause);
+	check("minimal-suggest", t != NULL, cause ? cause : "NULL");
+	if (t != NULL) {
+		trim_get_stats(t, &st);
+		check("minimal-needs-trace", !st.minimal && !st.aggressive &&
+		    st.note != NULL && strstr(st.note, "minimal") != NULL &&
+		    !is_cand(t, "BUILTIN"), st.note ? st.note : "no note");
+	}
+	trim_free(t);
+	free(cause);
+	v = trim_cpu_option("MICROCODE_AMD", &what, &needs);
+	check("cpu-needs", v != NULL && strcmp(v, "AuthenticAMD") == 0 &&
+	    needs && what != NULL && strstr(what, "microcode") != NULL,
+	    v ? v : "no vendor");
+	v = trim_cpu_option("PERF_EVENTS_INTEL_RAPL", NULL, &needs);
+	check("cpu-feature", v != NULL && strcmp(v, "GenuineIntel") == 0 &&
+	    !needs, v ? v : "no vendor");
+	check("cpu-every", trim_cpu_option("SMP", NULL, NULL) == NULL &&
+	    trim_cpu_vendor(NULL) == NULL, "SMP is every CPU's");
+	check("guest-no-evidence", !trim_cpu_guest_unused(NULL, "XEN", NULL),
+	    "without a bundle nothing says the machine is not Xen");
+	kconfig_free(k);
+}
+
 /* The change of a symbol in a list, or NULL. */
 static const struct trim_change *
 change_of(const struct trim_change *ch, size_t n, const char *name)
@@ -503,6 +552,7 @@ main(void)
 	}
 	test_candidates();
 	test_verified();
+	test_minimal();
 	test_consequences();
 	test_choice_moves();
 	test_keep_set();
