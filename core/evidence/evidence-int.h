@@ -239,6 +239,10 @@ ev_intern(struct evidence *ev, const char *s, size_t n)
 	return intern_str(&ev->strs, s, n);
 }
 
+/* Intern a bundle's string as visible text (escape bytes shown as \xHH,
+ * lib/text.h), as ev_add does for items: what is shown is never raw. */
+const char	*ev_intern_visible(struct evidence *, const char *s, size_t n);
+
 /* evidence.c: items, lines, files. */
 struct ev_bundle *ev_bundle_at(struct evidence *, int);
 struct ev_item	*ev_add(struct ev_ctx *, enum ev_kind, const char *, size_t,

@@ -719,10 +719,13 @@ modalias_line(struct ev_ctx *c, const char *s, size_t n)
 	ev_add(c, EV_DEVICE, m, (size_t)(e - m), s, (size_t)(pe - s), NULL, 0,
 	    1);
 	if (strmap_get(&c->ev->devalias, s, (size_t)(pe - s)) == NULL) {
-		const char *dev = ev_intern(c->ev, s, (size_t)(pe - s));
+		const char *dev = ev_intern_visible(c->ev, s, (size_t)(pe - s));
 
-		strmap_set(&c->ev->devalias, dev, (size_t)(pe - s),
-		    (void *)ev_intern(c->ev, m, (size_t)(e - m)));
+		/* keyed by the path as the bindings' (visible) */
+		if (strmap_get(&c->ev->devalias, dev, strlen(dev)) == NULL)
+			strmap_set(&c->ev->devalias, dev, strlen(dev),
+			    (void *)ev_intern_visible(c->ev, m,
+			    (size_t)(e - m)));
 	}
 	return 1;
 }
@@ -749,10 +752,10 @@ ev_binding_add(struct ev_ctx *c, const char *bus, size_t bn, const char *drv,
 		    sizeof *ev->bindings);
 	}
 	b = &ev->bindings[ev->nbindings++];
-	b->bus = ev_intern(ev, bus, bn);
-	b->driver = ev_intern(ev, drv, dn);
-	b->device = ev_intern(ev, dev, devn);
-	b->module = mod != NULL ? ev_intern(ev, mod, mn) : NULL;
+	b->bus = ev_intern_visible(ev, bus, bn);
+	b->driver = ev_intern_visible(ev, drv, dn);
+	b->device = ev_intern_visible(ev, dev, devn);
+	b->module = mod != NULL ? ev_intern_visible(ev, mod, mn) : NULL;
 	b->bundle = c->b;
 }
 

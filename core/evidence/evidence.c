@@ -105,6 +105,21 @@ ev_add(struct ev_ctx *c, enum ev_kind k, const char *name, size_t n,
 }
 
 /* Add a traced function, suffix stripped. */
+/* Intern s as visible text (see evidence-int.h). */
+const char *
+ev_intern_visible(struct evidence *ev, const char *s, size_t n)
+{
+	const char	*r;
+	char		*vis;
+
+	if (text_is_visible(s, n, 0))
+		return ev_intern(ev, s, n);
+	vis = text_visible(s, n, 0);
+	r = ev_intern(ev, vis, strlen(vis));
+	free(vis);
+	return r;
+}
+
 /* ------------------------------------------------------------ lines */
 
 /* Count a malformed line, quoting the first. */
@@ -515,6 +530,8 @@ evidence_load(struct evidence *ev, const char *dir,
 			continue;
 		ev_load_file(ev, b, &ev_files[i], fd, type, path, &w, &lost,
 		    &overrun);
+		if (strcmp(ev_files[i].name, "drivers") == 0)
+			bundle->has_drivers = true;
 		if (ev_files[i].role == EVR_STATS)
 			have_stats = 1;
 		close(fd);

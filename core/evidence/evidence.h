@@ -51,6 +51,8 @@ struct ev_bundle {
 	uint64_t	 trace_events;	/* lines/events read from the trace */
 	uint64_t	 trace_overrun;	/* events lost, when recorded */
 	int		 warnings;	/* bad lines skipped, all files */
+	bool		 has_drivers;	/* it has a drivers file (maybe
+					   empty): its bindings were read */
 };
 
 /* A line of a bundle's drivers file: a device bound to a driver. */

@@ -114,29 +114,6 @@ twin_comment(struct strbuf *sb, const char *fmt, ...)
 	free(text);
 }
 
-/* Every device path of the modalias file to its modalias (the first
- * one given), for twin_add_line: one pass, not one per device. The
- * evidence owns the strings. */
-static void
-twin_modalias_map(const struct evidence *ev, struct strmap *m)
-{
-	const struct ev_item	*it;
-	struct strmap_entry	*e;
-	size_t			 i, n = evidence_count(ev, EV_DEVICE);
-	bool			 added;
-
-	strmap_init(m);
-	strmap_reserve(m, n);
-	for (i = 0; i < n; i++) {
-		it = evidence_item(ev, EV_DEVICE, i);
-		if (it->detail == NULL)
-			continue;
-		e = strmap_insert(m, it->detail, strlen(it->detail), &added);
-		if (added)
-			e->value = (void *)it->name;
-	}
-}
-
 /* Order devices by path, then bus and driver: the recorded machine's
  * PCI order, a controller before what sits on it. */
 static int
@@ -152,47 +129,30 @@ twin_device_cmp(const void *x, const void *y)
 	return strcmp(a->driver, b->driver);
 }
 
-/* What twin_read_devices keeps while it reads: the devices seen (by
- * "path\tbus\tdriver", copies in an arena) and the modaliases by path. */
-struct twin_seen {
-	struct arena	 arena;
-	struct strmap	 devices;
-	struct strmap	 modalias;
-};
-
-/* Add one line of a drivers file unless the device is there already
- * (several bundles of one machine). */
+/*
+ * Add one bound device, a line of a bundle's drivers file as the
+ * evidence read it (the one reader: evidence_binding), unless it is there
+ * already (several bundles of one machine); seen is the set of
+ * "path\tbus\tdriver" of those added (a hash set: a million drivers
+ * lines take seconds, not hours).
+ */
 static void
-twin_add_line(struct twin_ctx *c, struct twin_seen *seen, char *line)
+twin_add_binding(struct twin_ctx *c, struct strmap *seen, struct arena *a,
+    const struct ev_binding *bd)
 {
 	struct twin		*t = c->t;
 	struct twin_device	*d;
-	const struct ev_item	*it;
 	struct strmap_entry	*e;
-	char			*bus, *drv, *dev, *mod, *end, *key;
+	char			*key;
 	bool			 added;
 
-	end = line + strlen(line);
-	while (end > line && (end[-1] == ' ' || end[-1] == '\t' ||
-	    end[-1] == '\r'))
-		*--end = '\0';
-	if ((mod = strrchr(line, ' ')) == NULL)
-		return;
-	mod = xstrdup(mod + 1);
-	if (vm_driver_split(line, &bus, &drv, &dev) != 0) {
-		free(mod);
-		return;
-	}
-	/* a hash set: a million drivers lines take seconds, not hours */
-	key = xasprintf("%s\t%s\t%s", dev, bus, drv);
-	e = strmap_insert(&seen->devices, key, strlen(key), &added);
-	if (!added) {
-		free(key);
-		free(mod);
-		return;
-	}
-	e->key = arena_strdup(&seen->arena, key);
+	key = xasprintf("%s\t%s\t%s", bd->device, bd->bus, bd->driver);
+	e = strmap_insert(seen, key, strlen(key), &added);
+	if (added)
+		e->key = arena_strdup(a, key);	/* the set's own copy */
 	free(key);
+	if (!added)
+		return;
 	if (t->ndevices == c->devices_cap) {
 		c->devices_cap = c->devices_cap != 0 ? 2 * c->devices_cap : 64;
 		t->devices = xrealloc(t->devices, c->devices_cap *
@@ -200,17 +160,14 @@ twin_add_line(struct twin_ctx *c, struct twin_seen *seen, char *line)
 	}
 	d = &t->devices[t->ndevices++];
 	memset(d, 0, sizeof *d);
-	d->bus = xstrdup(bus);
-	d->driver = xstrdup(drv);
-	d->path = xstrdup(dev);
-	/* The module's name, interned by the evidence (which read the same
-	 * line) so that the device needs no copy of its own. */
-	if (strcmp(mod, "-") != 0 &&
-	    (it = evidence_find(c->ev, EV_DRIVER, drv)) != NULL &&
-	    it->module != NULL)
-		d->module = it->module;
-	free(mod);
-	d->modalias = strmap_get(&seen->modalias, d->path, strlen(d->path));
+	d->bus = xstrdup(bd->bus);
+	d->driver = xstrdup(bd->driver);
+	d->path = xstrdup(bd->device);
+	/* Interned by the evidence, which outlives the twin's making. */
+	d->module = bd->module;
+	/* Each device's own modalias, by its path: two devices of one
+	 * kind (a machine's two USB HID devices) keep theirs. */
+	d->modalias = evidence_device_modalias(c->ev, d->path);
 }
 
 /* Every bound device of every bundle's drivers file, sorted; -1 with
@@ -218,25 +175,14 @@ twin_add_line(struct twin_ctx *c, struct twin_seen *seen, char *line)
 static int
 twin_read_devices(struct twin_ctx *c, char **cause)
 {
-	struct twin_seen seen;
-	char		*text, *line, *save = NULL;
-	int		 b, found = 0;
+	const struct ev_binding	*bd;
+	struct strmap		 seen;
+	struct arena		 a;
+	size_t			 i;
+	int			 b, found = 0;
 
-	arena_init(&seen.arena);
-	strmap_init(&seen.devices);
-	twin_modalias_map(c->ev, &seen.modalias);
-	for (b = 0; b < evidence_nbundles(c->ev); b++) {
-		if ((text = twin_bundle_file(c, b, "drivers")) == NULL)
-			continue;
-		found = 1;
-		for (line = strtok_r(text, "\n", &save); line != NULL;
-		    line = strtok_r(NULL, "\n", &save))
-			twin_add_line(c, &seen, line);
-		free(text);
-	}
-	strmap_free(&seen.devices);
-	strmap_free(&seen.modalias);
-	arena_free(&seen.arena);
+	for (b = 0; b < evidence_nbundles(c->ev); b++)
+		found |= evidence_bundle(c->ev, b)->has_drivers;
 	if (!found) {
 		*cause = xasprintf("%s: no drivers file: the twin is made "
 		    "from the devices the machine had bound (kctui collect "
@@ -244,6 +190,12 @@ twin_read_devices(struct twin_ctx *c, char **cause)
 		    evidence_bundle(c->ev, 0)->path : "(no bundle)");
 		return -1;
 	}
+	strmap_init(&seen);
+	arena_init(&a);
+	for (i = 0; (bd = evidence_binding(c->ev, i)) != NULL; i++)
+		twin_add_binding(c, &seen, &a, bd);
+	strmap_free(&seen);
+	arena_free(&a);
 	/* an empty drivers file leaves devices NULL, which qsort must not
 	 * be given */
 	if (c->t->ndevices > 1)
