@@ -34,7 +34,7 @@ cmd_need_list(void)
 		fprintf(stderr, "kctui: need: no profiles found (looked in "
 		    "~/.config/kctui/profiles, $KCTUI_PROFILE_DIR and "
 		    "profiles/ beside kctui)\n");
-		profile_strv_free(names);
+		strv_free(names);
 		return 1;
 	}
 	for (i = 0; names[i] != NULL; i++) {
@@ -50,7 +50,7 @@ cmd_need_list(void)
 		    pr->description, pr->noptions);
 		profile_free(pr);
 	}
-	profile_strv_free(names);
+	strv_free(names);
 	return status;
 }
 

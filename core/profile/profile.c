@@ -539,18 +539,6 @@ profile_dirs(void)
 	return v;
 }
 
-void
-profile_strv_free(char **v)
-{
-	size_t i;
-
-	if (v == NULL)
-		return;
-	for (i = 0; v[i] != NULL; i++)
-		free(v[i]);
-	free(v);
-}
-
 struct profile *
 profile_find(const char *spec, char **cause)
 {
@@ -573,7 +561,7 @@ profile_find(const char *spec, char **cause)
 			path = NULL;
 		}
 	}
-	profile_strv_free(dirs);
+	strv_free(dirs);
 	if (path == NULL) {
 		*cause = xasprintf("no profile %s (kctui need --list shows "
 		    "them; looked in ~/.config/kctui/profiles, "
@@ -620,7 +608,7 @@ profile_names(void)
 		}
 		closedir(d);
 	}
-	profile_strv_free(dirs);
+	strv_free(dirs);
 	if (v == NULL)
 		return xcalloc(1, sizeof *v);
 	qsort(v, n, sizeof *v, profile_cmp);

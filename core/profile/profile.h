@@ -47,12 +47,11 @@ struct profile	*profile_load_file(const char *path, char **cause);
  * profile_dirs()) or by path (with a '/' or ending in .yaml). */
 struct profile	*profile_find(const char *spec, char **cause);
 /* The directories searched, in order, NULL-terminated (free with
- * profile_strv_free). */
+ * strv_free, lib/util.h). */
 char		**profile_dirs(void);
 /* The names of every profile found there, sorted, first found wins;
  * NULL-terminated. */
 char		**profile_names(void);
-void		 profile_strv_free(char **);
 void		 profile_free(struct profile *);
 /* The profile's workload step as a workload file has it (docs/evidence.md,
  * "workload"): a comment, a shell function holding its run text, and
