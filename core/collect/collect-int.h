@@ -89,6 +89,15 @@ void	 out_adds(struct out *, const char *s);
 int	 out_close(struct out *, char **cause);
 void	 out_free(struct out *);
 
+/* collect.c: a whole file into sb (sizes in /proc and sysfs lie); -1
+ * and errno when it cannot be read. */
+int	 collect_slurp(const char *path, struct strbuf *sb);
+
+/* collect-private.c: the config (redacted) and the mounts (the system's
+ * own) written into the bundle; 0 or -1 with *cause. */
+int	 collect_config(struct collect *, char **cause);
+int	 collect_mounts(struct collect *, char **cause);
+
 /* collect-trace.c: the function tracer (as root with tracefs) into
  * c->ips and c->parents, then those addresses named from kallsyms into
  * the functions file; the tables freed. -1 with *cause. */
