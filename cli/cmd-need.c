@@ -179,7 +179,39 @@ out:
 	return rc;
 }
 
-/* kctui need PROFILE... [--apply -o FILE] [--decisions FILE]
+/*
+ * The profiles the session's bundles show the machine used, added to
+ * prs (room for one more) unless named already: systemd, when a
+ * bundle's mounts show it ran (core/profile-detect.c). -1 with the
+ * reason printed when its profile can't be read.
+ */
+static int
+cmd_need_detect(struct session *s, struct profile **prs, size_t *n)
+{
+	char	*why = NULL, *cause = NULL;
+	size_t	 i;
+	int	 b;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp(prs[i]->name, "systemd") == 0)
+			return 0;
+	for (b = 0; b < s->nbundles && why == NULL; b++)
+		why = profile_bundle_systemd(s->bundles[b]);
+	if (why == NULL)
+		return 0;
+	printf("%s shows its machine ran systemd (%s): profile systemd "
+	    "applied too\n", s->bundles[b - 1], why);
+	free(why);
+	if ((prs[*n] = profile_find("systemd", &cause)) == NULL) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		free(cause);
+		return -1;
+	}
+	(*n)++;
+	return 0;
+}
+
+/* kctui [-e BUNDLE...] need PROFILE... [--apply -o FILE] [--decisions FILE]
  * [--no-record] [--workload FILE] | need --list */
 int
 cmd_need(struct session *s, int argc, char **argv)
@@ -238,11 +270,13 @@ cmd_need(struct session *s, int argc, char **argv)
 		free(dpath);
 		return cmd_need_list();
 	}
-	if (optind >= argc || apply != (out != NULL))
+	/* With -e BUNDLE, the profiles the bundles show are applied by
+	 * themselves, so no PROFILE is needed then. */
+	if ((optind >= argc && s->nbundles == 0) || apply != (out != NULL))
 		goto usage;
 	/* Every profile is read before anything is opened: a bad file is
 	 * a file:line error and nothing is written. */
-	prs = xcalloc((size_t)(argc - optind), sizeof *prs);
+	prs = xcalloc((size_t)(argc - optind) + 1, sizeof *prs);
 	for (i = (size_t)optind; i < (size_t)argc; i++) {
 		/* A path is from where kctui started (-C changed there). */
 		spec = strchr(argv[i], '/') != NULL ||
@@ -265,6 +299,14 @@ cmd_need(struct session *s, int argc, char **argv)
 			continue;
 		}
 		n++;
+	}
+	if (cmd_need_detect(s, prs, &n) != 0)
+		goto done;
+	if (n == 0) {
+		printf("no profile named, and the bundles show none to "
+		    "apply (kctui need --list)\n");
+		status = 0;
+		goto done;
 	}
 	if (dpath == NULL)
 		dpath = xstrdup(s->decisions);

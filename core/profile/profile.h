@@ -60,6 +60,10 @@ char		*profile_workload_text(const struct profile *);
 /* Whether a workload text has a step called name already. */
 bool		 profile_workload_has_step(const char *text, const char *name);
 
+/* profile-detect.c: whether a bundle shows its machine ran systemd (its
+ * mounts: cgroup2 at /sys/fs/cgroup, ...): the sign, malloc'd, or NULL. */
+char		*profile_bundle_systemd(const char *bundle);
+
 /* What applying one option did. */
 enum profile_status {
 	PROFILE_ALREADY,	/* the config gives it */

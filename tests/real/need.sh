@@ -273,6 +273,27 @@ kt need no-such-profile
 grep -q "^kctui: no profile no-such-profile (kctui need --list shows them" "$work/err" &&
 	pass "real/need-unknown$sfx" || fail_with "real/need-unknown$sfx" "no message" cat "$work/err"
 
+# -------------------------------- systemd, when the bundle shows it ran
+# The cloud-vm recording booted busybox: nothing added. A copy whose
+# mounts have cgroup2 at /sys/fs/cgroup (systemd's unified layout): the
+# systemd profile is applied and recorded by itself.
+mkdir -p "$work/d" "$work/sd"
+cp "$work/cloud.config" "$work/d/cloud.config"
+kt --config "$work/d/cloud.config" -e "$BUNDLE" need
+grep -q "^no profile named, and the bundles show none" "$work/out" &&
+	[ ! -e "$work/d/.kctui-decisions" ] && pass "real/need-detect-none$sfx" ||
+	fail_with "real/need-detect-none$sfx" "something applied" cat "$work/out"
+cp "$BUNDLE"/{uname,modules,mounts} "$work/sd/"
+echo "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec,relatime,nsdelegate,memory_recursiveprot 0 0" >> "$work/sd/mounts"
+if kt --config "$work/d/cloud.config" -e "$work/sd" need wireguard &&
+   grep -q "shows its machine ran systemd (cgroup2 mounted at /sys/fs/cgroup): profile systemd applied too" "$work/out" &&
+   grep -qx 'CONFIG_FHANDLE keep  # need systemd: .*' "$work/d/.kctui-decisions" &&
+   grep -qx 'CONFIG_WIREGUARD keep  # need wireguard: .*' "$work/d/.kctui-decisions"; then
+	pass "real/need-detect-systemd$sfx"
+else
+	fail_with "real/need-detect-systemd$sfx" "systemd not applied" cat "$work/out" "$work/err"
+fi
+
 # ------------------------------------------- the steps into the twin's workload
 # kctui twin writes the cloud-vm machine's workload; need --workload adds
 # the profiles' steps (those with a script) for verify --workload to run;

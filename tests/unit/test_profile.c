@@ -308,6 +308,49 @@ test_again(void)
 	kconfig_free(k);
 }
 
+/* Whether a bundle's mounts show systemd: each sign, and none in the
+ * recorded fixture (busybox's init). */
+static void
+test_detect(void)
+{
+	static const struct {
+		const char	*name, *mounts, *want;
+	} cases[] = {
+		{ "detect-unified", "proc /proc proc rw 0 0\n"
+		  "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nsdelegate 0 0\n",
+		  "cgroup2 mounted at /sys/fs/cgroup" },
+		{ "detect-hybrid", "cgroup /sys/fs/cgroup/systemd cgroup "
+		  "rw,name 0 0\n",
+		  "a systemd cgroup hierarchy at /sys/fs/cgroup/systemd" },
+		{ "detect-binfmt", "systemd-1 /proc/sys/fs/binfmt_misc autofs "
+		  "rw,fd=30 0 0",
+		  "an autofs mount at /proc/sys/fs/binfmt_misc" },
+		{ "detect-none", "cgroup2 /sys/fs/cgroup/unified cgroup2 rw 0 0\n"
+		  "tmpfs /sys/fs/cgroup\n", NULL },
+	};
+	char	 dir[] = "/tmp/kctui-profile-det.XXXXXX", *path, *why;
+	size_t	 i;
+
+	if (!unit_tmpdir(dir)) {
+		check("detect", 0, "no scratch directory");
+		return;
+	}
+	path = xasprintf("%s/mounts", dir);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		unit_write_file(path, cases[i].mounts);
+		why = profile_bundle_systemd(dir);
+		checkf(cases[i].name, cases[i].want == NULL ? why == NULL :
+		    why != NULL && strcmp(why, cases[i].want) == 0, "got %s",
+		    why != NULL ? why : "none");
+		free(why);
+	}
+	free(path);
+	why = profile_bundle_systemd("tests/fixtures/evidence/cloud-vm");
+	checkf("detect-fixture", why == NULL, "got %s", why);
+	free(why);
+	unit_rmtree(dir);
+}
+
 /* The shipped steps with a run text, appended to a workload, are read
  * by verify's workload reader as steps of their own; a step name the
  * file has is found. */
@@ -378,6 +421,7 @@ main(void)
 	test_file_name();
 	test_apply();
 	test_again();
+	test_detect();
 	test_workload();
 	return unit_failures != 0;
 }
