@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/util.h"
+#include "../../lib/util.h"
+#include "../evidence/zstream.h"
 #include "profile.h"
-#include "zstream.h"
 
 /* Whether the n bytes at s are the word w. */
 static bool
