@@ -378,8 +378,8 @@ cmd_verify(struct session *s, int argc, char **argv)
 
 		if (list != NULL)
 			fprintf(stderr, "kctui: verify: compiling the bundle's "
-			    "own C on this host (--build-bundle-helpers): %s\n",
-			    list);
+			    "own C on this host, in a sandbox "
+			    "(--build-bundle-helpers): %s\n", list);
 		free(list);
 	}
 	if (access(s->config_path, R_OK) != 0) {

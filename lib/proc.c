@@ -150,6 +150,8 @@ proc_child(const struct proc_opts *o, int out, int errpipe)
 	}
 	dup2(out, 1);
 	dup2(out, 2);
+	if (o->setup != NULL && o->setup(o->setup_arg) != 0)
+		goto fail;
 	if (o->cwd != NULL && chdir(o->cwd) != 0)
 		goto fail;
 	if (proc_limit(RLIMIT_AS, o->limit_as) != 0 ||

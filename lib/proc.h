@@ -35,6 +35,11 @@ struct proc_opts {
 	 * bytes, CPU seconds; for a compiler given somebody else's source
 	 * (an #include of /dev/zero must not take the machine's memory). */
 	unsigned long long limit_as, limit_cpu, limit_fsize;
+	/* Called in the child before exec (after the limits' and cwd's
+	 * turn comes: first); -1 with errno fails the start, as an exec
+	 * failure does (lib/sandbox.h). NULL: none. */
+	int		(*setup)(void *arg);
+	void		*setup_arg;
 };
 
 struct proc_result {

@@ -25,6 +25,7 @@
 #include "../../lib/beneath.h"
 #include "../../lib/fileio.h"
 #include "../../lib/proc.h"
+#include "../../lib/sandbox.h"
 #include "../../lib/util.h"
 #include "verify.h"
 
@@ -570,13 +571,24 @@ ir_cc_line(void *arg, const char *line, size_t len)
 #define IR_CC_CPU	120		/* seconds */
 #define IR_CC_OUTPUT	(64ULL << 20)	/* any file written, bytes */
 
-/* Compile a helper's C source static into scratch/name. */
+/* proc_run's setup: into the sandbox (lib/sandbox.h). */
 static int
-ir_compile(const char *src, const char *out, char **cause)
+ir_sandbox_enter(void *arg)
+{
+	return sandbox_enter(arg);
+}
+
+/* Compile a helper's C source static into scratch/name; with box, in
+ * that sandbox (the bundle's own C: it sees the system's headers and
+ * libraries, the scratch directory, nothing else of the host). */
+static int
+ir_compile(const char *src, const char *out, const struct sandbox *box,
+    char **cause)
 {
 	struct proc_opts o;
 	struct proc_result r;
 	struct strbuf	 msg;
+	char		*why;
 	char		*argv[] = { "cc", "-static", "-O2", "-o", (char *)out,
 			    (char *)src, NULL };
 
@@ -590,7 +602,18 @@ ir_compile(const char *src, const char *out, char **cause)
 	o.limit_as = IR_CC_MEMORY;
 	o.limit_cpu = IR_CC_CPU;
 	o.limit_fsize = IR_CC_OUTPUT;
+	if (box != NULL) {
+		o.setup = ir_sandbox_enter;
+		o.setup_arg = (void *)box;
+	}
 	if (proc_run(&o, &r, cause) != 0) {
+		if (box != NULL) {
+			why = *cause;
+			*cause = xasprintf("%s: not compiled: no sandbox for "
+			    "the bundle's C could be made here (user and "
+			    "mount namespaces): %s", src, why);
+			free(why);
+		}
 		strbuf_free(&msg);
 		return -1;
 	}
@@ -610,10 +633,11 @@ ir_compile(const char *src, const char *out, char **cause)
  * our copy, never a name in the bundle. */
 static int
 ir_compile_text(const char *scratch, const char *base, const char *text,
-    size_t len, char **cause)
+    size_t len, bool sandboxed, char **cause)
 {
-	char	*srcdir, *src, *out;
-	int	 rc;
+	struct sandbox	 box;
+	char		*srcdir, *src, *out, *root = NULL, *abs = NULL;
+	int		 rc;
 
 	srcdir = xasprintf("%s/src", scratch);
 	src = xasprintf("%s/%s.c", srcdir, base);
@@ -621,8 +645,31 @@ ir_compile_text(const char *scratch, const char *base, const char *text,
 	rc = path_mkdir_p(srcdir, 0755, cause);
 	if (rc == 0)
 		rc = file_write_atomic(src, text, len, 0644, 0, cause);
+	if (rc == 0 && sandboxed) {
+		/* the sandbox binds the scratch directory at its own path:
+		 * an absolute one; its root is an empty directory beside it */
+		if ((abs = realpath(scratch, NULL)) == NULL) {
+			*cause = xasprintf("%s: %s", scratch, strerror(errno));
+			rc = -1;
+		} else {
+			root = xasprintf("%s.sandbox", abs);
+			if (mkdir(root, 0700) != 0 && errno != EEXIST) {
+				*cause = xasprintf("%s: %s", root,
+				    strerror(errno));
+				rc = -1;
+			}
+		}
+		memset(&box, 0, sizeof box);
+		box.ro = sandbox_cc_paths;
+		box.rw = abs;
+		box.root = root;
+	}
 	if (rc == 0)
-		rc = ir_compile(src, out, cause);
+		rc = ir_compile(src, out, sandboxed ? &box : NULL, cause);
+	if (root != NULL)
+		rmdir(root);
+	free(root);
+	free(abs);
 	free(srcdir);
 	free(src);
 	free(out);
@@ -741,7 +788,10 @@ ir_helpers(struct ir *ir, const char *dir, const char *scratch,
 		} else if (len > 2 && strcmp(name + len - 2, ".c") == 0) {
 			base = xstrndup(name, len - 2);
 			n = xasprintf("usr/local/bin/%s", base);
-			rc = ir_compile_text(scratch, base, buf, blen, cause);
+			/* kctui's own helpers as they are; any other C of a
+			 * bundle's in the sandbox */
+			rc = ir_compile_text(scratch, base, buf, blen,
+			    !ir_shipped(name, buf, blen), cause);
 			if (rc == 0) {
 				char *out = xasprintf("%s/%s", scratch, base);
 

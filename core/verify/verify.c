@@ -54,9 +54,11 @@ verify_note(struct verify *v, const char *detail)
 }
 
 /* Read a config file that may be xz or gz (a bundle's config.xz) into a
- * plain file at out; -1 with *cause. */
+ * plain file at out; -1 with *cause. A file of the bundle is opened
+ * below it following no link; one the user named (--base) as any. */
 static int
-verify_plain_config(const char *in, const char *out, char **cause)
+verify_plain_config(const char *in, const char *bundle, const char *out,
+    char **cause)
 {
 	const char	*slash = strrchr(in, '/');
 	char		*dir, *raw;
@@ -64,8 +66,16 @@ verify_plain_config(const char *in, const char *out, char **cause)
 	size_t		 len, rawlen;
 	int		 rc;
 
-	/* the file itself never a link: a bundle's config.xz pointing at a
-	 * host file would be built and its lines warned about */
+	/* never a link in the bundle: a config.xz pointing at a host file
+	 * would be built and its lines warned about */
+	if (bundle == NULL || strncmp(in, bundle, strlen(bundle)) != 0 ||
+	    in[strlen(bundle)] != '/') {
+		if (zstream_decode_file(in, &buf, &len, cause) != 0)
+			return -1;
+		rc = file_write_atomic(out, buf, len, 0644, 0, cause);
+		free(buf);
+		return rc;
+	}
 	dir = slash == NULL ? xstrdup(".") : slash == in ? xstrdup("/") :
 	    xstrndup(in, slash - in);
 	raw = beneath_read(dir, slash == NULL ? in : slash + 1, &rawlen, cause);
@@ -766,7 +776,8 @@ verify_setup(struct verify_state *st, char **cause)
 	st->probe_config = xasprintf("%s/probe.config", v->work);
 	/* The bundle's config.xz may be the untrimmed config. */
 	st->base_config = xasprintf("%s/base.config", v->work);
-	if (verify_plain_config(v->base, st->base_config, cause) != 0)
+	if (verify_plain_config(v->base, v->bundle, st->base_config,
+	    cause) != 0)
 		return -1;
 	dir = xasprintf("%s/build", v->work);
 	st->b.tree = v->tree;

@@ -10,24 +10,48 @@
 
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "../../lib/fileio.h"
+
+static char fuzz_file_dirname[64];
+
+/* At exit: the scratch directory and its files (no subdirectories) go. */
+static inline void
+fuzz_file_cleanup(void)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		 path[160];
+
+	if ((d = opendir(fuzz_file_dirname)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (*de->d_name == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", fuzz_file_dirname,
+		    de->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(fuzz_file_dirname);
+}
 
 /* The target's scratch directory, made on first use. */
 static inline const char *
 fuzz_file_dir(void)
 {
-	static char	dir[64];
-
-	if (*dir == '\0') {
-		snprintf(dir, sizeof dir, "/tmp/kctui-fuzz-file.%d",
-		    (int)getpid());
-		mkdir(dir, 0700);
+	if (*fuzz_file_dirname == '\0') {
+		snprintf(fuzz_file_dirname, sizeof fuzz_file_dirname,
+		    "/tmp/kctui-fuzz-file.%d", (int)getpid());
+		mkdir(fuzz_file_dirname, 0700);
+		atexit(fuzz_file_cleanup);
 	}
-	return dir;
+	return fuzz_file_dirname;
 }
 
 /* dir/name holding data[0..n); its path in path (size len); -1 when it

@@ -243,8 +243,23 @@ expect_error vm-memory 'does not fit this host' --config "$in" verify \
 check vm-memory-no-build "" test ! -e "$work/verify-mem/build"
 bundle_with vm-disk
 sed -i 's/^disk work 512M/disk work 8388607T/' "$work/vm-disk/vm"
-expect_error vm-disk 'its disks need' --config "$in" verify \
-	-e "$work/vm-disk" --work-dir "$work/verify-disk"
+expect_error vm-disk "disk size '8388607T' is more than 64 GiB" --config "$in" \
+	verify -e "$work/vm-disk" --work-dir "$work/verify-disk"
+# issue 37, item 6: the sum wrapped in a uint64 (two 8388607T and a
+# 2097153M disk passed a 64 MiB tmpfs); now each at most 64 GiB and all
+# at most 256 GiB, checked
+bundle_with vm-disks-sum
+for i in 1 2 3 4 5; do
+	echo "disk big$i 60G ext4 virtio-blk-pci" >> "$work/vm-disks-sum/vm"
+done
+expect_error vm-disks-sum 'its disks add up to more than 256 GiB' --config "$in" \
+	verify -e "$work/vm-disks-sum" --work-dir "$work/verify-disks"
+check vm-disks-sum-no-image "" test ! -e "$work/verify-disks/boot"
+# item 7: 'help' made QEMU print its CPU list and exit 0
+bundle_with vm-cpu-help
+sed -i 's/^cpu .*/cpu help/' "$work/vm-cpu-help/vm"
+expect_error vm-cpu-help "'help' in 'help' asks QEMU for a list" --config "$in" \
+	verify -e "$work/vm-cpu-help" --work-dir "$work/verify-cpu"
 bundle_with vm-nul
 printf 'smp\0 2\n' >> "$work/vm-nul/vm"
 expect_error vm-nul 'vm:20: not a text file (a NUL byte)' --config "$in" verify \
@@ -288,6 +303,45 @@ head -c 10000000 /dev/zero | tr '\0' x > "$work/longline/modules"
 echo >> "$work/longline/modules"
 kt --config "$in" -e "$work/longline" evidence
 check long-line-one "" grep -q 'modules: unknown format, skipped (1 line not understood' "$work/err"
+# ------------------------------------- issue 37: nothing reaches the host
+echo 'root:SECRET-HASH:19000:0:99999:7:::' > "$work/shadow"
+# item 4: twin -o copied a workload.d link's target (/etc/shadow) into
+# DIR/workload.d/tcploop.c
+bundle_with twin-link
+rm -f "$work/twin-link/vm" "$work/twin-link/workload"
+ln -sf "$work/shadow" "$work/twin-link/workload.d/tcploop.c"
+expect_error twin-link 'workload.d/tcploop.c: a symbolic link' \
+	twin -e "$work/twin-link" -o "$work/twin-link-out"
+check twin-link-nothing-written "" test ! -e "$work/twin-link-out/workload.d/tcploop.c"
+check twin-link-no-secret "" sh -c "! grep -rqs SECRET-HASH '$work/twin-link-out' '$work/out'"
+# items 1, 4: a bundle file that is a link is skipped, said, never read
+bundle_with link-modules
+ln -sf "$work/shadow" "$work/link-modules/modules"
+kt --config "$in" -e "$work/link-modules" evidence --unmapped
+check bundle-link-skipped "" grep -q 'link-modules/modules: a symbolic link' "$work/err"
+check bundle-link-not-read "" sh -c "! grep -qs SECRET-HASH '$work/out' '$work/err'"
+# item 5: escape bytes in drivers were printed raw by evidence --unmapped
+bundle_with escapes
+printf 'pci e1000\033]0;owned\007x 0000:00:09.0 -\n' >> "$work/escapes/drivers"
+kt --config "$in" -e "$work/escapes" evidence --unmapped
+escapes_shown() {
+	grep -qF 'e1000\x1b]0;owned\x07x' "$work/out" &&
+	    ! grep -q "$(printf '\033')" "$work/out"
+}
+check escapes-unmapped '(shown as \x1b)' escapes_shown
+# item 9: collect -o into an existing bundle kept its stale files
+mkdir -p "$work/collected"
+echo 'arch x86_64' > "$work/collected/vm"
+expect_error collect-not-empty 'collected: not empty' collect -o "$work/collected" --no-trace
+check collect-not-empty-kept "" test -e "$work/collected/vm"
+if timeout 120 "$KCTUI" collect -o "$work/collected" --no-trace --force \
+    > "$work/out" 2> "$work/err" && test -e "$work/collected/uname" &&
+    test ! -e "$work/collected/vm"; then
+	pass "$(R collect-force)" "(stale vm gone, uname written)"
+else
+	fail "$(R collect-force)"; indent < "$work/err"
+fi
+check collect-force-no-leftover "" sh -c "! ls '$work' | grep -q 'collected.kctui-'"
 # ------------------------------------------------------ the command line
 if "$KCTUI" verify --help > "$work/out" 2>&1 &&
     grep -q '^usage: kctui \[OPTIONS\] *verify -e BUNDLE' "$work/out" &&

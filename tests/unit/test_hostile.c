@@ -590,6 +590,21 @@ test_bundle_c(const char *dir)
 	    clock_now() - t0, S(cause));
 	free(cause);
 	cause = NULL;
+	/* in the sandbox, a host file is not there to include */
+	free(put(hd, "own.c", "#include \"/etc/passwd\"\n"));
+	checkf("bundle-c-sandbox-no-host-file", initramfs_build(&o, &cause) ==
+	    -1 && cause != NULL && strstr(cause, "own.c: cc -static failed")
+	    != NULL && strstr(cause, "root:") == NULL, "got %.400s",
+	    S(cause));
+	free(cause);
+	cause = NULL;
+	/* ... and C that needs only the system's headers builds there */
+	free(put(hd, "own.c", "#include <stdio.h>\nint main(void) { "
+	    "puts(\"own\"); return 0; }\n"));
+	checkf("bundle-c-sandbox-builds", initramfs_build(&o, &cause) == 0 &&
+	    access(out, F_OK) == 0, "got %s", S(cause));
+	free(cause);
+	cause = NULL;
 	p = xasprintf("%s/own.c", hd);
 	unlink(p);
 	free(p);
