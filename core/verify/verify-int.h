@@ -60,6 +60,23 @@ void	 verify_note(struct verify *, const char *detail);
 int	 verify_try(struct verify_state *, const bool *want, char **step,
 	     char **cause);
 
+/* verify.c: boot a kernel (its modules staged, or NULL) on the bundle's
+ * machine with the workload into *r (0, or -1 with *cause: the host's
+ * failure); the first failing step of a boot, or NULL; each step's end
+ * told. */
+int	 verify_boot(struct verify_state *, const char *kernel,
+	     const char *initrd, const char *staging, const char *release,
+	     struct vm_result *, char **cause);
+const char *verify_first_failure(const struct verify *,
+	     const struct vm_result *);
+void	 verify_emit_steps(struct verify *, const struct vm_result *);
+
+/* verify-baseline.c: the baseline booted first (0, or -1 with *cause:
+ * the machine, the workload or the host is wrong); the trimmed kernel's
+ * measures beside the baseline's. */
+int	 verify_baseline(struct verify_state *, char **cause);
+void	 verify_measure_trimmed(struct verify_state *);
+
 /* verify-fillback.c: keep the trims of devices with no twin before the
  * first probe; put back what a failed step needs (0, -1 with *cause). */
 void	 verify_keep_nontwin(struct verify_state *);
