@@ -51,8 +51,9 @@ struct session {
 	int		 jobs;		/* -j */
 	enum trim_policy policy;	/* --policy */
 	char		*decisions;	/* --decisions resolved, else
-					   .kctui-decisions beside the
-					   configuration file */
+					   CONFIG.kctui-decisions beside
+					   the configuration file */
+	bool		 decisions_given;	/* by --decisions */
 };
 
 /* Evidence with everything needed to attribute it. */
