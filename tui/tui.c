@@ -728,7 +728,7 @@ tui_key(struct tui *t, int key)
 {
 	struct tui_view		*v = t->view;
 	enum tui_action		 act;
-	char			*def, *q;
+	char			*def, *q, kb[8];
 	int			 r, h;
 
 	if (key == K_RESIZE)
@@ -865,7 +865,10 @@ tui_key(struct tui *t, int key)
 			return verify_key(t);
 		return tree_hotkey(v->tree, key) ? R_LINES : R_NONE;
 	default:
-		return R_NONE;
+		/* Every key acts or says why not. */
+		tui_message(t, EL_STATUS, "%s: nothing to do in this view (F1 "
+		    "lists the keys)", keys_name(key, kb));
+		return R_ALL;
 	}
 }
 

@@ -210,6 +210,10 @@ char		*menu_invisible_reason(struct tui *, struct kc_menu *);
 char		*menu_location(struct tui *, struct kc_menu *);
 /* The strongest evidence for a symbol, in words, or NULL (malloc'd). */
 char		*menu_evidence_text(struct tui *, const struct kc_symbol *);
+/* The evidence and trim marks of a symbol's line (two cells; none
+ * without evidence). */
+void		 menu_marks(struct tui *, const struct kc_symbol *, int el,
+		     struct row *);
 /* The mark of a suggested trim (one cell). */
 const char	*menu_trim_mark(struct tui *);
 /* The mark of a verdict (one cell). */

@@ -187,6 +187,21 @@ fixture() {
 	step fx-search-again "Search (regex): e1000|sha2" / || return
 	step fx-search-back "Search /e1000|sha2/: 3 matches" Enter || return
 	step fx-jump-again "Main menu › Network device support" Enter || return
+	# Issue 35, item 4: CONFIG_ is stripped, the symbol named exactly
+	# comes first under its heading, then the other names, each group
+	# said with its count; the cursor is on the symbol; y says why it
+	# does nothing here.
+	step fx-search-config "Search /CONFIG_E1000/: 2 matches" / CONFIG_E1000 Enter || return
+	if [ "$(tui_screen | sed -n 5p)" = "Symbol (1)" ] &&
+	   [ "$(tui_screen | sed -n 8p)" = "Names (1)" ] &&
+	   tui_sgr "Intel PRO/1000" | grep -q "bg=4"; then
+		pass "tui/fx-search-groups$sfx"
+	else
+		fail "tui/fx-search-groups$sfx" "not Symbol first, then Names, with the cursor on E1000"
+		tui_screen | indent
+	fi
+	step fx-search-y "y: values are set in the menu: Enter jumps to the option" y || return
+	step fx-search-config-back "Main menu › Network device support" Escape || return
 	# Show-all shows VIRTIO_NET (depends on VIRTIO, which nothing sets)
 	# with why it is invisible.
 	step fx-showall "[show-all]" A || return
@@ -453,11 +468,11 @@ real_trim() {
 		fail "tui/verify-unclean-files$sfx" "no trimmed config in the verify dir ($vt), or the decisions changed"
 	fi
 	# The default is beside the config being edited, not in the tree.
-	step trim-export-ask "Export the trimmed configuration to $d/.config.trimmed and its report to $d/.config.trimmed.md?" Escape e || return
+	step trim-export-ask "Export the trimmed configuration to $d/.config.trimmed and its report" Escape e || return
 	# Another name (a): edited, then a question names both files, y.
 	step trim-export-other "Export trimmed config to: $d/.config.trimmed" a || return
 	tui_keys C-u "$d/trimmed" Enter
-	step trim-export-confirm "Export the trimmed configuration to $d/trimmed and its report to $d/trimmed.md? [y]es" || return
+	step trim-export-confirm "Export the trimmed configuration to $d/trimmed and its report to " || return
 	step trim-exported "Exported 2 trimmed options to" y || return
 	# The accepted options are n, BFQ's group option (depends on it) went
 	# with them.
