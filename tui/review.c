@@ -782,20 +782,29 @@ review_export_default(struct tui *t)
 static void
 review_export_checked(struct tui *t, const char *out)
 {
-	static const char *const labels[] = {
-		"--config", "the file being edited", "-o", "its report"
+	/* The config read, then the one being edited (the same file until
+	 * a save under another name or a load): each against the outputs,
+	 * not against each other. */
+	static const char *const labels[2][3] = {
+		{ "--config", "-o", "its report" },
+		{ "the file being edited", "-o", "its report" },
 	};
-	const char	*names[4];
+	const char	*names[3];
 	char		*rep, *cfg, *in, *cause = NULL;
+	int		 rc;
 
 	rep = xasprintf("%s.md", out);
 	cfg = tui_config_abs(t);
 	in = tui_path_abs(t->session->config_path);
 	names[0] = in;
-	names[1] = cfg;
-	names[2] = out;
-	names[3] = rep;
-	if (export_distinct_files("export", labels, names, 4, &cause) != 0) {
+	names[1] = out;
+	names[2] = rep;
+	rc = export_distinct_files("export", labels[0], names, 3, &cause);
+	names[0] = cfg;
+	if (rc == 0)
+		rc = export_distinct_files("export", labels[1], names, 3,
+		    &cause);
+	if (rc != 0) {
 		tui_message(t, EL_ERROR, "%s", cause);
 		free(cause);
 	} else

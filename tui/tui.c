@@ -1351,6 +1351,18 @@ tui_open(struct tui *t, struct session *s)
 		kconfig_free(k);
 		return -1;
 	}
+	/* A terminal that cannot move its cursor draws garbage: refused
+	 * before curses takes it, with the way out. */
+	if (getenv("TERM") == NULL || *getenv("TERM") == '\0' ||
+	    strcmp(getenv("TERM"), "dumb") == 0) {
+		fprintf(stderr, "kctui: the interactive mode needs a terminal "
+		    "that can move its cursor (TERM is %s): set TERM (for "
+		    "instance TERM=xterm) or use a mode such as olddefconfig\n",
+		    getenv("TERM") != NULL && *getenv("TERM") != '\0' ?
+		    getenv("TERM") : "not set");
+		kconfig_free(k);
+		return -1;
+	}
 	tui_init(t, s, k, NULL);
 	t->config_existed = existed;
 	t->config_path = xstrdup(name);

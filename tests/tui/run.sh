@@ -310,6 +310,25 @@ real() {
 	tui_stop
 }
 
+# TERM=dumb (issue 35, item 9): refused with a message, nothing drawn,
+# nothing written.
+dumb() {
+	local fx=$here/fixture d=$work/dumb
+	mkdir -p "$d"
+	cp "$fx/config" "$d/.config"
+	TUI_SOCK=kctui-test-$$-dumb
+	tui_start "$fx" env TERM=dumb "$KCTUI" --config "$d/.config"
+	if step dumb-exit "[exited 1]" &&
+	   tui_screen | grep -qF "kctui: the interactive mode needs a terminal that can move its cursor (TERM is dumb)" &&
+	   cmp -s "$fx/config" "$d/.config"; then
+		pass "tui/term-dumb-refused$sfx"
+	else
+		fail "tui/term-dumb-refused$sfx" "TERM=dumb not refused with a message"
+		tui_screen | indent
+	fi
+	tui_stop
+}
+
 # A bad theme: file:line:col on stderr, default theme, still runs.
 bad_theme() {
 	local fx=$here/fixture
@@ -656,6 +675,8 @@ real_kyber() {
 real_paths() {
 	local d=$work/paths bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
 	local sub="Enable the block layer > IO Schedulers" f before after
+	# Wide: the messages checked name two paths in full.
+	local TUI_W=200 TUI_H=40
 	kctui_tree_ensure > /dev/null 2>&1 || return
 	mkdir -p "$d"
 	cp "$DEBIAN_CLOUD" "$d/rel.config"
@@ -1369,7 +1390,7 @@ real_decisions() {
 
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture typed suspend bad_theme colours real real_trim real_kyber real_paths real_decisions real_review real_forced real_nontwin real_help real_small real_savings real_large real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture typed suspend dumb bad_theme colours real real_trim real_kyber real_paths real_decisions real_review real_forced real_nontwin real_help real_small real_savings real_large real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;
