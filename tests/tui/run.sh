@@ -1388,9 +1388,40 @@ real_decisions() {
 	fi
 }
 
+# Issue 35, item 8: enable --apply says every change it writes: the
+# plan's steps, what they drag along, and, under its own heading, the
+# tree's update of the input (as olddefconfig); every option whose line
+# differs between the input and the file written is named.
+real_enable_cli() {
+	local d=$work/enable missing=
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/in.config"
+	"$KCTUI" -C "$TREE" --config "$d/in.config" enable SENSORS_LIS3_SPI \
+	    --apply -o "$d/out.config" > "$d/stdout" 2> "$d/stderr"
+	# name=value of every option line ("n" for is not set).
+	opts() { sed -n 's/^CONFIG_\([^=]*\)=\(.*\)/\1=\2/p; s/^# CONFIG_\(.*\) is not set$/\1=n/p' "$1" | sort; }
+	# A bool or tristate without a line is n (as conf reads it).
+	while read -r name; do
+		grep -q "CONFIG_$name[:=]" "$d/stdout" || missing+=" $name"
+	done < <(awk -F= 'FNR == NR { a[$1] = $2; next } { b[$1] = $2 }
+		END { for (n in a) if (!(n in b) && a[n] != "n") print n
+		      for (n in b) if ((n in a) ? a[n] != b[n] : b[n] != "n") print n }' \
+		<(opts "$d/in.config") <(opts "$d/out.config") | sort -u)
+	if [ -z "$missing" ] &&
+	   grep -qx "Changed by the tree's update of the input (as olddefconfig; written whatever the plan):" "$d/stdout" &&
+	   grep -qx '  CONFIG_MODULE_SIG_ALL: n -> y' "$d/stdout" &&
+	   grep -qx '  CONFIG_DEBUG_INFO_BTF_MODULES: y -> n' "$d/stdout"; then
+		pass "tui/enable-says-every-change$sfx" "($(grep -c '^  CONFIG_' "$d/stdout") listed)"
+	else
+		fail "tui/enable-says-every-change$sfx" "not listed:$missing"
+		head -n 20 "$d/stdout" | indent
+	fi
+}
+
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture typed suspend dumb bad_theme colours real real_trim real_kyber real_paths real_decisions real_review real_forced real_nontwin real_help real_small real_savings real_large real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture typed suspend dumb bad_theme colours real real_trim real_kyber real_paths real_decisions real_enable_cli real_review real_forced real_nontwin real_help real_small real_savings real_large real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;
