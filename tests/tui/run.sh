@@ -555,7 +555,7 @@ real_trim() {
 	step trim-save-ask "Save the configuration to: $d/.config" s a || return
 	tui_keys C-w saved.config Enter
 	step trim-save-confirm "Write the configuration to $d/saved.config? [y]es" || return
-	step trim-save "Configuration written to $d/saved.config, the trim decisions to $d/decisions" y || return
+	step trim-save "Configuration written to $d/saved.config, the trim decisions to" y || return
 	if grep -qx "CONFIG_MQ_IOSCHED_KYBER trim  # accepted in the kctui trim review" "$d/decisions" &&
 	   grep -qx "CONFIG_IOSCHED_BFQ trim  # accepted in the kctui trim review" "$d/decisions" &&
 	   tui_screen | head -n 1 | grep -qF " $d/saved.config - "; then
