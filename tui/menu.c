@@ -665,6 +665,14 @@ menu_enter(struct tui *t, struct mline *ml, enum tui_action act)
 			menu_set(t, s, 2);
 		else
 			menu_cycle(t, s);
+		/* Enter in a choice's radio list picks and closes it, as
+		 * mconf's; y and Space pick and stay. */
+		if (act == A_ENTER && kc_sym_is_choice_value(s) &&
+		    t->view->menu != NULL && kc_menu_kind(t->view->menu) ==
+		    KC_MENU_CHOICE && t->view->prev != NULL) {
+			tui_pop(t);
+			return R_ALL;
+		}
 		return R_REBUILD;
 	}
 	return R_NONE;

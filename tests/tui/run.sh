@@ -134,7 +134,14 @@ fixture() {
 	# The choice is a radio list.
 	step fx-choice "Optimize for size" End Up Up Enter || return
 	screen fx-choice
-	step fx-choice-set "(Optimize for size (-Os))" Down Enter Escape || return
+	# Enter picks and closes the radio list, as mconf's (issue 35).
+	step fx-choice-set "(Optimize for size (-Os))" Down Enter || return
+	if [ "$(tui_screen | sed -n 2p)" = " Main menu › General setup" ]; then
+		pass "tui/fx-choice-enter-closes$sfx"
+	else
+		fail "tui/fx-choice-enter-closes$sfx" "the radio list stayed open"
+		tui_screen | head -n 3 | indent
+	fi
 	# Help.
 	step fx-help "Symbol: LOG_BUF_SHIFT" Home Down '?' || return
 	screen fx-help
