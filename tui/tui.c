@@ -1381,7 +1381,7 @@ static char *
 tui_theme(struct tui *t, const char *theme_spec)
 {
 	const char	*spec = theme_spec;
-	char		*theme_err = NULL;
+	char		*theme_err = NULL, *file = NULL;
 
 	if (spec == NULL && (spec = getenv("KCTUI_THEME")) != NULL &&
 	    *spec == '\0')
@@ -1389,9 +1389,16 @@ tui_theme(struct tui *t, const char *theme_spec)
 	if (spec == NULL && getenv("NO_COLOR") != NULL &&
 	    *getenv("NO_COLOR") != '\0')
 		spec = "mono";
+	/* A theme file named relatively is the user's, from where kctui
+	 * was started (as --config), not from the tree after -C. */
+	if (spec != NULL && spec[0] != '/' && (strchr(spec, '/') != NULL ||
+	    (strlen(spec) > 5 && strcmp(spec + strlen(spec) - 5, ".yaml") ==
+	    0)))
+		spec = file = session_path(t->session, spec);
 	if (spec != NULL && theme_load(&t->theme, spec, &theme_err) != 0)
 		fprintf(stderr, "kctui: %s (using the default theme)\n",
 		    theme_err);
+	free(file);
 	t->ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	return theme_err;
 }

@@ -354,6 +354,21 @@ bad_theme() {
 		step theme-quit "[exited 0]" n
 	fi
 	tui_stop
+	# A relative --theme FILE is the user's, from where kctui started,
+	# not from the tree after -C (issue 35, item 10).
+	TUI_SOCK=kctui-test-$$-theme2
+	tui_start "$work" sh -c "'$KCTUI' -C '$fx' --config '$fx/config' --theme bad.yaml 2> '$work/theme2.err'"
+	if step theme2-start "Main menu"; then
+		if grep -q "^kctui: $work/bad.yaml:3:17: unknown colour: purple" "$work/theme2.err"; then
+			pass "tui/theme-relative-from-cwd$sfx"
+		else
+			fail "tui/theme-relative-from-cwd$sfx" "the theme file not looked up from the start directory:"
+			indent < "$work/theme2.err"
+		fi
+		step theme2-ask "Save the configuration" q
+		step theme2-quit "[exited 0]" n
+	fi
+	tui_stop
 }
 
 # ------------------------------------------------------------- colours
