@@ -765,7 +765,11 @@ menu_jump(struct tui *t, struct kc_menu *m)
 		tui_message(t, EL_STATUS, "show-all on: the option is "
 		    "invisible (off again at the main menu)");
 	}
-	for (i = n - 2; i >= 0; i--)
+	/* Each parent's cursor on the entry leading down: going back
+	 * from the jump retraces it (not each menu's first line). */
+	for (i = n - 2; i >= 0; i--) {
+		tree_select_key(t->view->tree, chain[i]);
 		menu_open(t, chain[i]);
+	}
 	return tree_select_key(t->view->tree, m);
 }

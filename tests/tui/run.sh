@@ -190,6 +190,16 @@ fixture() {
 	fi
 	step fx-jump "Network device support" Enter || return
 	screen fx-jump
+	# Back from the jump: the main menu's cursor on the entry the jump
+	# went through, not on its first line (issue 35, item 10).
+	step fx-jump-back "Enter open/toggle" Escape || return
+	if [ "$(tui_screen | sed -n 2p)" = " Main menu" ] &&
+	   tui_sgr "Network device support" | grep -q "bg=4"; then
+		pass "tui/fx-jump-back-cursor$sfx"
+	else
+		fail "tui/fx-jump-back-cursor$sfx" "the cursor is not on Network device support"
+		tui_screen | indent
+	fi
 	# / again offers the last search: Enter is back at the results.
 	step fx-search-again "Search (regex): e1000|sha2" / || return
 	step fx-search-back "Search /e1000|sha2/: 3 matches" Enter || return
