@@ -534,11 +534,13 @@ review_decisions_path(struct tui *t)
 	return t->trim != NULL ? t->trim->dpath : NULL;
 }
 
-/* Decisions were made: unsaved until s, and the quit asks. */
+/* Decisions may have been made: unsaved until s, and the quit asks
+ * (nothing when none was, as an accept that could not be applied). */
 static void
 review_save_decisions(struct tui *t)
 {
-	t->dirty = true;
+	if (review_unsaved(t) > 0)
+		t->dirty = true;
 }
 
 /* Values changed: recompute (with the consequences when a subsystem is
