@@ -298,7 +298,7 @@ tui_unsaved(struct tui *t)
 bool
 tui_save(struct tui *t)
 {
-	char *cause = NULL, *abs;
+	char *cause = NULL, *abs, *dabs;
 
 	if (kconfig_write(t->k, t->config_path, &cause) != 0) {
 		tui_message(t, EL_ERROR, "%s", cause);
@@ -314,8 +314,10 @@ tui_save(struct tui *t)
 			free(abs);
 			return false;
 		}
+		dabs = tui_path_abs(review_decisions_path(t));
 		tui_message(t, EL_STATUS, "Configuration written to %s, the "
-		    "trim decisions to %s", abs, review_decisions_path(t));
+		    "trim decisions to %s", abs, dabs);
+		free(dabs);
 	} else
 		tui_message(t, EL_STATUS, "Configuration written to %s", abs);
 	free(abs);
