@@ -13,6 +13,7 @@
 #include "../core/evidence/attrib.h"
 #include "../core/explain/enable.h"
 #include "../core/explain/explain.h"
+#include "../core/trim/report.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/util.h"
 #include "../core/session.h"
@@ -141,6 +142,78 @@ out:
 	return status;
 }
 
+/* Whether the plan sets name itself (a numbered step). */
+static bool
+cmd_enable_in_plan(const struct enable_plan *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsteps; i++)
+		if (strcmp(kc_sym_name(p->steps[i].sym), name) == 0)
+			return true;
+	return false;
+}
+
+/* A value as written, for a list ("(no line)" for none). */
+static const char *
+cmd_enable_value(const char *v)
+{
+	return v != NULL ? v : "(no line)";
+}
+
+/*
+ * Every other change the written file holds, as export's report says
+ * them: the diff between the input as read and the file written, minus
+ * the plan's steps; those the plan's steps brought (defaults, selects,
+ * what depended on them), then, under their own heading, those the
+ * tree's update of the input brought (as olddefconfig: new options,
+ * values the tree computes), which are written whatever the plan.
+ */
+static void
+cmd_enable_others(struct session *s, struct kconfig *k,
+    const struct enable_plan *p, const char *base)
+{
+	struct report_diff	*d;
+	char			*now = kconfig_write_string(k);
+	size_t			 n, i, nplan = 0, ntree = 0;
+	int			 pass;
+
+	d = report_diff_compute(s->config_text, base, now, k, &n);
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < n; i++) {
+			bool tree = (d[i].base == NULL) != (d[i].now ==
+			    NULL) ? false : d[i].base == NULL ||
+			    strcmp(d[i].base, d[i].now) == 0;
+
+			if (cmd_enable_in_plan(p, d[i].name))
+				continue;
+			if (pass == 0 && !tree) {
+				if (nplan++ == 0)
+					printf("Also changed by these steps "
+					    "(what depends on them, selects, "
+					    "defaults):\n");
+				printf("  CONFIG_%s: %s -> %s\n", d[i].name,
+				    cmd_enable_value(d[i].was),
+				    cmd_enable_value(d[i].now));
+			} else if (pass == 1 && tree) {
+				if (ntree++ == 0)
+					printf("Changed by the tree's update of "
+					    "the input (as olddefconfig; "
+					    "written whatever the plan):\n");
+				printf("  CONFIG_%s: %s -> %s\n", d[i].name,
+				    cmd_enable_value(d[i].was),
+				    cmd_enable_value(d[i].now));
+			}
+		}
+	}
+	printf("%zu line%s of the file differ%s from the input: %zu step%s "
+	    "of the plan, %zu besides, %zu the tree's update.\n", n,
+	    n == 1 ? "" : "s", n == 1 ? "s" : "", n - nplan - ntree,
+	    n - nplan - ntree == 1 ? "" : "s", nplan, ntree);
+	report_diff_free(d, n);
+	free(now);
+}
+
 /* kctui enable SYMBOL[=y|m] [--apply -o FILE] */
 int
 cmd_enable(struct session *s, int argc, char **argv)
@@ -154,7 +227,7 @@ cmd_enable(struct session *s, int argc, char **argv)
 	struct kconfig		*k;
 	struct kc_symbol	*sym;
 	enum kc_tri		 want = KC_YES;
-	char			*name, *eq, *out = NULL, *cause = NULL;
+	char			*name, *eq, *out = NULL, *cause = NULL, *base;
 	bool			 apply = false;
 	size_t			 i;
 	int			 ch, status = 1;
@@ -221,13 +294,19 @@ cmd_enable(struct session *s, int argc, char **argv)
 		    "result)\n");
 		goto done;
 	}
+	/* The input as the engine read it: what differs from the file
+	 * there is the tree's update (olddefconfig), not the plan's. */
+	base = kconfig_write_string(k);
 	if (enable_apply(k, p, &cause) != 0 ||
 	    kconfig_write(k, out, &cause) != 0) {
 		fprintf(stderr, "kctui: %s\n", cause);
 		free(cause);
+		free(base);
 		status = 1;
 		goto done;
 	}
+	cmd_enable_others(s, k, p, base);
+	free(base);
 	printf("configuration written to %s\n", out);
 done:
 	enable_plan_free(p);

@@ -46,6 +46,11 @@ cmd_load_decisions(const char *path)
 	struct decisions	*d;
 	char			*cause = NULL;
 
+	/* The directory's old .kctui-decisions, once, to this config's. */
+	if (decisions_migrate(path, &cause) != 0 || cause != NULL)
+		fprintf(stderr, "%s\n", cause);
+	free(cause);
+	cause = NULL;
 	d = decisions_load(path, &cause);
 	if (d == NULL) {
 		fprintf(stderr, "kctui: %s\n", cause);

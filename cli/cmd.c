@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/trim/export.h"
 #include "../core/session.h"
 #include "../lib/fileio.h"
 #include "../lib/util.h"
@@ -65,8 +66,8 @@ static const struct cmd_entry cmd_table[] = {
 	{ "twin", "-e BUNDLE...", "[-o DIR [--force]] [--qemu PATH]\n"
 	  "the bundle's machine as a QEMU vm file and a workload", cmd_twin },
 	{ "decide", "CONFIG_X keep|trim|forget [REASON...] [--decisions FILE]",
-	  "\nrecord a decision (default file: .kctui-decisions beside the "
-	  "config)",
+	  "\nrecord a decision (default file: CONFIG.kctui-decisions beside "
+	  "the config)",
 	  cmd_decide },
 };
 #define CMD_COUNT (sizeof cmd_table / sizeof cmd_table[0])
@@ -253,18 +254,12 @@ int
 cli_distinct_files(const char *cmd, const char *const *labels,
     const char *const *names, size_t n)
 {
-	size_t i, j;
+	char *cause = NULL;
 
-	for (i = 0; i < n; i++) {
-		for (j = i + 1; j < n; j++) {
-			if (names[i] == NULL || names[j] == NULL ||
-			    !path_same_file(names[i], names[j]))
-				continue;
-			fprintf(stderr, "kctui: %s: %s (%s) and %s (%s) are "
-			    "the same file; nothing written\n", cmd,
-			    labels[i], names[i], labels[j], names[j]);
-			return -1;
-		}
-	}
-	return 0;
+	/* The rule is the browser's too (core/export.c). */
+	if (export_distinct_files(cmd, labels, names, n, &cause) == 0)
+		return 0;
+	fprintf(stderr, "kctui: %s\n", cause);
+	free(cause);
+	return -1;
 }

@@ -111,10 +111,11 @@ session_setup(struct session *s, char **cause)
 		s->cache_dir = xstrdup(s->cache);
 		*strrchr(s->cache_dir, '/') = '\0';
 	}
-	/* The decisions go beside the configuration they are about, not
-	 * into the tree when --config names a file elsewhere. */
+	/* The decisions belong to the configuration they are about: a
+	 * file named after it, beside it (not into the tree when --config
+	 * names a file elsewhere). */
 	if (s->decisions == NULL)
-		s->decisions = session_beside_config(s, DECISIONS_DEFAULT);
+		s->decisions = decisions_path_for(s->config_path);
 	return 0;
 }
 
@@ -172,6 +173,7 @@ session_set_decisions(struct session *s, const char *path)
 {
 	free(s->decisions);
 	s->decisions = session_path(s, path);
+	s->decisions_given = true;
 }
 
 

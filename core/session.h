@@ -51,8 +51,9 @@ struct session {
 	int		 jobs;		/* -j */
 	enum trim_policy policy;	/* --policy */
 	char		*decisions;	/* --decisions resolved, else
-					   .kctui-decisions beside the
-					   configuration file */
+					   CONFIG.kctui-decisions beside
+					   the configuration file */
+	bool		 decisions_given;	/* by --decisions */
 	/* Where core's messages for the user go (warnings of the engine
 	 * while a query reads the configuration, where the values came
 	 * from): the front end's; NULL: stderr, a line each. The browser

@@ -510,8 +510,19 @@ help_is_keys(struct tui_view *v)
 void
 help_keys_open(struct tui *t)
 {
-	pager_open(t, &keys_pager_ops, NULL, xstrdup("Keys"), keys_text(),
-	    NULL);
+	char *text = keys_text(), *all, *wrapped;
+
+	/* The signals the terminal sends (cbreak mode), then the prompts'
+	 * editing keys; every line wrapped to the screen, none cut. */
+	all = xasprintf("%s\n  C-c              ask to quit (C-c again: quit "
+	    "without writing)\n  C-z              suspend (the shell's fg "
+	    "resumes)\n  In prompts:      Left, Right, Home/C-a, End/C-e, "
+	    "Backspace, Del/C-d, C-u, C-k, C-w edit the line; every write "
+	    "waits for a y to a question naming the file\n", text);
+	wrapped = help_wrap_lines(all, t->width > 20 ? t->width - 1 : 80);
+	free(all);
+	free(text);
+	pager_open(t, &keys_pager_ops, NULL, xstrdup("Keys"), wrapped, NULL);
 }
 
 /* A text's heading: its first line (ends with ':'). */

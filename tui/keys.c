@@ -36,8 +36,10 @@ static const struct key_binding keys_bindings[] = {
 	{ K_F1, A_KEYS, "this key list" },
 	{ '/', A_SEARCH, "search (regex over names, prompts, help); in help, "
 	    "find text on the page (then n, N: the next, previous line with it)" },
-	{ 's', A_SAVE, "save the configuration" },
-	{ 'l', A_LOAD, "load another configuration" },
+	{ 's', A_SAVE, "save the configuration (a question names the file: "
+	    "y writes it, a another name)" },
+	{ 'l', A_LOAD, "load another configuration (it becomes the file "
+	    "being edited)" },
 	{ 'q', A_QUIT, "close this view; at the main menu, leave (asks to "
 	    "save changes)" },
 	{ 'Q', A_QUIT_ALL, "leave from any view (asks to save changes)" },
@@ -54,7 +56,8 @@ static const struct key_binding keys_bindings[] = {
 	{ 'u', A_UNDO, "trim review: undo the last accept or reject" },
 	{ 'o', A_SORT, "trim review: sort the subsystems (menu order, most "
 	    "savings, most turned off, most candidates, name)" },
-	{ 'e', A_EXPORT, "export the trimmed configuration and its report" },
+	{ 'e', A_EXPORT, "export the trimmed configuration and its report "
+	    "(a question names both: y writes, a another name)" },
 	{ 'v', A_VERIFY, "trim review: verify the accepted trims (build, boot, "
 	    "judge the workload; v again cancels)" },
 };

@@ -26,6 +26,8 @@ enum tui_action {
 #define R_REBUILD	0x2	/* the items changed: rebuild the tree */
 #define R_ALL		0x4	/* clear and repaint everything */
 #define R_QUIT		0x8
+#define R_CLEAR		0x10	/* the terminal's contents are unknown
+				   (C-l, back from C-z): redraw every cell */
 
 struct key_binding {
 	int		 key;

@@ -106,6 +106,12 @@ load_main(void *arg)
 	t0 = clock_now();
 	if (l->ev_ok) {
 		l->dpath = xstrdup(l->session->decisions);
+		/* The directory's old .kctui-decisions, once (said). */
+		if (decisions_migrate(l->dpath, &cause) != 0 ||
+		    cause != NULL)
+			fprintf(stderr, "%s\n", cause);
+		free(cause);
+		cause = NULL;
 		/* Bad lines are skipped (and said); the rest is honoured. */
 		l->d = decisions_load(l->dpath, &cause);
 		if (l->d == NULL) {

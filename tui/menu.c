@@ -159,6 +159,32 @@ menu_verdict_el(int verdict)
 	}
 }
 
+/*
+ * The two mark cells of a symbol's line (with evidence only): its
+ * evidence, then the suggestion beside it: a candidate with some
+ * evidence (◐ a traced function) shows both. Blanks in el otherwise.
+ */
+void
+menu_marks(struct tui *t, const struct kc_symbol *s, int el, struct row *r)
+{
+	int verdict = -1;
+
+	if (t->a == NULL)
+		return;
+	if (s != NULL && kc_sym_index(s) >= 0 &&
+	    t->snap->verdict[kc_sym_index(s)] != WS_NO_VERDICT)
+		verdict = t->snap->verdict[kc_sym_index(s)];
+	if (verdict >= 0)
+		row_add(r, menu_verdict_el(verdict), menu_verdict_mark(t,
+		    verdict));
+	else
+		row_add(r, el, " ");
+	if (s != NULL && review_is_candidate(t, s))
+		row_add(r, EL_TRIM, review_mark(t, s));
+	else
+		row_add(r, el, " ");
+}
+
 char *
 menu_evidence_text(struct tui *t, const struct kc_symbol *s)
 {
@@ -283,29 +309,13 @@ menu_draw(void *arg, struct tree *tr, const struct tree_line *l,
 	struct kc_symbol	*s = kc_menu_sym(m);
 	const char		*prompt = kc_menu_prompt(m);
 	int			 el = ml->invisible ? EL_INVISIBLE : EL_NORMAL;
-	int			 indent = 2 * l->depth, start, verdict = -1;
+	int			 indent = 2 * l->depth, start;
 	char			*ev = NULL;
 
 	(void)tr;
 	if (prompt == NULL)
 		prompt = "";
-	if (t->a != NULL) {
-		if (s != NULL && kc_sym_index(s) >= 0 &&
-		    t->snap->verdict[kc_sym_index(s)] != WS_NO_VERDICT)
-			verdict = t->snap->verdict[kc_sym_index(s)];
-		/* The evidence mark, then the suggestion beside it: a
-		 * candidate with some evidence (◐ a traced function) shows
-		 * both. */
-		if (verdict >= 0)
-			row_add(r, menu_verdict_el(verdict),
-			    menu_verdict_mark(t, verdict));
-		else
-			row_add(r, el, " ");
-		if (s != NULL && review_is_candidate(t, s))
-			row_add(r, EL_TRIM, review_mark(t, s));
-		else
-			row_add(r, el, " ");
-	}
+	menu_marks(t, s, el, r);
 	start = r->n;
 	switch (ml->kind) {
 	case ML_MENU:
@@ -607,6 +617,14 @@ menu_enter(struct tui *t, struct mline *ml, enum tui_action act)
 			menu_set(t, s, 2);
 		else
 			menu_cycle(t, s);
+		/* Enter in a choice's radio list picks and closes it, as
+		 * mconf's; y and Space pick and stay. */
+		if (act == A_ENTER && kc_sym_is_choice_value(s) &&
+		    t->view->menu != NULL && kc_menu_kind(t->view->menu) ==
+		    KC_MENU_CHOICE && t->view->prev != NULL) {
+			tui_pop(t);
+			return R_ALL;
+		}
 		return R_REBUILD;
 	}
 	return R_NONE;
@@ -699,7 +717,11 @@ menu_jump(struct tui *t, struct kc_menu *m)
 		tui_message(t, EL_STATUS, "show-all on: the option is "
 		    "invisible (off again at the main menu)");
 	}
-	for (i = n - 2; i >= 0; i--)
+	/* Each parent's cursor on the entry leading down: going back
+	 * from the jump retraces it (not each menu's first line). */
+	for (i = n - 2; i >= 0; i--) {
+		tree_select_key(t->view->tree, chain[i]);
 		menu_open(t, chain[i]);
+	}
 	return tree_select_key(t->view->tree, m);
 }

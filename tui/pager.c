@@ -158,7 +158,7 @@ pager_action(struct tui *t, struct tui_view *v, enum tui_action act)
 		tree_scroll_to(v->tree, tree_count(v->tree));
 		return R_LINES;
 	case A_SEARCH:
-		tui_ask(t, "Find on this page: ", pg->find, pager_find_done,
+		tui_ask_hint(t, "Find on this page: ", pg->find, pager_find_done,
 		    v);
 		return R_ALL;
 	case A_SET_N:

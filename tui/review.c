@@ -469,23 +469,78 @@ review_subsys_done(struct tui_trim *tt)
 	return n;
 }
 
-/* Write the decisions file; a message when it fails. Nothing the user
- * did not decide: with no decision left in a file this review created,
- * the file goes. */
-static void
-review_save_decisions(struct tui *t)
+/*
+ * Write the decisions file, with the configuration (s, or y when
+ * leaving): an accept or a reject is a change to what is being edited,
+ * not a write of its own, so a quit without saving leaves the file as it
+ * was at the last save. Nothing the user did not decide: with no
+ * decision left in a file this review created, the file goes. 0, or -1
+ * with *cause.
+ */
+int
+review_save(struct tui *t, char **cause)
 {
-	char *cause = NULL;
+	struct tui_trim *tt = t->trim;
 
+	if (tt == NULL || decisions_unsaved(tt->d) == 0)
+		return 0;
 	/* Saved (merged with what other writers saved meanwhile) first;
 	 * then a file this review created and left empty goes, unless
 	 * another writer's decision is in it now. */
-	if (decisions_save(t->trim->d, t->trim->dpath, &cause) != 0 ||
-	    (decisions_count(t->trim->d) == 0 && !t->trim->dexisted &&
-	    decisions_drop_if_empty(t->trim->dpath, &cause) != 0)) {
-		tui_message(t, EL_ERROR, "%s", cause);
-		free(cause);
+	if (decisions_save(tt->d, tt->dpath, cause) != 0)
+		return -1;
+	if (decisions_count(tt->d) == 0 && !tt->dexisted &&
+	    decisions_drop_if_empty(tt->dpath, cause) != 0)
+		return -1;
+	return 0;
+}
+
+/* How many decisions s would write (0 without a review). */
+size_t
+review_unsaved(struct tui *t)
+{
+	return t->trim != NULL ? decisions_unsaved(t->trim->d) : 0;
+}
+
+/*
+ * The configuration being edited is now config (absolute: saved under
+ * another name, or loaded): without --decisions, the decisions go to its
+ * own file from now on, all of them (they are what the review shows),
+ * with the next save. Decisions belong to a configuration.
+ */
+void
+review_follow_config(struct tui *t, const char *config)
+{
+	struct tui_trim	*tt = t->trim;
+	char		*np;
+
+	if (tt == NULL || t->session->decisions_given)
+		return;
+	np = decisions_path_for(config);
+	if (strcmp(np, tt->dpath) == 0) {
+		free(np);
+		return;
 	}
+	free(tt->dpath);
+	tt->dpath = np;
+	tt->dexisted = access(np, F_OK) == 0;
+	decisions_touch_all(tt->d);
+}
+
+/* The decisions file's path (NULL without a review). */
+const char *
+review_decisions_path(struct tui *t)
+{
+	return t->trim != NULL ? t->trim->dpath : NULL;
+}
+
+/* Decisions may have been made: unsaved until s, and the quit asks
+ * (nothing when none was, as an accept that could not be applied). */
+static void
+review_save_decisions(struct tui *t)
+{
+	if (review_unsaved(t) > 0)
+		t->dirty = true;
 }
 
 /* Values changed: recompute (with the consequences when a subsystem is
@@ -582,23 +637,19 @@ review_decide(struct tui *t, const size_t *cands, size_t n,
 		return;
 	}
 	if (t->msg == NULL) {
-		/* Its name only: the path is --decisions. */
-		const char *base = strrchr(tt->dpath, '/') != NULL ?
-		    strrchr(tt->dpath, '/') + 1 : tt->dpath;
-
 		/* Say plainly where an accept goes: the configuration
-		 * being edited (s saves it, e exports a copy, u undoes). */
+		 * being edited; the decisions file is written with it. */
 		const char *where = to == TRIM_ACCEPTED ? ": set to n in the "
-		    "config being edited (u undoes, s saves, e exports)" : "";
+		    "config being edited (u undoes, s saves, e exports)" :
+		    " (s saves the decision)";
 
 		if (n == 1)
-			tui_message(t, EL_STATUS, "CONFIG_%s: %s (%s)%s",
+			tui_message(t, EL_STATUS, "CONFIG_%s: %s%s",
 			    trim_cand(tt->t, cands[0])->name, to ==
-			    TRIM_ACCEPTED ? "trimmed" : "kept", base, where);
+			    TRIM_ACCEPTED ? "trimmed" : "kept", where);
 		else
-			tui_message(t, EL_STATUS, "%zu options %s (%s)%s", nok,
-			    to == TRIM_ACCEPTED ? "trimmed" : "kept", base,
-			    where);
+			tui_message(t, EL_STATUS, "%zu options %s%s", nok,
+			    to == TRIM_ACCEPTED ? "trimmed" : "kept", where);
 	}
 }
 
@@ -696,19 +747,14 @@ review_naccepted(struct tui *t)
 	return n;
 }
 
-/* Export the accepted candidates to path and the report to path.md; a
- * relative path typed is the user's, from the directory kctui was
- * started in, as --config's (not the tree's). */
+/* y to the export's question, or Enter on its default: write out (an
+ * absolute path) and out.md. */
 static void
-review_export_done(struct tui *t, const char *path, void *arg)
+review_export_write(struct tui *t, const char *out)
 {
 	size_t	 nacc;
-	char	*out, *rep, *cause = NULL;
+	char	*rep, *cause = NULL;
 
-	(void)arg;
-	if (t->trim == NULL || path == NULL || *path == '\0')
-		return;
-	out = session_path(t->session, path);
 	rep = xasprintf("%s.md", out);
 	if (review_export_to(t, out, rep, &nacc, &cause) != 0)
 		tui_message(t, EL_ERROR, "%s", cause);
@@ -716,8 +762,98 @@ review_export_done(struct tui *t, const char *path, void *arg)
 		tui_message(t, EL_STATUS, "Exported %zu trimmed options to "
 		    "%s, report %s", nacc, out, rep);
 	free(cause);
-	free(out);
 	free(rep);
+}
+
+/* The default path of the export: beside the config being edited. */
+static char *
+review_export_default(struct tui *t)
+{
+	char *abs = tui_config_abs(t), *def;
+
+	def = xasprintf("%s.trimmed", abs);
+	free(abs);
+	return def;
+}
+
+/*
+ * y to the export's question: refused when the file, or its report, is
+ * the configuration read or the one being edited, with the command
+ * line's message (one rule, core/export.c); else written.
+ */
+static void
+review_export_checked(struct tui *t, const char *out)
+{
+	/* The config read, then the one being edited (the same file until
+	 * a save under another name or a load): each against the outputs,
+	 * not against each other. */
+	static const char *const labels[2][3] = {
+		{ "--config", "-o", "its report" },
+		{ "the file being edited", "-o", "its report" },
+	};
+	const char	*names[3];
+	char		*rep, *cfg, *in, *cause = NULL;
+	int		 rc;
+
+	rep = xasprintf("%s.md", out);
+	cfg = tui_config_abs(t);
+	in = tui_path_abs(t->session->config_path);
+	names[0] = in;
+	names[1] = out;
+	names[2] = rep;
+	rc = export_distinct_files("export", labels[0], names, 3, &cause);
+	names[0] = cfg;
+	if (rc == 0)
+		rc = export_distinct_files("export", labels[1], names, 3,
+		    &cause);
+	if (rc != 0) {
+		tui_message(t, EL_ERROR, "%s", cause);
+		free(cause);
+	} else
+		review_export_write(t, out);
+	free(in);
+	free(cfg);
+	free(rep);
+}
+
+/* The question before an export to out (absolute): both files named. */
+static void review_export_other(struct tui *, const char *);
+static void
+review_export_ask(struct tui *t, const char *out, bool other)
+{
+	char *q;
+
+	q = xasprintf("Export the trimmed configuration to %s and its report "
+	    "to %s.md?", out, out);
+	tui_confirm(t, q, out, review_export_checked, other ?
+	    review_export_other : NULL);
+	free(q);
+}
+
+/* The path typed after e a (a relative one is the user's, from the
+ * directory kctui was started in, as --config's): asked again, by name,
+ * so that text typed by mistake never makes a file. */
+static void
+review_export_done(struct tui *t, const char *path, void *arg)
+{
+	char *out;
+
+	(void)arg;
+	if (t->trim == NULL || path == NULL || *path == '\0') {
+		tui_message(t, EL_STATUS, "Nothing exported");
+		return;
+	}
+	out = session_path(t->session, path);
+	review_export_ask(t, out, false);
+	free(out);
+}
+
+/* a to the export's question: another name, the offered one edited. */
+static void
+review_export_other(struct tui *t, const char *out)
+{
+	tui_ask(t, "Export trimmed config to: ", out, review_export_done,
+	    NULL);
 }
 
 /*
@@ -775,7 +911,7 @@ review_keep_verified(struct tui *t, const struct verify *v)
 int
 review_export(struct tui *t)
 {
-	char *def, *abs;
+	char *def;
 
 	if (t->trim == NULL) {
 		tui_message(t, EL_ERROR, load_busy(t) ? "Evidence is still "
@@ -784,12 +920,9 @@ review_export(struct tui *t)
 		return R_ALL;
 	}
 	/* Beside the config being edited, not in the tree; absolute, as
-	 * a relative path typed is the user's (review_abs). */
-	abs = tui_config_abs(t);
-	def = xasprintf("%s.trimmed", abs);
-	free(abs);
-	tui_ask(t, "Export trimmed config to: ", def, review_export_done,
-	    NULL);
+	 * a relative path typed is the user's. */
+	def = review_export_default(t);
+	review_export_ask(t, def, true);
 	free(def);
 	return R_ALL;
 }

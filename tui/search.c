@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * search.c - "/": a regular expression (PCRE2, JIT-compiled, caseless)
- * over every entry's symbol name, prompt and help; the results are a
- * mode of the tree widget, grouped under their menu location. Enter
- * jumps to the entry in its menu.
+ * over every entry's symbol name, prompt and help, a leading CONFIG_
+ * stripped (as menuconfig does); the results are a mode of the tree
+ * widget in four groups, each headed: the symbol named exactly, then
+ * names, prompts and help text that match, each group under its menu
+ * locations, each entry with its evidence marks. Enter jumps to the
+ * entry in its menu.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -18,9 +22,13 @@
 #include "tui.h"
 
 struct sresult {
-	struct kc_menu	*m;		/* NULL: a location heading */
-	char		*location;
+	struct kc_menu	*m;		/* NULL: a heading */
+	char		*location;	/* a location's, or a group's */
+	bool		 group;		/* a group's heading */
 };
+
+/* The groups, in the order shown. */
+enum { SG_EXACT, SG_NAME, SG_PROMPT, SG_HELP, SG_COUNT };
 
 struct search {
 	char		*regex;
@@ -38,7 +46,10 @@ search_build(void *arg, struct tree *tr)
 	int			 i;
 
 	for (i = 0; i < s->n; i++) {
-		if (s->r[i].m == NULL)
+		if (s->r[i].group) {
+			tree_add(tr, NULL, &s->r[i], &s->r[i], false);
+			parent = NULL;
+		} else if (s->r[i].m == NULL)
 			parent = tree_add(tr, NULL, &s->r[i], &s->r[i], true);
 		else
 			tree_add(tr, parent, &s->r[i], s->r[i].m, true);
@@ -58,6 +69,12 @@ search_draw(void *arg, struct tree *tr, const struct tree_line *l,
 
 	(void)tr;
 	(void)width;
+	if (sr->group) {
+		row_add(r, EL_HELP_TITLE, sr->location);
+		if (selected)
+			row_paint(r, EL_SELECTED, 0, width);
+		return;
+	}
 	if (sr->m == NULL) {
 		row_add(r, EL_TREE, sr->location);
 		if (selected)
@@ -68,6 +85,8 @@ search_draw(void *arg, struct tree *tr, const struct tree_line *l,
 	start = r->n;
 	el = tui_menu_visible(t, sr->m) ? EL_NORMAL : EL_INVISIBLE;
 	s = kc_menu_sym(sr->m);
+	/* The evidence mark and the suggestion, as in the menus. */
+	menu_marks(t, s, el, r);
 	prompt = kc_menu_prompt(sr->m);
 	if (s != NULL && kc_sym_index(s) >= 0 && !kc_sym_is_choice(s)) {
 		int i = kc_sym_index(s), tri = t->snap->tri[i];
@@ -170,6 +189,15 @@ search_action(struct tui *t, struct tui_view *v, enum tui_action act)
 		/* N: the previous one, as less and vim. */
 		search_next(v, -1);
 		return R_LINES;
+	case A_SET_Y:
+	case A_SET_M:
+	case A_CYCLE:
+		/* n is the next match here: no value is set from the
+		 * results, and the key says so. */
+		tui_message(t, EL_STATUS, "%s: values are set in the menu: "
+		    "Enter jumps to the option (n, N: next, previous match)",
+		    act == A_SET_Y ? "y" : act == A_SET_M ? "m" : "Space");
+		return R_ALL;
 	default:
 		return -1;
 	}
@@ -217,7 +245,7 @@ static const struct tui_view_ops search_ops = {
 };
 
 static void
-search_add(struct search *s, struct kc_menu *m, char *location)
+search_add(struct search *s, struct kc_menu *m, char *location, bool group)
 {
 	if (s->n == s->a) {
 		s->a = s->a ? s->a * 2 : 64;
@@ -225,7 +253,35 @@ search_add(struct search *s, struct kc_menu *m, char *location)
 	}
 	s->r[s->n].m = m;
 	s->r[s->n].location = location;
+	s->r[s->n].group = group;
 	s->n++;
+}
+
+/*
+ * The regex as the user means it: menuconfig's search takes CONFIG_X for
+ * X, so a leading "CONFIG_" (after a "^") goes (malloc'd). *plain gets
+ * the text a symbol is named exactly by: the regex without its anchors
+ * (malloc'd; NULL when it has other metacharacters).
+ */
+static char *
+search_strip(const char *regex, char **plain)
+{
+	const char	*p = regex;
+	bool		 anchor = *p == '^';
+	char		*out;
+	size_t		 n;
+
+	if (anchor)
+		p++;
+	if (strncasecmp(p, "CONFIG_", 7) == 0)
+		p += 7;
+	out = xasprintf("%s%s", anchor ? "^" : "", p);
+	n = strlen(p);
+	if (n > 0 && p[n - 1] == '$')
+		n--;
+	*plain = n > 0 && strcspn(p, ".[]()*+?{}|\\^$") >= n ?
+	    xstrndup(p, n) : NULL;
+	return out;
 }
 
 /* Whether the subject matches. */
@@ -241,55 +297,85 @@ search_match(pcre2_code *re, pcre2_match_data *md, const char *subject)
 int
 search_open(struct tui *t, const char *regex, char **cause)
 {
+	static const char *const heads[SG_COUNT] = {
+		"Symbol", "Names", "Prompts", "Help text"
+	};
 	pcre2_code		*re;
 	pcre2_match_data	*md;
 	PCRE2_UCHAR		 msg[256];
 	PCRE2_SIZE		 off;
 	struct search		*s;
 	struct tui_view		*v;
-	struct kc_menu		*m;
+	struct kc_menu		*m, **found[SG_COUNT];
 	struct kc_symbol	*sym;
-	char			*loc, *last = NULL;
-	int			 err;
+	const char		*name;
+	char			*loc, *last, *pattern, *plain;
+	int			 err, g, nfound[SG_COUNT], i;
 
-	re = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED,
+	pattern = search_strip(regex, &plain);
+	re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
 	    PCRE2_CASELESS | PCRE2_UTF, &err, &off, NULL);
+	free(pattern);
 	if (re == NULL) {
 		pcre2_get_error_message(err, msg, sizeof msg);
 		*cause = xasprintf("/%s/: at %zu: %s", regex, (size_t)off,
 		    (char *)msg);
+		free(plain);
 		return -1;
 	}
 	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);	/* falls back */
 	md = pcre2_match_data_create_from_pattern(re, NULL);
 	s = xcalloc(1, sizeof *s);
 	s->regex = xstrdup(regex);
+	for (g = 0; g < SG_COUNT; g++) {
+		found[g] = xcalloc((size_t)t->nmenus + 1, sizeof *found[g]);
+		nfound[g] = 0;
+	}
+	/* Each entry in the first group it belongs to. */
 	for (m = kc_menu_walk(kconfig_root(t->k)); m != NULL;
 	    m = kc_menu_walk(m)) {
 		sym = kc_menu_sym(m);
-		if (kc_menu_prompt(m) == NULL && (sym == NULL ||
-		    kc_sym_name(sym) == NULL))
-			continue;
-		if (!search_match(re, md, sym != NULL ? kc_sym_name(sym) :
-		    NULL) && !search_match(re, md, kc_menu_prompt(m)) &&
-		    !search_match(re, md, kc_menu_help(m)))
+		name = sym != NULL ? kc_sym_name(sym) : NULL;
+		if (kc_menu_prompt(m) == NULL && name == NULL)
 			continue;
 		/* A symbol defined in several places: its entries with a
 		 * prompt only, once the first one is listed. */
 		if (kc_menu_prompt(m) == NULL && sym != NULL &&
 		    kc_sym_menu(sym) != m)
 			continue;
-		loc = menu_location(t, m);
-		if (last == NULL || strcmp(last, loc) != 0) {
-			search_add(s, NULL, loc);
-			last = loc;
-		} else
-			free(loc);
-		search_add(s, m, NULL);
+		if (name != NULL && plain != NULL &&
+		    strcasecmp(name, plain) == 0)
+			g = SG_EXACT;
+		else if (search_match(re, md, name))
+			g = SG_NAME;
+		else if (search_match(re, md, kc_menu_prompt(m)))
+			g = SG_PROMPT;
+		else if (search_match(re, md, kc_menu_help(m)))
+			g = SG_HELP;
+		else
+			continue;
+		found[g][nfound[g]++] = m;
 		s->nmatches++;
 	}
 	pcre2_match_data_free(md);
 	pcre2_code_free(re);
+	free(plain);
+	for (g = 0; g < SG_COUNT; g++) {
+		if (nfound[g] > 0)
+			search_add(s, NULL, xasprintf("%s (%d)", heads[g],
+			    nfound[g]), true);
+		last = NULL;
+		for (i = 0; i < nfound[g]; i++) {
+			loc = menu_location(t, found[g][i]);
+			if (last == NULL || strcmp(last, loc) != 0) {
+				search_add(s, NULL, loc, false);
+				last = loc;
+			} else
+				free(loc);
+			search_add(s, found[g][i], NULL, false);
+		}
+		free(found[g]);
+	}
 	if (s->nmatches == 0) {
 		*cause = xasprintf("/%s/: no match", regex);
 		free(s->regex);
@@ -297,9 +383,9 @@ search_open(struct tui *t, const char *regex, char **cause)
 		free(s);
 		return -1;
 	}
-	/* The cursor on the first match, not its heading: Enter jumps. */
+	/* The cursor on the first match, not its headings: Enter jumps. */
 	v = tui_push(t, &search_ops, NULL, s);
-	if (s->n > 1 && s->r[0].m == NULL)
+	for (i = 0; i < s->n && s->r[i].m == NULL; i++)
 		tree_move(v->tree, 1);
 	return 0;
 }

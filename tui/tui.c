@@ -6,6 +6,7 @@
  * from this thread only; the worker never touches it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
@@ -22,6 +23,7 @@
 #include "../core/worker.h"
 #include "../kconfig-parser/kconfig.h"
 #include "../lib/clock.h"
+#include "../lib/fileio.h"
 #include "../lib/util.h"
 #include "tree.h"
 #include "tui.h"
@@ -91,6 +93,9 @@ tui_done(struct tui *t)
 	free(t->mhidx);
 	free(t->msg);
 	free(t->prompt_text);
+	free(t->input_hint);
+	free(t->confirm_text);
+	free(t->confirm_path);
 	if (t->input != NULL) {
 		strbuf_free(t->input);
 		free(t->input);
@@ -198,12 +203,39 @@ tui_ask(struct tui *t, const char *prompt, const char *initial,
 	strbuf_reset(t->input);
 	if (initial != NULL)
 		strbuf_adds(t->input, initial);
-	/* An offered text (the last search, a default path) is replaced
-	 * by what is typed, kept by Enter, edited after Backspace. */
-	t->input_fresh = initial != NULL && *initial != '\0';
+	/* The cursor at the end: the offered text (a default path, the
+	 * value being edited) is edited, as in mconf's input box and a
+	 * shell; what is typed goes in, it replaces nothing. */
+	t->input_cur = t->input->len;
+	free(t->input_hint);
+	t->input_hint = NULL;
 	t->input_done = done;
 	t->input_arg = arg;
 	t->prompt = P_INPUT;
+}
+
+void
+tui_ask_hint(struct tui *t, const char *prompt, const char *hint,
+    void (*done)(struct tui *, const char *, void *), void *arg)
+{
+	tui_ask(t, prompt, NULL, done, arg);
+	if (hint != NULL && *hint != '\0')
+		t->input_hint = xstrdup(hint);
+}
+
+void
+tui_confirm(struct tui *t, const char *question, const char *path,
+    void (*yes)(struct tui *, const char *),
+    void (*other)(struct tui *, const char *))
+{
+	free(t->confirm_text);
+	free(t->confirm_path);
+	t->confirm_text = xasprintf("%s [y]es%s, any other key: no", question,
+	    other != NULL ? " [a]nother file" : "");
+	t->confirm_path = xstrdup(path);
+	t->confirm_yes = yes;
+	t->confirm_other = other;
+	t->prompt = P_CONFIRM;
 }
 
 struct tui_view *
@@ -250,58 +282,195 @@ tui_pop(struct tui *t)
 	}
 }
 
-/* Write the configuration. */
+/* Whether leaving would lose something: values changed since the last
+ * save (or not yet what the file holds), or trim decisions. */
 static bool
+tui_unsaved(struct tui *t)
+{
+	return t->dirty || kconfig_changed(t->k) || review_unsaved(t) > 0;
+}
+
+/*
+ * Write the configuration to its file, and the trim decisions made since
+ * the last save to theirs: the one act that writes what is being edited
+ * (s, or y when leaving). The paths are said in full.
+ */
+bool
 tui_save(struct tui *t)
 {
-	char *cause = NULL;
+	char *cause = NULL, *abs, *dabs;
 
 	if (kconfig_write(t->k, t->config_path, &cause) != 0) {
 		tui_message(t, EL_ERROR, "%s", cause);
 		free(cause);
 		return false;
 	}
+	abs = tui_config_abs(t);
+	if (review_unsaved(t) > 0) {
+		if (review_save(t, &cause) != 0) {
+			tui_message(t, EL_ERROR, "Configuration written to %s; "
+			    "the decisions not: %s", abs, cause);
+			free(cause);
+			free(abs);
+			return false;
+		}
+		dabs = tui_path_abs(review_decisions_path(t));
+		tui_message(t, EL_STATUS, "Configuration written to %s, the "
+		    "trim decisions to %s", abs, dabs);
+		free(dabs);
+	} else
+		tui_message(t, EL_STATUS, "Configuration written to %s", abs);
+	free(abs);
 	t->dirty = false;
-	tui_message(t, EL_STATUS, "Configuration written to %s",
-	    t->config_path);
 	return true;
 }
 
-/* The configuration's path, absolute: the tree's directory (where
- * kctui runs after -C) before a relative one. */
+/* y to "write the configuration to another file": it becomes the file
+ * being edited (the title, the next save), as mconf's Save does. */
+static void
+tui_save_as(struct tui *t, const char *path)
+{
+	char *old = t->config_path, *cur = tui_config_abs(t);
+
+	if (path_same_file(path, cur)) {
+		free(cur);
+		tui_save(t);
+		return;
+	}
+	free(cur);
+	t->config_path = xstrdup(path);
+	review_follow_config(t, path);
+	if (!tui_save(t)) {
+		free(t->config_path);
+		t->config_path = old;
+		return;
+	}
+	free(old);
+}
+
+/* The name typed after s a: written after a y to a question naming it,
+ * so that text typed by mistake never makes a file. */
+static void
+tui_save_done(struct tui *t, const char *path, void *arg)
+{
+	char *abs, *q;
+
+	(void)arg;
+	if (path == NULL || *path == '\0') {
+		tui_message(t, EL_STATUS, "Not saved");
+		return;
+	}
+	abs = session_path(t->session, path);
+	q = xasprintf("Write the configuration to %s%s?", abs,
+	    access(abs, F_OK) == 0 ? " (it exists: replaced, the previous "
+	    "one kept as .old)" : "");
+	tui_confirm(t, q, abs, tui_save_as, NULL);
+	free(q);
+	free(abs);
+}
+
+/* a to the save question: another name, the offered one edited. */
+static void
+tui_save_other(struct tui *t, const char *path)
+{
+	tui_ask(t, "Save the configuration to: ", path, tui_save_done, NULL);
+}
+
+/* A path of kctui's (relative to the tree, where kctui runs after -C)
+ * made absolute, to be said in full (malloc'd). */
 char *
-tui_config_abs(struct tui *t)
+tui_path_abs(const char *path)
 {
 	char *cwd, *abs;
 
-	if (*t->config_path == '/' || (cwd = getcwd(NULL, 0)) == NULL)
-		return xstrdup(t->config_path);
-	abs = xasprintf("%s/%s", cwd, t->config_path);
+	if (*path == '/' || (cwd = getcwd(NULL, 0)) == NULL)
+		return xstrdup(path);
+	abs = xasprintf("%s/%s", cwd, path);
 	free(cwd);
 	return abs;
 }
 
-/* The path typed for L: read that configuration (a relative one from
- * where kctui was started, as --config). */
+/* The configuration's path, absolute. */
+char *
+tui_config_abs(struct tui *t)
+{
+	return tui_path_abs(t->config_path);
+}
+
+/*
+ * Read path into the configuration with the engine's warnings caught in
+ * a temporary file, not printed over the screen: stderr (fd 2) points
+ * there meanwhile, and back to what it was (the loader's own catch, if
+ * it is running). kconfig_read's result; *warnings the text (malloc'd)
+ * or NULL.
+ */
+static int
+tui_read_caught(struct tui *t, const char *path, char **warnings,
+    char **cause)
+{
+	FILE	*tmp = tmpfile();
+	int	 saved = -1, rc;
+	long	 len;
+
+	*warnings = NULL;
+	fflush(stderr);
+	if (tmp != NULL && (saved = dup(STDERR_FILENO)) >= 0)
+		dup2(fileno(tmp), STDERR_FILENO);
+	rc = kconfig_read(t->k, path, cause);
+	fflush(stderr);
+	if (saved >= 0) {
+		dup2(saved, STDERR_FILENO);
+		close(saved);
+	}
+	if (tmp == NULL)
+		return rc;
+	if ((len = ftell(tmp)) > 0) {
+		*warnings = xmalloc((size_t)len + 1);
+		rewind(tmp);
+		len = (long)fread(*warnings, 1, (size_t)len, tmp);
+		(*warnings)[len] = '\0';
+	}
+	fclose(tmp);
+	return rc;
+}
+
+/* The path typed for l: read that configuration (a relative one from
+ * where kctui was started, as --config). As mconf's Load, it becomes the
+ * file being edited: the title and what s writes. Its warnings go to a
+ * pager, above the screen, not over it. */
 static void
 tui_load_done(struct tui *t, const char *path, void *arg)
 {
-	char	*cause = NULL, *abs;
+	char	*cause = NULL, *abs, *warnings;
 	int	 rc;
 
 	(void)arg;
 	if (path == NULL || *path == '\0')
 		return;
 	abs = session_path(t->session, path);
-	rc = kconfig_read(t->k, abs, &cause);
-	free(abs);
+	rc = tui_read_caught(t, abs, &warnings, &cause);
 	if (rc != 0) {
-		tui_message(t, EL_ERROR, "%s", rc > 0 ? "no such file" : cause);
+		tui_message(t, EL_ERROR, "%s: %s", abs, rc > 0 ?
+		    "no such file" : cause);
 		free(cause);
+		free(warnings);
+		free(abs);
 		return;
 	}
+	free(t->config_path);
+	t->config_path = abs;
+	t->config_existed = true;
+	review_follow_config(t, abs);
 	tui_changed(t);
-	tui_message(t, EL_STATUS, "Configuration loaded from %s", path);
+	/* What the file holds is what is being edited: nothing unsaved
+	 * (but what saving would add, which the quit question sees). */
+	t->dirty = false;
+	if (warnings != NULL)
+		help_text_open(t, xasprintf("Warnings loading %s", abs),
+		    warnings);
+	tui_message(t, EL_STATUS, "Configuration loaded from %s; s saves "
+	    "to it%s", abs, warnings != NULL ? " (its warnings are open; q "
+	    "closes them)" : "");
 }
 
 /* The regex typed for /: push its results. */
@@ -322,63 +491,175 @@ tui_search_done(struct tui *t, const char *re, void *arg)
 	}
 }
 
-/* A key while the bottom line asks for text. */
+/* The start of the UTF-8 character before byte offset i of s. */
+static size_t
+tui_utf8_prev(const char *s, size_t i)
+{
+	while (i > 0 && ((unsigned char)s[--i] & 0xc0) == 0x80)
+		;
+	return i;
+}
+
+/* The end of the UTF-8 character at byte offset i of s (len bytes). */
+static size_t
+tui_utf8_next(const char *s, size_t len, size_t i)
+{
+	if (i < len)
+		i++;
+	while (i < len && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i++;
+	return i;
+}
+
+/* Remove bytes [from, to) of the input; the cursor goes to from. */
+static void
+tui_input_cut(struct tui *t, size_t from, size_t to)
+{
+	struct strbuf *in = t->input;
+
+	if (to <= from)
+		return;
+	memmove(in->s + from, in->s + to, in->len - to + 1);
+	in->len -= to - from;
+	t->input_cur = from;
+}
+
+/* The hint becomes the text, to edit (Right, End, C-e on an empty line). */
+static void
+tui_input_take_hint(struct tui *t)
+{
+	if (t->input_hint == NULL || t->input->len > 0)
+		return;
+	strbuf_adds(t->input, t->input_hint);
+	t->input_cur = t->input->len;
+	free(t->input_hint);
+	t->input_hint = NULL;
+}
+
+/*
+ * A key while the bottom line asks for text: readline's (and a shell's)
+ * editing keys, so that a default is edited in place, never replaced by
+ * the first key: Left, Right, Home/C-a, End/C-e, Backspace, Del/C-d,
+ * C-u (to the start), C-k (to the end), C-w (the word, or the path
+ * component, before the cursor); Enter takes the line, Esc drops it.
+ */
 static int
 tui_input_key(struct tui *t, int key)
 {
-	void	(*done)(struct tui *, const char *, void *) = t->input_done;
-	char	*text, b[4];
+	void		(*done)(struct tui *, const char *, void *) =
+			    t->input_done;
+	struct strbuf	*in = t->input;
+	char		*text, b[4];
+	size_t		 i, n;
 
+	/* The buffer may still be unallocated (nothing in it). */
+	if (in->s == NULL)
+		strbuf_adds(in, "");
 	switch (key) {
 	case K_ENTER:
 		t->prompt = P_NONE;
-		text = xstrdup(t->input->s != NULL ? t->input->s : "");
+		text = xstrdup(in->len == 0 && t->input_hint != NULL ?
+		    t->input_hint : in->s);
 		done(t, text, t->input_arg);
 		free(text);
 		return R_ALL;
 	case K_ESC:
 		t->prompt = P_NONE;
 		return R_ALL;
+	case K_LEFT:
+		t->input_cur = tui_utf8_prev(in->s, t->input_cur);
+		return R_LINES;
+	case K_RIGHT:
+		tui_input_take_hint(t);
+		t->input_cur = tui_utf8_next(in->s, in->len, t->input_cur);
+		return R_LINES;
+	case K_HOME:
+	case 'A' & 0x1f:
+		t->input_cur = 0;
+		return R_LINES;
+	case K_END:
+	case 'E' & 0x1f:
+		tui_input_take_hint(t);
+		t->input_cur = in->len;
+		return R_LINES;
 	case K_BACKSPACE:
+	case 'H' & 0x1f:
+		tui_input_cut(t, tui_utf8_prev(in->s, t->input_cur),
+		    t->input_cur);
+		return R_LINES;
 	case K_DEL:
-		t->input_fresh = false;
-		/* Drop one UTF-8 character. */
-		while (t->input->len > 0) {
-			unsigned char c = (unsigned char)
-			    t->input->s[--t->input->len];
-
-			if ((c & 0xc0) != 0x80)
-				break;
-		}
-		if (t->input->s != NULL)
-			t->input->s[t->input->len] = '\0';
+	case 'D' & 0x1f:
+		tui_input_cut(t, t->input_cur, tui_utf8_next(in->s, in->len,
+		    t->input_cur));
 		return R_LINES;
 	case 'U' & 0x1f:
-		t->input_fresh = false;
-		strbuf_reset(t->input);
+		tui_input_cut(t, 0, t->input_cur);
+		return R_LINES;
+	case 'K' & 0x1f:
+		tui_input_cut(t, t->input_cur, in->len);
+		return R_LINES;
+	case 'W' & 0x1f:
+		/* Blanks, then the word: a path's last component (with its
+		 * slash) goes alone, as the shells' C-w in paths. */
+		i = t->input_cur;
+		while (i > 0 && in->s[i - 1] == ' ')
+			i--;
+		if (i > 0 && in->s[i - 1] == '/')
+			i--;
+		while (i > 0 && in->s[i - 1] != ' ' && in->s[i - 1] != '/')
+			i--;
+		tui_input_cut(t, i, t->input_cur);
 		return R_LINES;
 	}
 	if (key >= 0x20 && key < 0x110000 && key != 0x7f) {
-		if (t->input_fresh)
-			strbuf_reset(t->input);
-		t->input_fresh = false;
-		strbuf_add(t->input, b, (size_t)utf8_encode((uint32_t)key, b));
+		/* Typed text is a new line, not the hint's. */
+		free(t->input_hint);
+		t->input_hint = NULL;
+		n = (size_t)utf8_encode((uint32_t)key, b);
+		strbuf_add(in, b, n);	/* room (and the NUL) at the end */
+		memmove(in->s + t->input_cur + n, in->s + t->input_cur,
+		    in->len - n - t->input_cur);
+		memcpy(in->s + t->input_cur, b, n);
+		t->input_cur += n;
 		return R_LINES;
 	}
 	return R_NONE;
 }
 
-/* The quit question. */
+/* The answer to a "write FILE?" question: only y writes. */
+static int
+tui_yes_key(struct tui *t, int key)
+{
+	char *path = t->confirm_path;
+
+	t->prompt = P_NONE;
+	t->confirm_path = NULL;
+	if (key == 'y' || key == 'Y')
+		t->confirm_yes(t, path);
+	else if (key == 'a' && t->confirm_other != NULL)
+		t->confirm_other(t, path);
+	else
+		tui_message(t, EL_STATUS, "Nothing written (%s)", path);
+	free(path);
+	return R_ALL;
+}
+
+/* The quit question: y saves and leaves, n leaves without
+ * writing, and so does C-c when C-c asked; any other key stays. */
 static int
 tui_confirm_key(struct tui *t, int key)
 {
+	bool sigint = t->quit_sigint;
+
 	t->prompt = P_NONE;
-	if (key == 'y' || key == 'Y' || key == K_ENTER) {
-		if (tui_save(t))
+	t->quit_sigint = false;
+	/* y only: a line typed by mistake ends in Enter. */
+	if (key == 'y' || key == 'Y') {
+		if (!tui_unsaved(t) || tui_save(t))
 			t->quit = true;
 		return t->quit ? R_QUIT : R_ALL;
 	}
-	if (key == 'n' || key == 'N') {
+	if (key == 'n' || key == 'N' || (sigint && key == ('C' & 0x1f))) {
 		t->quit = true;
 		return R_QUIT;
 	}
@@ -415,7 +696,7 @@ tui_unbound_key(struct tui *t, struct tui_view *v, int key)
 static int
 tui_quit(struct tui *t)
 {
-	if (t->dirty || kconfig_changed(t->k)) {
+	if (tui_unsaved(t)) {
 		t->prompt = P_CONFIRM_QUIT;
 		return R_ALL;
 	}
@@ -423,20 +704,47 @@ tui_quit(struct tui *t)
 	return R_QUIT;
 }
 
+/*
+ * C-c (SIGINT, as the terminal is in cbreak mode): a question that counts
+ * what would be lost, whatever is on the bottom line; C-c again leaves
+ * without writing anything.
+ */
+int
+tui_interrupt(struct tui *t)
+{
+	if (t->prompt == P_CONFIRM_QUIT && t->quit_sigint)
+		return tui_confirm_key(t, 'C' & 0x1f);
+	if (t->prompt == P_CONFIRM) {
+		tui_message(t, EL_STATUS, "Nothing written (%s)",
+		    t->confirm_path);
+		free(t->confirm_path);
+		t->confirm_path = NULL;
+	}
+	t->prompt = P_CONFIRM_QUIT;
+	t->quit_sigint = true;
+	return R_ALL;
+}
+
 int
 tui_key(struct tui *t, int key)
 {
 	struct tui_view		*v = t->view;
 	enum tui_action		 act;
-	char			*def;
+	char			*def, *q, kb[8];
 	int			 r, h;
 
 	if (key == K_RESIZE)
 		return R_ALL;
+	/* C-l repaints whatever is asked (the terminal may hold what
+	 * another program wrote over the screen). */
+	if (key == ('L' & 0x1f))
+		return R_ALL | R_CLEAR;
 	if (t->prompt == P_INPUT)
 		return tui_input_key(t, key);
 	if (t->prompt == P_CONFIRM_QUIT)
 		return tui_confirm_key(t, key);
+	if (t->prompt == P_CONFIRM)
+		return tui_yes_key(t, key);
 	if (key != K_ESC)
 		t->esc = false;
 	act = keys_action(key);
@@ -503,7 +811,14 @@ tui_key(struct tui *t, int key)
 		help_keys_open(t);
 		return R_ALL;
 	case A_SAVE:
-		tui_save(t);
+		/* Never a write on one key: y to a question naming the
+		 * file (a: another name). */
+		def = tui_config_abs(t);
+		q = xasprintf("Save the configuration to %s%s?", def,
+		    review_unsaved(t) > 0 ? " (and the trim decisions)" : "");
+		tui_confirm(t, q, def, tui_save_as, tui_save_other);
+		free(q);
+		free(def);
 		return R_ALL;
 	case A_LOAD:
 		def = tui_config_abs(t);
@@ -511,7 +826,7 @@ tui_key(struct tui *t, int key)
 		free(def);
 		return R_ALL;
 	case A_SEARCH:
-		tui_ask(t, "Search (regex): ", t->last_search,
+		tui_ask_hint(t, "Search (regex): ", t->last_search,
 		    tui_search_done, NULL);
 		return R_ALL;
 	case A_SHOW_ALL:
@@ -531,7 +846,7 @@ tui_key(struct tui *t, int key)
 		tree_build(v->tree);
 		return R_ALL;
 	case A_REDRAW:
-		return R_ALL;
+		return R_ALL | R_CLEAR;
 	case A_TRIM:
 		return review_open(t);
 	case A_EXPORT:
@@ -552,7 +867,10 @@ tui_key(struct tui *t, int key)
 			return verify_key(t);
 		return tree_hotkey(v->tree, key) ? R_LINES : R_NONE;
 	default:
-		return R_NONE;
+		/* Every key acts or says why not. */
+		tui_message(t, EL_STATUS, "%s: nothing to do in this view (F1 "
+		    "lists the keys)", keys_name(key, kb));
+		return R_ALL;
 	}
 }
 
@@ -628,13 +946,77 @@ tui_legend(struct tui *t, struct row *r, int width)
 	}
 }
 
+/*
+ * The line being typed, after its prompt, with the cursor's cell drawn
+ * selected (on the hint's first character when the line is empty); a
+ * line longer than the screen scrolls to keep the cursor in view.
+ */
+static void
+tui_input_row(struct tui *t, struct row *r, int width)
+{
+	const char	*s = t->input->s != NULL ? t->input->s : "";
+	char		*before = xstrndup(s, t->input_cur);
+	int		 cur, shift, i;
+
+	row_add(r, EL_INPUT, t->prompt_text);
+	row_add(r, EL_INPUT, before);
+	free(before);
+	cur = r->n;
+	if (t->input_hint != NULL && *s == '\0') {
+		row_add(r, EL_INVISIBLE, t->input_hint);
+		if (r->n > cur)
+			r->el[cur] = EL_SELECTED;
+	} else {
+		row_add(r, EL_INPUT, s + t->input_cur);
+		if (r->n == cur)
+			row_add(r, EL_INPUT, " ");
+		r->el[cur] = EL_SELECTED;
+	}
+	if (cur < width - 1)
+		return;
+	/* Scroll: the cursor on the screen's last cells but one. */
+	shift = cur - (width - 2);
+	for (i = shift; i < r->n; i++) {
+		r->ch[i - shift] = r->ch[i];
+		r->el[i - shift] = r->el[i];
+	}
+	r->n -= shift;
+	r->ch[0] = '<';
+}
+
+/* The quit question: what would be lost, and the way out. */
+static void
+tui_quit_row(struct tui *t, struct row *r)
+{
+	size_t	 nacc = review_naccepted(t), ndec = review_unsaved(t);
+	char	*abs = tui_config_abs(t);
+
+	/* First, where a long path cannot push it off the screen. */
+	if (t->quit_sigint)
+		row_add(r, EL_INPUT, tui_unsaved(t) ? "C-c again: quit "
+		    "without saving. " : "C-c again: quit. ");
+	if (!tui_unsaved(t))
+		row_addf(r, EL_INPUT, "Leave kctui? [y]es [Esc] stay");
+	else if (nacc > 0)
+		/* The accepted trims are in it: say so. */
+		row_addf(r, EL_INPUT, "Save the configuration, with its %zu "
+		    "accepted trims, to %s? [y]es [n]o [Esc] stay", nacc, abs);
+	else if (ndec > 0 && !t->dirty && !kconfig_changed(t->k))
+		row_addf(r, EL_INPUT, "Save the configuration and %zu trim "
+		    "decisions, to %s? [y]es [n]o [Esc] stay", ndec, abs);
+	else
+		row_addf(r, EL_INPUT, "Save the configuration to %s? [y]es "
+		    "[n]o [Esc] stay", abs);
+	free(abs);
+}
+
 void
 tui_render(struct tui *t, struct row *rows, int height, int width)
 {
 	struct tui_view	*v = t->view;
 	char		*title;
 	const char	*mm;
-	int		 i, list = height - TUI_TOP - TUI_BOTTOM;
+	int		 i, used, list = height - TUI_TOP - TUI_BOTTOM;
 
 	for (i = 0; i < height; i++)
 		row_clear(&rows[i]);
@@ -696,32 +1078,30 @@ tui_render(struct tui *t, struct row *rows, int height, int width)
 	v->ops->info(t, v, &rows[height - 2], width);
 	row_fit(&rows[height - 2], EL_STATUS, width);
 
-	if (t->prompt == P_INPUT) {
-		row_add(&rows[height - 1], EL_INPUT, t->prompt_text);
-		row_add(&rows[height - 1], EL_INPUT, t->input->s != NULL ?
-		    t->input->s : "");
-		row_add(&rows[height - 1], EL_SELECTED, " ");
-	} else if (t->prompt == P_CONFIRM_QUIT && review_naccepted(t) > 0)
-		/* The accepted trims are in it: say so. */
-		row_addf(&rows[height - 1], EL_INPUT, "Save the configuration, "
-		    "with its %zu accepted trims, to %s? [y]es [n]o [Esc] "
-		    "stay", review_naccepted(t), t->config_path);
+	if (t->prompt == P_INPUT)
+		tui_input_row(t, &rows[height - 1], width);
+	else if (t->prompt == P_CONFIRM)
+		row_add(&rows[height - 1], EL_INPUT, t->confirm_text);
 	else if (t->prompt == P_CONFIRM_QUIT)
-		row_addf(&rows[height - 1], EL_INPUT, "Save the configuration "
-		    "to %s? [y]es [n]o [Esc] stay", t->config_path);
+		tui_quit_row(t, &rows[height - 1]);
 	else if (t->msg != NULL)
 		row_add(&rows[height - 1], t->msg_el, t->msg);
 	else if (t->esc)
 		row_add(&rows[height - 1], EL_STATUS, "Esc (again to leave)");
+	/* The marker on the right never covers a question or a message:
+	 * they are what must be read. */
+	used = rows[height - 1].n;
 	row_fit(&rows[height - 1], EL_NORMAL, width);
 	if (t->w != NULL && t->snap->gen < t->gen) {
 		const char *busy = t->ascii ? " recomputing... " :
 		    " recomputing\u2026 ";
 		int n = (int)strlen(busy) - (t->ascii ? 0 : 2);
 
-		rows[height - 1].n = width - n;
-		row_add(&rows[height - 1], EL_BUSY, busy);
-	} else if (t->dirty) {
+		if (used <= width - n) {
+			rows[height - 1].n = width - n;
+			row_add(&rows[height - 1], EL_BUSY, busy);
+		}
+	} else if (t->dirty && used <= width - 10) {
 		rows[height - 1].n = width - 10;
 		row_add(&rows[height - 1], EL_STATUS, " modified ");
 	}
@@ -815,7 +1195,11 @@ tui_paint(struct tui *t, struct tui_screen *scr)
 			mvadd_wch(i, j, &cc);
 		}
 	}
-	move(t->height - 1, t->prompt == P_INPUT ? rows[t->height - 1].n : 0);
+	/* The terminal's cursor on the selected cell of the input. */
+	for (j = 0; t->prompt == P_INPUT && j < rows[t->height - 1].n; j++)
+		if (rows[t->height - 1].el[j] == EL_SELECTED)
+			break;
+	move(t->height - 1, t->prompt == P_INPUT ? j : 0);
 }
 
 /* A curses key as ours. */
@@ -921,6 +1305,9 @@ tui_refresh(struct tui *t, struct tui_screen *scr, int flags, double tk)
 		getmaxyx(stdscr, t->height, t->width);
 		erase();
 	}
+	/* Every cell again, not only what changed since the last paint. */
+	if (flags & R_CLEAR)
+		clearok(curscr, TRUE);
 	if (scr->nrows < t->height) {
 		scr->rows = xrealloc(scr->rows, (size_t)t->height *
 		    sizeof *scr->rows);
@@ -966,6 +1353,18 @@ tui_open(struct tui *t, struct session *s)
 		kconfig_free(k);
 		return -1;
 	}
+	/* A terminal that cannot move its cursor draws garbage: refused
+	 * before curses takes it, with the way out. */
+	if (getenv("TERM") == NULL || *getenv("TERM") == '\0' ||
+	    strcmp(getenv("TERM"), "dumb") == 0) {
+		fprintf(stderr, "kctui: the interactive mode needs a terminal "
+		    "that can move its cursor (TERM is %s): set TERM (for "
+		    "instance TERM=xterm) or use a mode such as olddefconfig\n",
+		    getenv("TERM") != NULL && *getenv("TERM") != '\0' ?
+		    getenv("TERM") : "not set");
+		kconfig_free(k);
+		return -1;
+	}
 	tui_init(t, s, k, NULL);
 	t->config_existed = existed;
 	t->config_path = xstrdup(name);
@@ -984,7 +1383,7 @@ static char *
 tui_theme(struct tui *t, const char *theme_spec)
 {
 	const char	*spec = theme_spec;
-	char		*theme_err = NULL;
+	char		*theme_err = NULL, *file = NULL;
 
 	if (spec == NULL && (spec = getenv("KCTUI_THEME")) != NULL &&
 	    *spec == '\0')
@@ -992,9 +1391,16 @@ tui_theme(struct tui *t, const char *theme_spec)
 	if (spec == NULL && getenv("NO_COLOR") != NULL &&
 	    *getenv("NO_COLOR") != '\0')
 		spec = "mono";
+	/* A theme file named relatively is the user's, from where kctui
+	 * was started (as --config), not from the tree after -C. */
+	if (spec != NULL && spec[0] != '/' && (strchr(spec, '/') != NULL ||
+	    (strlen(spec) > 5 && strcmp(spec + strlen(spec) - 5, ".yaml") ==
+	    0)))
+		spec = file = session_path(t->session, spec);
 	if (spec != NULL && theme_load(&t->theme, spec, &theme_err) != 0)
 		fprintf(stderr, "kctui: %s (using the default theme)\n",
 		    theme_err);
+	free(file);
 	t->ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	return theme_err;
 }
@@ -1022,13 +1428,111 @@ tui_curses_start(struct tui *t, struct tui_screen *scr)
 	if (getenv("ESCDELAY") == NULL)
 		set_escdelay(25);
 	initscr();
-	raw();
+	/* cbreak, not raw: C-c, C-z and C-\\ stay the terminal's signals
+	 * (tui_signals), and flow control stays the user's. */
+	cbreak();
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	tui_colors(t, scr);
 	getmaxyx(stdscr, t->height, t->width);
+}
+
+/*
+ * Signals become bytes on a pipe the main loop polls (the self-pipe
+ * trick): their handlers do nothing else, so that curses is only ever
+ * called from the loop, between keys. C-c asks to quit, C-z suspends
+ * (tui_suspend), SIGCONT (fg, or a kill -CONT) repaints.
+ */
+static int	tui_sigpipe[2] = { -1, -1 };
+
+static void
+tui_signal(int sig)
+{
+	int	saved = errno;
+	char	c = sig == SIGINT ? 'C' : sig == SIGTSTP ? 'Z' : 'R';
+	ssize_t	n;
+
+	n = write(tui_sigpipe[1], &c, 1);
+	(void)n;	/* full: the loop has bytes to read anyway */
+	errno = saved;
+}
+
+/* Catch SIGINT, SIGTSTP and SIGCONT (after initscr, whose own handlers
+ * for them would call curses from the handler). */
+static void
+tui_signals(void)
+{
+	struct sigaction	sa;
+	int			i, sigs[] = { SIGINT, SIGTSTP, SIGCONT };
+
+	if (pipe(tui_sigpipe) != 0)
+		return;		/* the terminal's defaults, then */
+	for (i = 0; i < 2; i++) {
+		fcntl(tui_sigpipe[i], F_SETFL, O_NONBLOCK);
+		fcntl(tui_sigpipe[i], F_SETFD, FD_CLOEXEC);
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = tui_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* The defaults again, once curses let the terminal go: C-c while the
+ * background work stops is the shell's. */
+static void
+tui_signals_reset(void)
+{
+	struct sigaction	sa;
+	int			i, sigs[] = { SIGINT, SIGTSTP, SIGCONT };
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Give the terminal back and stop, as a shell's job; the screen is
+ * painted again when the shell continues us (fg). */
+static void
+tui_suspend(void)
+{
+	struct sigaction sa, old;
+
+	endwin();
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTSTP, &sa, &old);
+	raise(SIGTSTP);		/* returns on SIGCONT */
+	sigaction(SIGTSTP, &old, NULL);
+	/* Curses takes the terminal back at the next refresh. */
+}
+
+/* The signals' bytes: R_* flags. */
+static int
+tui_signals_read(struct tui *t)
+{
+	char	buf[16];
+	ssize_t	n, i;
+	int	flags = R_NONE;
+
+	while ((n = read(tui_sigpipe[0], buf, sizeof buf)) > 0) {
+		for (i = 0; i < n; i++) {
+			if (buf[i] == 'C')
+				flags |= tui_interrupt(t);
+			else if (buf[i] == 'Z') {
+				tui_suspend();
+				flags |= R_ALL | R_CLEAR;
+			} else
+				flags |= R_ALL | R_CLEAR;
+		}
+	}
+	return flags;
 }
 
 /*
@@ -1071,7 +1575,7 @@ tui_worker_ready(struct tui *t)
 static void
 tui_loop(struct tui *t, struct tui_screen *scr)
 {
-	struct pollfd	 pfd[4];
+	struct pollfd	 pfd[5];
 	double		 tk = -1;
 	int		 flags = R_ALL, rc, key = -1;
 	wint_t		 wch;
@@ -1090,8 +1594,12 @@ tui_loop(struct tui *t, struct tui_screen *scr)
 		pfd[2].events = POLLIN;
 		pfd[3].fd = verify_fd(t);
 		pfd[3].events = POLLIN;
-		if (poll(pfd, 4, -1) < 0 && errno != EINTR)
+		pfd[4].fd = tui_sigpipe[0];
+		pfd[4].events = POLLIN;
+		if (poll(pfd, 5, -1) < 0 && errno != EINTR)
 			break;
+		if (pfd[4].fd >= 0 && (pfd[4].revents & POLLIN))
+			flags |= tui_signals_read(t);
 		if (pfd[3].fd >= 0 && (pfd[3].revents & POLLIN))
 			flags |= verify_ready(t);
 		if (pfd[2].fd >= 0 && (pfd[2].revents & POLLIN))
@@ -1127,6 +1635,7 @@ tui_main(struct session *s, const char *theme_spec)
 	theme_err = tui_theme(&t, theme_spec);
 	tui_worker_start(&t);
 	tui_curses_start(&t, &scr);
+	tui_signals();
 	menu_open(&t, kconfig_root(k));
 	if (theme_err != NULL)
 		tui_message(&t, EL_ERROR, "%s (default theme)", theme_err);
@@ -1134,6 +1643,7 @@ tui_main(struct session *s, const char *theme_spec)
 	tui_loop(&t, &scr);
 
 	endwin();
+	tui_signals_reset();
 	/* Its child killed, its thread joined. */
 	verify_stop(&t);
 	for (i = 0; i < scr.nrows; i++)

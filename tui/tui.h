@@ -70,8 +70,9 @@ struct tui_view {
 	struct tui_view		*prev;
 };
 
-/* What the bottom line is asking for. */
-enum tui_prompt { P_NONE, P_INPUT, P_CONFIRM_QUIT };
+/* What the bottom line is asking for: a line of text, whether to quit,
+ * whether to write a file (named in the question). */
+enum tui_prompt { P_NONE, P_INPUT, P_CONFIRM_QUIT, P_CONFIRM };
 
 struct tui {
 	struct session		*session;
@@ -107,10 +108,21 @@ struct tui {
 	enum tui_prompt		 prompt;
 	char			*prompt_text;
 	struct strbuf		*input;
-	bool			 input_fresh;	/* typing replaces it */
+	size_t			 input_cur;	/* the cursor, a byte offset */
+	/* What Enter takes when nothing was typed (the last search), drawn
+	 * dim; typing starts a new text instead. NULL: none. */
+	char			*input_hint;
 	void			(*input_done)(struct tui *, const char *,
 				    void *);
 	void			*input_arg;	/* input_done's */
+	/* P_CONFIRM: the question, the file it names and what y does. */
+	char			*confirm_text;
+	char			*confirm_path;
+	void			(*confirm_yes)(struct tui *, const char *);
+	void			(*confirm_other)(struct tui *, const char *);
+	/* The quit question was asked by C-c: C-c again quits without
+	 * writing anything. */
+	bool			 quit_sigint;
 
 	struct tui_view		*view;
 	int			 width, height;
@@ -148,19 +160,40 @@ void		 tui_message(struct tui *, int el, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 /* A value change was made to t->k: recompute in the background. */
 void		 tui_changed(struct tui *);
-/* Ask for a line of text on the bottom line; done gets it and arg. */
+/* Ask for a line of text on the bottom line; done gets it and arg. The
+ * initial text is edited (readline's keys), never replaced by the first
+ * key typed. */
 void		 tui_ask(struct tui *, const char *prompt, const char *initial,
 		     void (*done)(struct tui *, const char *, void *),
 		     void *arg);
+/* The same with an empty line and a hint (the last search): Enter on
+ * the empty line takes the hint, Right or End brings it in to edit. */
+void		 tui_ask_hint(struct tui *, const char *prompt,
+		     const char *hint,
+		     void (*done)(struct tui *, const char *, void *),
+		     void *arg);
+/* Ask y/n before writing path (absolute): y calls yes(t, path), a (when
+ * other is not NULL) other(t, path), to ask for another name; any other
+ * key writes nothing and says so. question names the file. */
+void		 tui_confirm(struct tui *, const char *question,
+		     const char *path, void (*yes)(struct tui *, const char *),
+		     void (*other)(struct tui *, const char *));
+/* Write the configuration to its file (and the trim decisions to
+ * theirs): false, with the message said, when it failed. */
+bool		 tui_save(struct tui *);
 
 struct tui_view	*tui_push(struct tui *, const struct tui_view_ops *,
 		     struct kc_menu *, void *data);
 void		 tui_pop(struct tui *);
+/* C-c: ask to quit (again: quit without writing). R_* flags. */
+int		 tui_interrupt(struct tui *);
 /* Handle one key (K_* or a code point): R_* flags. */
 int		 tui_key(struct tui *, int key);
 /* The configuration's path, absolute (malloc'd): what a prompt offers,
  * since a relative path typed is from where kctui was started. */
 char		*tui_config_abs(struct tui *);
+/* A path relative to the tree (where kctui runs) made absolute. */
+char		*tui_path_abs(const char *);
 /* Format the whole screen into rows[height] (headless). */
 void		 tui_render(struct tui *, struct row *rows, int height,
 		     int width);
@@ -177,6 +210,10 @@ char		*menu_invisible_reason(struct tui *, struct kc_menu *);
 char		*menu_location(struct tui *, struct kc_menu *);
 /* The strongest evidence for a symbol, in words, or NULL (malloc'd). */
 char		*menu_evidence_text(struct tui *, const struct kc_symbol *);
+/* The evidence and trim marks of a symbol's line (two cells; none
+ * without evidence). */
+void		 menu_marks(struct tui *, const struct kc_symbol *, int el,
+		     struct row *);
 /* The mark of a suggested trim (one cell). */
 const char	*menu_trim_mark(struct tui *);
 /* The mark of a verdict (one cell). */
@@ -267,6 +304,15 @@ bool		 review_is_candidate(struct tui *, const struct kc_symbol *);
 const char	*review_mark(struct tui *, const struct kc_symbol *);
 /* Free the review's state. */
 void		 review_free(struct tui *);
+/* Write the decisions made since the last save (with the configuration,
+ * s): 0, or -1 with *cause. */
+int		 review_save(struct tui *, char **cause);
+/* How many decisions are unsaved; the decisions file (NULL: no review). */
+size_t		 review_unsaved(struct tui *);
+const char	*review_decisions_path(struct tui *);
+/* The config being edited changed name (save as, load): the decisions
+ * follow it to its own file. */
+void		 review_follow_config(struct tui *, const char *config);
 /* Hand the loaded suggestions to the review (it owns them from now). */
 struct tui_trim	*review_new(struct tui *, struct kconfig *k, struct trim *,
 		     struct decisions *, char *dpath, int policy, double ms);

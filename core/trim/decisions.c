@@ -407,6 +407,73 @@ decisions_count(const struct decisions *ds)
 	return n;
 }
 
+/* See decisions.h: CONFIG.kctui-decisions beside CONFIG. */
+char *
+decisions_path_for(const char *config_path)
+{
+	return xasprintf("%s%s", config_path, DECISIONS_SUFFIX);
+}
+
+/* See decisions.h. */
+int
+decisions_migrate(const char *path, char **msg)
+{
+	const char	*slash = strrchr(path, '/'), *base;
+	char		*old;
+	size_t		 lb, ls = strlen(DECISIONS_SUFFIX);
+	int		 lock, rc = 0;
+
+	*msg = NULL;
+	base = slash != NULL ? slash + 1 : path;
+	lb = strlen(base);
+	/* Only a config's own file takes over the old one. */
+	if (lb <= ls || strcmp(base + lb - ls, DECISIONS_SUFFIX) != 0 ||
+	    strcmp(base, DECISIONS_DEFAULT) == 0)
+		return 0;
+	old = slash != NULL ? xasprintf("%.*s/%s", (int)(slash - path), path,
+	    DECISIONS_DEFAULT) : xstrdup(DECISIONS_DEFAULT);
+	/* Under the writers' lock: a decide meanwhile is not lost. */
+	lock = path_lock(path);
+	if (access(path, F_OK) != 0 && errno == ENOENT &&
+	    access(old, F_OK) == 0) {
+		if (rename(old, path) != 0) {
+			*msg = xasprintf("%s: %s (moving the decisions to %s, "
+			    "named after its configuration)", old,
+			    strerror(errno), path);
+			rc = -1;
+		} else
+			*msg = xasprintf("kctui: decisions moved from %s to %s: "
+			    "each configuration has its own file now, and "
+			    "the old one is read no more", old, path);
+	}
+	path_unlock(lock);
+	free(old);
+	return rc;
+}
+
+/* See decisions.h. */
+void
+decisions_touch_all(struct decisions *ds)
+{
+	size_t i;
+
+	for (i = 0; i < ds->n; i++)
+		if (ds->lines[i].sym != NULL)
+			ds->lines[i].dirty = true;
+}
+
+/* How many decisions were set (or forgotten) since the load or the
+ * last save: what decisions_save() would write; 0 for NULL. */
+size_t
+decisions_unsaved(const struct decisions *ds)
+{
+	size_t i, n = 0;
+
+	for (i = 0; ds != NULL && i < ds->n; i++)
+		n += ds->lines[i].sym != NULL && ds->lines[i].dirty;
+	return n;
+}
+
 /* The idx-th decision in file order, counted as decisions_count()
  * does: its symbol name, with *d and *reason set (owned by ds); NULL
  * past the end. */

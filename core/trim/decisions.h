@@ -15,8 +15,24 @@ enum decision { DECISION_NONE, DECISION_KEEP, DECISION_TRIM };
 
 struct decisions;
 
-/* The default file name, in the tree (the directory after -C). */
+/* The decisions belong to one configuration: the default file is named
+ * after it, beside it (".config.kctui-decisions" for ".config"). */
+#define DECISIONS_SUFFIX ".kctui-decisions"
+/* The name of old, one per directory (every config there shared it):
+ * read once, when a config's own file does not exist yet, and moved to
+ * it (decisions_migrate). */
 #define DECISIONS_DEFAULT ".kctui-decisions"
+
+/* The default decisions file of a configuration (malloc'd). */
+char		*decisions_path_for(const char *config_path);
+/*
+ * When path (a config's own decisions file, named by
+ * decisions_path_for) does not exist and the directory's old
+ * .kctui-decisions does, move the old one to path (a rename: nothing
+ * lost, and no other config of the directory reads it again); *msg
+ * says so (malloc'd), else NULL. 0, or -1 with *msg the reason.
+ */
+int		 decisions_migrate(const char *path, char **msg);
 
 /*
  * Read a decisions file. A missing file is an empty set. NULL with *cause
@@ -46,6 +62,11 @@ int		 decisions_drop_if_empty(const char *path, char **cause);
 bool		 decisions_reason_ok(const char *reason);
 void		 decisions_free(struct decisions *);
 
+/* Count every decision as set since the load: the next save writes all
+ * of them (to a file of another configuration). */
+void		 decisions_touch_all(struct decisions *);
+/* How many were set or forgotten since the load or the last save. */
+size_t		 decisions_unsaved(const struct decisions *);
 /* Every decision, in file order (for reports). */
 size_t		 decisions_count(const struct decisions *);
 const char	*decisions_at(const struct decisions *, size_t,

@@ -161,3 +161,24 @@ out:
 	free(text_out);
 	return rc;
 }
+
+/* See export.h: the check `kctui export` and the browser's e share. */
+int
+export_distinct_files(const char *cmd, const char *const *labels,
+    const char *const *names, size_t n, char **cause)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			if (names[i] == NULL || names[j] == NULL ||
+			    !path_same_file(names[i], names[j]))
+				continue;
+			*cause = xasprintf("%s: %s (%s) and %s (%s) are the "
+			    "same file; nothing written", cmd, labels[i],
+			    names[i], labels[j], names[j]);
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -61,6 +61,15 @@ struct trim_export {
 };
 
 int		 trim_export(struct trim_export *, char **cause);
+/* One rule for outputs, the command line's and the browser's: two of a
+ * command's files (labels[i] names names[i]; NULL: not given) that are
+ * one file, after symlinks and "./", are refused before anything is
+ * written (an export over its input config would replace it). 0, or -1
+ * with *cause ("CMD: A (a) and B (b) are the same file; nothing
+ * written"). */
+int		 export_distinct_files(const char *cmd,
+		     const char *const *labels, const char *const *names,
+		     size_t n, char **cause);
 size_t		 trim_changes_removed(const struct trim_change *, size_t);
 /* export-builtin.c: every m option of k made y, then MODULES=n when no
  * m is left; on k's values (the written configuration). */

@@ -134,7 +134,14 @@ fixture() {
 	# The choice is a radio list.
 	step fx-choice "Optimize for size" End Up Up Enter || return
 	screen fx-choice
-	step fx-choice-set "(Optimize for size (-Os))" Down Enter Escape || return
+	# Enter picks and closes the radio list, as mconf's (issue 35).
+	step fx-choice-set "(Optimize for size (-Os))" Down Enter || return
+	if [ "$(tui_screen | sed -n 2p)" = " Main menu › General setup" ]; then
+		pass "tui/fx-choice-enter-closes$sfx"
+	else
+		fail "tui/fx-choice-enter-closes$sfx" "the radio list stayed open"
+		tui_screen | head -n 3 | indent
+	fi
 	# Help.
 	step fx-help "Symbol: LOG_BUF_SHIFT" Home Down '?' || return
 	screen fx-help
@@ -183,10 +190,35 @@ fixture() {
 	fi
 	step fx-jump "Network device support" Enter || return
 	screen fx-jump
+	# Back from the jump: the main menu's cursor on the entry the jump
+	# went through, not on its first line (issue 35, item 10).
+	step fx-jump-back "Enter open/toggle" Escape || return
+	if [ "$(tui_screen | sed -n 2p)" = " Main menu" ] &&
+	   tui_sgr "Network device support" | grep -q "bg=4"; then
+		pass "tui/fx-jump-back-cursor$sfx"
+	else
+		fail "tui/fx-jump-back-cursor$sfx" "the cursor is not on Network device support"
+		tui_screen | indent
+	fi
 	# / again offers the last search: Enter is back at the results.
 	step fx-search-again "Search (regex): e1000|sha2" / || return
 	step fx-search-back "Search /e1000|sha2/: 3 matches" Enter || return
 	step fx-jump-again "Main menu › Network device support" Enter || return
+	# Issue 35, item 4: CONFIG_ is stripped, the symbol named exactly
+	# comes first under its heading, then the other names, each group
+	# said with its count; the cursor is on the symbol; y says why it
+	# does nothing here.
+	step fx-search-config "Search /CONFIG_E1000/: 2 matches" / CONFIG_E1000 Enter || return
+	if [ "$(tui_screen | sed -n 5p)" = "Symbol (1)" ] &&
+	   [ "$(tui_screen | sed -n 8p)" = "Names (1)" ] &&
+	   tui_sgr "Intel PRO/1000" | grep -q "bg=4"; then
+		pass "tui/fx-search-groups$sfx"
+	else
+		fail "tui/fx-search-groups$sfx" "not Symbol first, then Names, with the cursor on E1000"
+		tui_screen | indent
+	fi
+	step fx-search-y "y: values are set in the menu: Enter jumps to the option" y || return
+	step fx-search-config-back "Main menu › Network device support" Escape || return
 	# Show-all shows VIRTIO_NET (depends on VIRTIO, which nothing sets)
 	# with why it is invisible.
 	step fx-showall "[show-all]" A || return
@@ -199,7 +231,32 @@ fixture() {
 	# Without -e, t says what it needs.
 	step fx-trim-none "needs evidence: start kctui with -e BUNDLE" t || return
 	# Save and leave.
-	step fx-save "Configuration written to" s || return
+	# s asks, naming the file; y writes it.
+	step fx-save-ask "Save the configuration to $d/.config? [y]es [a]nother file, any other key: no" s || return
+	step fx-save "Configuration written to $d/.config" y || return
+	# l (issue 35, item 2): a file with bad lines; its warnings open in
+	# a pager instead of being printed over the screen, and the file
+	# becomes the one being edited: the title and what s writes.
+	{ cat "$fx/config"; printf 'CONFIG_MODULES=q\nthis is not a config line\n'; } > "$d/bad.config"
+	step fx-load-ask "Load configuration: $d/.config" l || return
+	tui_keys C-w bad.config Enter
+	step fx-load "Warnings loading $d/bad.config" || return
+	if tui_screen | grep -qxF "$d/bad.config:13:warning: unexpected data: this is not a config line" &&
+	   tui_screen | grep -qF "Configuration loaded from $d/bad.config; s saves to it" &&
+	   tui_screen | head -n 1 | grep -qF " $d/bad.config - Fixture Kernel"; then
+		pass "tui/fx-load-warnings-pager$sfx"
+	else
+		fail "tui/fx-load-warnings-pager$sfx" "no pager of warnings, or the title not the loaded file"
+		tui_screen | indent
+	fi
+	step fx-load-close "Main menu" q || return
+	step fx-load-save "Save the configuration to $d/bad.config?" s || return
+	step fx-load-saved "Configuration written to $d/bad.config" y || return
+	if ! grep -q "not a config line" "$d/bad.config" && [ -e "$d/bad.config.old" ]; then
+		pass "tui/fx-load-save-target$sfx"
+	else
+		fail "tui/fx-load-save-target$sfx" "s did not write the loaded file"
+	fi
 	step fx-quit "[exited 0]" Q || return
 	# The same changes made to the file, through olddefconfig.
 	sed -e 's/^CONFIG_SWAP=y/# CONFIG_SWAP is not set/' \
@@ -263,10 +320,29 @@ real() {
 	screen real-help-page
 	step real-help-pgup "(60%)" PgUp || return
 	step real-back "Network device support" Escape || return
-	step real-save "Configuration written to" s || return
+	step real-save "Configuration written to" s y || return
 	step real-quit "[exited 0]" Q || return
 	same_file "tui/real-saved$sfx" "$work/real-expected" "$d/.config" \
 		"(saved .config = olddefconfig with VIRTIO_NET=n)"
+	tui_stop
+}
+
+# TERM=dumb (issue 35, item 9): refused with a message, nothing drawn,
+# nothing written.
+dumb() {
+	local fx=$here/fixture d=$work/dumb
+	mkdir -p "$d"
+	cp "$fx/config" "$d/.config"
+	TUI_SOCK=kctui-test-$$-dumb
+	tui_start "$fx" env TERM=dumb "$KCTUI" --config "$d/.config"
+	if step dumb-exit "[exited 1]" &&
+	   tui_screen | grep -qF "kctui: the interactive mode needs a terminal that can move its cursor (TERM is dumb)" &&
+	   cmp -s "$fx/config" "$d/.config"; then
+		pass "tui/term-dumb-refused$sfx"
+	else
+		fail "tui/term-dumb-refused$sfx" "TERM=dumb not refused with a message"
+		tui_screen | indent
+	fi
 	tui_stop
 }
 
@@ -286,6 +362,21 @@ bad_theme() {
 		fi
 		step theme-ask "Save the configuration" q
 		step theme-quit "[exited 0]" n
+	fi
+	tui_stop
+	# A relative --theme FILE is the user's, from where kctui started,
+	# not from the tree after -C (issue 35, item 10).
+	TUI_SOCK=kctui-test-$$-theme2
+	tui_start "$work" sh -c "'$KCTUI' -C '$fx' --config '$fx/config' --theme bad.yaml 2> '$work/theme2.err'"
+	if step theme2-start "Main menu"; then
+		if grep -q "^kctui: $work/bad.yaml:3:17: unknown colour: purple" "$work/theme2.err"; then
+			pass "tui/theme-relative-from-cwd$sfx"
+		else
+			fail "tui/theme-relative-from-cwd$sfx" "the theme file not looked up from the start directory:"
+			indent < "$work/theme2.err"
+		fi
+		step theme2-ask "Save the configuration" q
+		step theme2-quit "[exited 0]" n
 	fi
 	tui_stop
 }
@@ -414,7 +505,6 @@ real_trim() {
 	step trim-accept2 "2 options trimmed" a || return
 	# v: verify what is accepted; the tree is not clean for O=, the
 	# message is the command line's, and nothing else changes.
-	cp "$d/decisions" "$d/decisions.before-v"
 	step verify-unclean "is not clean for an out-of-tree build" v
 	ok=$?
 	if [ -n "$made_inc" ]; then rmdir "$TREE/include/config"; fi
@@ -423,15 +513,18 @@ real_trim() {
 	vt=$(find "$HOME" ${KCTUI_CACHE_DIR:+"$KCTUI_CACHE_DIR"} \
 		-path '*/verify-*/trimmed.config' 2>/dev/null | head -n 1)
 	if [ -n "$vt" ] && grep -q "^# CONFIG_IOSCHED_BFQ is not set" "$vt" &&
-	   cmp -s "$d/decisions" "$d/decisions.before-v"; then
+	   [ ! -e "$d/decisions" ]; then
 		pass "tui/verify-unclean-files$sfx"
 	else
 		fail "tui/verify-unclean-files$sfx" "no trimmed config in the verify dir ($vt), or the decisions changed"
 	fi
 	# The default is beside the config being edited, not in the tree.
-	step trim-export-ask "Export trimmed config to: $d/.config.trimmed" Escape e || return
+	step trim-export-ask "Export the trimmed configuration to $d/.config.trimmed and its report" Escape e || return
+	# Another name (a): edited, then a question names both files, y.
+	step trim-export-other "Export trimmed config to: $d/.config.trimmed" a || return
 	tui_keys C-u "$d/trimmed" Enter
-	step trim-exported "Exported 2 trimmed options to" || return
+	step trim-export-confirm "Export the trimmed configuration to $d/trimmed and its report to " || return
+	step trim-exported "Exported 2 trimmed options to" y || return
 	# The accepted options are n, BFQ's group option (depends on it) went
 	# with them.
 	if grep -q "^# CONFIG_IOSCHED_BFQ is not set" "$d/trimmed" &&
@@ -442,11 +535,12 @@ real_trim() {
 	else
 		fail "tui/trim-values$sfx" "accepted options not n in the export"
 	fi
-	if grep -qx "CONFIG_MQ_IOSCHED_KYBER trim  # accepted in the kctui trim review" "$d/decisions" &&
-	   grep -qx "CONFIG_IOSCHED_BFQ trim  # accepted in the kctui trim review" "$d/decisions"; then
-		pass "tui/trim-decisions$sfx"
+	# Accepting, v and the export wrote no decisions: they are part of
+	# what is edited, written with the configuration (s).
+	if [ ! -e "$d/decisions" ]; then
+		pass "tui/trim-accept-writes-nothing$sfx"
 	else
-		fail "tui/trim-decisions$sfx" "decisions file:"
+		fail "tui/trim-accept-writes-nothing$sfx" "a decisions file before any save:"
 		indent < "$d/decisions"
 	fi
 	if grep -q "dragged along: \`CONFIG_BFQ_GROUP_IOSCHED\` (y -> n, depends on IOSCHED_BFQ)" "$d/trimmed.md"; then
@@ -487,7 +581,22 @@ real_trim() {
 		tui_screen | indent
 	fi
 	step trim-quit "Save the configuration, with its 2 accepted trims, to" Q || return
-	step trim-quit2 "[exited 0]" n || return
+	# Esc stays; s with another name asks, and y writes the config
+	# there (the input stays as it was) and the decisions.
+	step trim-stay "Not leaving" Escape || return
+	step trim-save-ask "Save the configuration to: $d/.config" s a || return
+	tui_keys C-w saved.config Enter
+	step trim-save-confirm "Write the configuration to $d/saved.config? [y]es" || return
+	step trim-save "Configuration written to $d/saved.config, the trim decisions to" y || return
+	if grep -qx "CONFIG_MQ_IOSCHED_KYBER trim  # accepted in the kctui trim review" "$d/decisions" &&
+	   grep -qx "CONFIG_IOSCHED_BFQ trim  # accepted in the kctui trim review" "$d/decisions" &&
+	   tui_screen | head -n 1 | grep -qF " $d/saved.config - "; then
+		pass "tui/trim-decisions$sfx"
+	else
+		fail "tui/trim-decisions$sfx" "decisions file, or the title not the saved file:"
+		indent < "$d/decisions"
+	fi
+	step trim-quit2 "[exited 0]" Q || return
 	tui_stop
 	# The same export from the command line, with the decisions file
 	# as it was when the review started (none).
@@ -550,11 +659,12 @@ real_kyber() {
 	step kyber-log-ask "(int):" Enter || return
 	tui_keys C-u 18 Enter
 	step kyber-log-set "(18) Kernel log buffer size" || return
-	step kyber-export-ask "Export trimmed config to:" e || return
-	tui_keys C-u "$d/trimmed" Enter
+	step kyber-export-ask "Export trimmed config to:" e a || return
+	tui_keys C-u "$d/trimmed" Enter y
 	step kyber-exported "Exported 1 trimmed options to" || return
+	# The decisions are written with the configuration (y).
 	step kyber-quit "Save the configuration" Q || return
-	step kyber-quit2 "[exited 0]" n || return
+	step kyber-quit2 "[exited 0]" y || return
 	tui_stop
 	if grep -qx "CONFIG_MQ_IOSCHED_KYBER=m" "$d/trimmed" &&
 	   ! grep -q "MQ_IOSCHED_KYBER" "$d/trimmed.md" &&
@@ -597,6 +707,8 @@ real_kyber() {
 real_paths() {
 	local d=$work/paths bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
 	local sub="Enable the block layer > IO Schedulers" f before after
+	# Wide: the messages checked name two paths in full.
+	local TUI_W=200 TUI_H=40
 	kctui_tree_ensure > /dev/null 2>&1 || return
 	mkdir -p "$d"
 	cp "$DEBIAN_CLOUD" "$d/rel.config"
@@ -604,7 +716,8 @@ real_paths() {
 	# The tree's files of those names, as they are before (an inode
 	# and mtime, or "absent"): the same after.
 	ident() {
-		for f in .kctui-decisions rel.config rel.config.trimmed \
+		for f in .kctui-decisions rel.config.kctui-decisions \
+		    saved.config.kctui-decisions rel.config rel.config.trimmed \
 		    rel.config.trimmed.md .config.trimmed typed.config; do
 			printf '%s:%s ' "$f" "$(stat -c '%i.%Y' "$TREE/$f" 2>/dev/null || echo absent)"
 		done
@@ -623,38 +736,69 @@ real_paths() {
 	# from the user's directory (other.config: the same values).
 	step paths-load-ask "Load configuration: $d/rel.config" l || return
 	tui_keys C-u other.config Enter
-	step paths-load "Configuration loaded from other.config" || return
+	step paths-load "Configuration loaded from $d/other.config; s saves to it" || return
+	# The loaded file is the one being edited: the title names it.
+	if tui_screen | head -n 1 | grep -qF " $d/other.config - "; then
+		pass "tui/paths-load-title$sfx"
+	else
+		fail "tui/paths-load-title$sfx" "the title does not name $d/other.config"
+	fi
 	step paths-list "reviewed," t || return
 	step paths-sub "Trim review › $sub" Down Down Down Down Down Enter || return
-	step paths-accept "2 options trimmed (.kctui-decisions)" a || return
-	if grep -qx "CONFIG_IOSCHED_BFQ trim  # accepted in the kctui trim review" "$d/.kctui-decisions"; then
-		pass "tui/paths-decisions-beside$sfx"
-	else
-		fail "tui/paths-decisions-beside$sfx" "no $d/.kctui-decisions with the decision"
-		ls -A "$d" | indent
-	fi
+	step paths-accept "2 options trimmed: set to n" a || return
 	step paths-list2 "1 of 99 reviewed," Escape || return
 	step paths-undo "Undone: 2 options as before" u || return
-	if [ ! -e "$d/.kctui-decisions" ]; then
+	if ! ls -A "$d" | grep -q kctui-decisions; then
 		pass "tui/paths-undo-no-file$sfx"
 	else
 		fail "tui/paths-undo-no-file$sfx" "a decisions file with nothing decided"
 	fi
 	step paths-sub2 "Trim review › $sub" Enter || return
 	step paths-accept2 "2 options trimmed" a || return
-	step paths-export-ask "Export trimmed config to: $d/rel.config.trimmed" e || return
-	tui_keys Enter
-	step paths-exported "Exported 2 trimmed options to $d/rel.config.trimmed" || return
+	step paths-export-ask "Export the trimmed configuration to $d/other.config.trimmed and its report" e || return
+	tui_keys y
+	step paths-exported "Exported 2 trimmed options to $d/other.config.trimmed" || return
 	# A relative name typed is the user's too, as --config's.
-	step paths-export-ask2 "Export trimmed config to:" e || return
-	tui_keys C-u typed.config Enter
+	step paths-export-ask2 "Export trimmed config to:" e a || return
+	tui_keys C-u typed.config Enter y
 	step paths-exported2 "Exported 2 trimmed options to $d/typed.config" || return
+	# One rule for outputs (item 7): the browser refuses, with the
+	# command line's message, an export over the config it read or the
+	# one being edited (the loaded file); neither is touched.
+	step paths-export-input "Export trimmed config to:" e a || return
+	tui_keys C-u rel.config Enter y
+	step paths-export-input2 "export: --config ($d/rel.config) and -o ($d/rel.config) are the same file; nothing written" || return
+	step paths-export-edited "Export trimmed config to:" e a || return
+	tui_keys C-u other.config Enter y
+	step paths-export-edited2 "export: the file being edited ($d/other.config) and -o ($d/other.config) are the same file; nothing written" || return
+	"$KCTUI" -C "$TREE" --config "$d/rel.config" -e "$bundle" export -o "$d/rel.config" > /dev/null 2> "$work/paths-cli-same"
+	if grep -qxF "kctui: export: --config ($d/rel.config) and -o ($d/rel.config) are the same file; nothing written" "$work/paths-cli-same" &&
+	   cmp -s "$DEBIAN_CLOUD" "$d/rel.config" && cmp -s "$DEBIAN_CLOUD" "$d/other.config"; then
+		pass "tui/paths-export-over-input-refused$sfx"
+	else
+		fail "tui/paths-export-over-input-refused$sfx" "the CLI's message differs, or a config was written:"
+		indent < "$work/paths-cli-same"
+	fi
 	step paths-quit "Save the configuration, with its 2 accepted trims, to" Q || return
-	step paths-quit2 "[exited 0]" n || return
+	# A relative name typed for s is the user's too; the decisions go
+	# beside the config, written with it.
+	step paths-stay "Not leaving" Escape || return
+	step paths-save-ask "Save the configuration to: $d/other.config" s a || return
+	tui_keys C-u saved.config Enter y
+	step paths-saved "Configuration written to $d/saved.config" || return
+	# Loaded, then saved as saved.config: the decisions follow the
+	# config to its own file.
+	if grep -qx "CONFIG_IOSCHED_BFQ trim  # accepted in the kctui trim review" "$d/saved.config.kctui-decisions"; then
+		pass "tui/paths-decisions-beside$sfx"
+	else
+		fail "tui/paths-decisions-beside$sfx" "no $d/saved.config.kctui-decisions with the decision"
+		ls -A "$d" | indent
+	fi
+	step paths-quit2 "[exited 0]" Q || return
 	tui_stop
 	# What the user decided, and nothing else, beside the config.
 	got=$(cd "$d" && ls -A | tr '\n' ' ')
-	if [ "$got" = ".kctui-decisions other.config rel.config rel.config.trimmed rel.config.trimmed.md typed.config typed.config.md " ] &&
+	if [ "$got" = "other.config other.config.trimmed other.config.trimmed.md rel.config saved.config saved.config.kctui-decisions typed.config typed.config.md " ] &&
 	   cmp -s "$DEBIAN_CLOUD" "$d/rel.config"; then
 		pass "tui/paths-files$sfx" "($got)"
 	else
@@ -1074,16 +1218,242 @@ real_612() {
 	screen k612-choice
 	step k612-pick "(X) 1000 HZ" y || return
 	screen k612-picked
-	step k612-save "Configuration written to" Escape s || return
+	step k612-save "Configuration written to" Escape s y || return
 	step k612-quit "[exited 0]" Q || return
 	same_file "tui/k612-saved$sfx" "$work/k612-expected" "$d/.config" \
 		"(saved .config = the 6.12 conf's olddefconfig of HZ_1000=y)"
 	tui_stop
 }
 
+# ------------------------------------------------- terminal discipline
+# Issue 35, item 1: a user who believes they are at the shell types
+# command lines into the browser (the main menu, then the trim review,
+# then a prompt); nothing is written anywhere: not the config, not the
+# decisions, not a file named after the typed text (in the user's
+# directory or the tree). Each s or e asks, naming the file; what is
+# typed after it edits the offered path instead of replacing it, and an
+# edited path is written only after a y. C-c asks to quit, counting the
+# accepted trims; C-c again quits without writing.
+typed() {
+	local d=$work/typed bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local before after TUI_W=200 TUI_H=40
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/rel.config"
+	# The user's directory whole; in the shared tree (other tests may
+	# run conf there), any file of a name kctui could have made.
+	listing() {
+		find "$d" -newer "$work/typed.stamp" | sort
+		find "$TREE" -mindepth 1 -maxdepth 1 -newer "$work/typed.stamp" \
+		    \( -name '*hello*' -o -name '*-3*' -o -name '*trimmed*' \
+		    -o -name '*decisions*' -o -name '*rel.config*' \) | sort
+		(cd "$d" && ls -A --full-time)
+	}
+	touch "$work/typed.stamp"
+	sleep 1.1
+	before=$(listing)
+	TUI_SOCK=kctui-test-$$-typed
+	tui_start "$d" "$KCTUI" -C "$TREE" --config rel.config -e "$bundle"
+	step typed-loaded "suggested trim" -t 120 || return
+	# to_main: Escape until the main menu (one Esc there only arms).
+	to_main() {
+		local i
+		for ((i = 0; i < 10; i++)); do
+			tui_settle
+			[ "$(tui_screen | sed -n 2p)" = " Main menu" ] && return 0
+			tui_keys Escape
+		done
+		return 1
+	}
+	# s asks (naming the file), t is no answer; the rest acts in
+	# memory (the review opens, a accepts, h is help...).
+	tui_keys 'stty -a | head -3; echo hello' Enter
+	tui_settle
+	to_main || { fail "tui/typed-main$sfx" "not back at the main menu"; tui_screen | indent; return; }
+	# ls: l asks for a file to load (read, never written), s goes into
+	# its line; Enter: no such file.
+	tui_keys 'ls -la' Enter
+	step typed-ls "no such file" || return
+	# In the review: a, r and u act (in memory); e asks; a line after
+	# it answers no.
+	step typed-review "reviewed," t || return
+	tui_keys Down Down Down 'cat x; ls -a' Enter 'echo hello' Enter
+	tui_settle
+	to_main || { fail "tui/typed-review$sfx" "not back at the main menu"; tui_screen | indent; return; }
+	# s then a: the path offered is edited, not replaced: what is
+	# typed goes after it, and Enter asks again, by name.
+	tui_keys s a 'ad -3; echo hello' Enter
+	step typed-edited "Write the configuration to $d/rel.configad -3; echo hello? [y]es, any other key: no" || return
+	tui_keys x
+	step typed-edited2 "Nothing written ($d/rel.configad -3; echo hello)" || return
+	tui_keys C-c
+	step typed-ctrl-c "C-c again: quit without saving. " || return
+	if tui_screen | tail -n 1 | grep -qE "^C-c again: quit without saving. Save the configuration, with its [0-9]+ accepted trims, to "; then
+		pass "tui/typed-ctrl-c-counts$sfx"
+	else
+		fail "tui/typed-ctrl-c-counts$sfx" "the question does not count the accepted trims"
+		tui_screen | tail -n 2 | indent
+	fi
+	step typed-quit "[exited 0]" C-c || return
+	after=$(listing)
+	if [ "$before" = "$after" ] && cmp -s "$DEBIAN_CLOUD" "$d/rel.config"; then
+		pass "tui/typed-nothing-written$sfx"
+	else
+		fail "tui/typed-nothing-written$sfx" "files written:"
+		diff <(echo "$before") <(echo "$after") | indent
+	fi
+}
+
+# C-z suspends kctui (run from an interactive shell in the pane): the
+# shell's prompt with the terminal as it was (canonical, echoing); fg
+# brings the screen back, painted whole. C-l repaints it after another
+# program wrote over it.
+suspend() {
+	local fx=$here/fixture d=$work/suspend TUI_W=200 TUI_H=40
+	mkdir -p "$d"
+	cp "$fx/config" "$d/.config"
+	TUI_SOCK=kctui-test-$$-suspend
+	tui_start "$fx" bash --norc --noprofile -i
+	tui_keys "PS1='sh\$ '" Enter
+	tui_keys "$(printf '%q ' "$KCTUI" --config "$d/.config")" Enter
+	step suspend-start "Main menu" || return
+	step suspend-open "Main menu › General setup" Down Enter || return
+	tui_keys C-z
+	step suspend-stopped "Stopped" || return
+	tui_keys 'stty -a | tr " ;" "\n\n" | grep -xE -- "-?(icanon|echo|isig)" | tr "\n" " "; echo' Enter
+	if tui_wait "isig icanon echo" 10; then
+		pass "tui/suspend-terminal-restored$sfx"
+	else
+		fail "tui/suspend-terminal-restored$sfx" "the terminal not canonical, echoing with signals at the shell"
+		tui_screen | indent
+	fi
+	tui_keys fg Enter
+	step suspend-fg "Main menu › General setup" || return
+	if tui_screen | head -n 1 | grep -qF " $d/.config - Fixture Kernel Configuration" &&
+	   tui_screen | grep -q "Kernel log buffer size"; then
+		pass "tui/suspend-fg-repaints$sfx"
+	else
+		fail "tui/suspend-fg-repaints$sfx" "the screen did not come back whole"
+		tui_screen | indent
+	fi
+	# Garbage over the screen (as a background job would print), C-l.
+	tmux_ display-message -p '' > /dev/null
+	printf 'GARBAGE-OVER-THE-SCREEN' > "$(tmux_ display-message -p '#{pane_tty}')"
+	step suspend-garbage "GARBAGE-OVER-THE-SCREEN" || return
+	tui_keys C-l
+	if tui_wait_gone "GARBAGE-OVER-THE-SCREEN" 10 && tui_screen | grep -q "Kernel log buffer size"; then
+		pass "tui/ctrl-l-repaints$sfx"
+	else
+		fail "tui/ctrl-l-repaints$sfx" "C-l did not repaint"
+		tui_screen | indent
+	fi
+	# C-c asks (the fixture's config is not what olddefconfig writes:
+	# saving would change it); C-c again leaves without writing.
+	step suspend-ctrl-c "C-c again: quit without saving. Save the configuration to $d/.config?" C-c || return
+	tui_keys C-c
+	step suspend-quit "sh\$" || return
+	tui_keys 'echo "status $?"' Enter
+	step suspend-status "status 0" || return
+	cmp -s "$fx/config" "$d/.config" && pass "tui/suspend-nothing-written$sfx" ||
+		fail "tui/suspend-nothing-written$sfx" "the config was written"
+}
+
+# Issue 35, item 5: decisions belong to a config. Two configs in one
+# directory with the old shared .kctui-decisions: the first command on
+# c1 moves it to c1.kctui-decisions and says so; c4 has none of c1's
+# decisions (suggest and export on c4 honour nothing of c1); accepting
+# in the browser on c1 and quitting without saving leaves c1's file as
+# it was; decide on c4 writes c4's own file.
+real_decisions() {
+	local d=$work/dec bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local sub="Enable the block layer > IO Schedulers"
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/c1"
+	cp "$DEBIAN_CLOUD" "$d/c4"
+	printf 'CONFIG_MQ_IOSCHED_KYBER keep  # in the old shared file\n' > "$d/.kctui-decisions"
+	(cd "$d" && "$KCTUI" -C "$TREE" --config c1 -e "$bundle" suggest) \
+		> "$work/dec-s1" 2> "$work/dec-e1"
+	if grep -qxF "kctui: decisions moved from $d/.kctui-decisions to $d/c1.kctui-decisions: each configuration has its own file now, and the old one is read no more" "$work/dec-e1" &&
+	   grep -qF "decisions ($d/c1.kctui-decisions): 1 kept, 0 trimmed" "$work/dec-s1" &&
+	   [ ! -e "$d/.kctui-decisions" ]; then
+		pass "tui/decisions-migrated$sfx"
+	else
+		fail "tui/decisions-migrated$sfx" "the old file not moved to c1's, or not said:"
+		cat "$work/dec-e1" | indent
+		grep decisions "$work/dec-s1" | indent
+	fi
+	(cd "$d" && "$KCTUI" -C "$TREE" --config c4 -e "$bundle" suggest) \
+		> "$work/dec-s4" 2> "$work/dec-e4"
+	if grep -qF "decisions ($d/c4.kctui-decisions): 0 kept, 0 trimmed" "$work/dec-s4" &&
+	   ! grep -q "moved" "$work/dec-e4"; then
+		pass "tui/decisions-per-config$sfx"
+	else
+		fail "tui/decisions-per-config$sfx" "c4 got c1's decisions:"
+		cat "$work/dec-e4" | indent
+		grep decisions "$work/dec-s4" | indent
+	fi
+	cp "$d/c1.kctui-decisions" "$work/dec-c1-before"
+	TUI_SOCK=kctui-test-$$-decisions
+	tui_start "$d" "$KCTUI" -C "$TREE" --config c1 -e "$bundle"
+	step dec-loaded "suggested trim" -t 120 || return
+	step dec-list "reviewed," t || return
+	step dec-sub "Trim review › $sub" Down Down Down Down Down Enter || return
+	step dec-accept "trimmed: set to n" a || return
+	step dec-quit-ask "Save the configuration" Q || return
+	step dec-quit "[exited 0]" n || return
+	tui_stop
+	if cmp -s "$work/dec-c1-before" "$d/c1.kctui-decisions" &&
+	   cmp -s "$DEBIAN_CLOUD" "$d/c1" && [ ! -e "$d/c4.kctui-decisions" ]; then
+		pass "tui/decisions-quit-unsaved$sfx"
+	else
+		fail "tui/decisions-quit-unsaved$sfx" "a quit without saving changed the decisions:"
+		diff "$work/dec-c1-before" "$d/c1.kctui-decisions" | indent
+	fi
+	(cd "$d" && "$KCTUI" -C "$TREE" --config c4 decide CONFIG_IOSCHED_BFQ keep "c4's own") > "$work/dec-d4" 2>&1
+	if grep -qx "CONFIG_IOSCHED_BFQ keep  # c4's own" "$d/c4.kctui-decisions" &&
+	   ! grep -q IOSCHED_BFQ "$d/c1.kctui-decisions"; then
+		pass "tui/decisions-decide-own$sfx"
+	else
+		fail "tui/decisions-decide-own$sfx" "decide on c4 did not write c4's file:"
+		indent < "$work/dec-d4"
+	fi
+}
+
+# Issue 35, item 8: enable --apply says every change it writes: the
+# plan's steps, what they drag along, and, under its own heading, the
+# tree's update of the input (as olddefconfig); every option whose line
+# differs between the input and the file written is named.
+real_enable_cli() {
+	local d=$work/enable missing=
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/in.config"
+	"$KCTUI" -C "$TREE" --config "$d/in.config" enable SENSORS_LIS3_SPI \
+	    --apply -o "$d/out.config" > "$d/stdout" 2> "$d/stderr"
+	# name=value of every option line ("n" for is not set).
+	opts() { sed -n 's/^CONFIG_\([^=]*\)=\(.*\)/\1=\2/p; s/^# CONFIG_\(.*\) is not set$/\1=n/p' "$1" | sort; }
+	# A bool or tristate without a line is n (as conf reads it).
+	while read -r name; do
+		grep -q "CONFIG_$name[:=]" "$d/stdout" || missing+=" $name"
+	done < <(awk -F= 'FNR == NR { a[$1] = $2; next } { b[$1] = $2 }
+		END { for (n in a) if (!(n in b) && a[n] != "n") print n
+		      for (n in b) if ((n in a) ? a[n] != b[n] : b[n] != "n") print n }' \
+		<(opts "$d/in.config") <(opts "$d/out.config") | sort -u)
+	if [ -z "$missing" ] &&
+	   grep -qx "Changed by the tree's update of the input (as olddefconfig; written whatever the plan):" "$d/stdout" &&
+	   grep -qx '  CONFIG_MODULE_SIG_ALL: n -> y' "$d/stdout" &&
+	   grep -qx '  CONFIG_DEBUG_INFO_BTF_MODULES: y -> n' "$d/stdout"; then
+		pass "tui/enable-says-every-change$sfx" "($(grep -c '^  CONFIG_' "$d/stdout") listed)"
+	else
+		fail "tui/enable-says-every-change$sfx" "not listed:$missing"
+		head -n 20 "$d/stdout" | indent
+	fi
+}
+
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture bad_theme colours real real_trim real_kyber real_paths real_review real_forced real_nontwin real_help real_small real_savings real_large real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture typed suspend dumb bad_theme colours real real_trim real_kyber real_paths real_decisions real_enable_cli real_review real_forced real_nontwin real_help real_small real_savings real_large real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;
