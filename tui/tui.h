@@ -189,6 +189,8 @@ void		 tui_pop(struct tui *);
 int		 tui_interrupt(struct tui *);
 /* Handle one key (K_* or a code point): R_* flags. */
 int		 tui_key(struct tui *, int key);
+/* Recompute the values and their snapshot on this thread (no worker). */
+void		 tui_recompute(struct tui *);
 /* The configuration's path, absolute (malloc'd): what a prompt offers,
  * since a relative path typed is from where kctui was started. */
 char		*tui_config_abs(struct tui *);
