@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../lib/fileio.h"
 #include "../../lib/util.h"
 #include "measure.h"
 
@@ -226,27 +227,42 @@ measure_syscalls(const char *path, char **cause)
 	return n;
 }
 
-/* The system calls of a System.map (measure.h). */
+/* The system calls of System.map or kallsyms text (measure.h). */
+long
+measure_syscalls_map_text(const char *text)
+{
+	const char	*p;
+	char		 type, name[256];
+	long		 n = 0;
+	bool		 seen = false;
+
+	for (p = text; p != NULL && *p != '\0'; p = strchr(p, '\n'),
+	    p = p != NULL ? p + 1 : NULL) {
+		if (sscanf(p, "%*s %c %255s", &type, name) != 2 ||
+		    strncmp(name, "__x64_sys_", 10) != 0)
+			continue;
+		seen = true;
+		if ((type == 'T' || type == 't') &&
+		    strcmp(name + 10, "ni_syscall") != 0)
+			n++;
+	}
+	/* Debian's System.map is a one-line placeholder: no symbols is
+	 * not "no system calls" */
+	return seen ? n : -1;
+}
+
+/* The system calls of a System.map file (measure.h). */
 long
 measure_syscalls_map(const char *path)
 {
-	FILE	*f;
-	char	*line = NULL, type, name[256];
-	size_t	 cap = 0;
-	long	 n = 0;
+	char	*text;
+	size_t	 len;
+	long	 n;
 
-	if ((f = fopen(path, "re")) == NULL)
+	if ((text = file_read_all(path, &len)) == NULL)
 		return -1;
-	while (getline(&line, &cap, f) != -1) {
-		if (sscanf(line, "%*s %c %255s", &type, name) != 2 ||
-		    (type != 'T' && type != 't') ||
-		    strncmp(name, "__x64_sys_", 10) != 0 ||
-		    strcmp(name + 10, "ni_syscall") == 0)
-			continue;
-		n++;
-	}
-	free(line);
-	fclose(f);
+	n = measure_syscalls_map_text(text);
+	free(text);
 	return n;
 }
 

@@ -45,9 +45,14 @@ long	measure_syscalls(const char *path, char **cause);
 /*
  * The same from a System.map (a distribution kernel ships no vmlinux):
  * its global text symbols __x64_sys_* (W, weak: the stubs, not counted),
- * but sys_ni_syscall; -1 when the file cannot be read.
+ * but sys_ni_syscall; -1 when the file cannot be read or has none.
  */
 long	measure_syscalls_map(const char *path);
+/* The same of a System.map's or /proc/kallsyms' text (a bundle's
+ * kallsyms); -1 when it has no __x64_sys_ symbol at all (Debian's
+ * System.map is a placeholder). Every wrapper counts, those only the
+ * 32-bit tables use too: an upper bound of the 64-bit table's count. */
+long	measure_syscalls_map_text(const char *text);
 /* The modules (.ko, .ko.xz, .ko.gz, .ko.zst files) under dir and their
  * bytes on disk; -1 in *n when dir cannot be read. */
 void	measure_modules(const char *dir, long *n, long long *bytes);

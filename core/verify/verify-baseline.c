@@ -290,6 +290,15 @@ verify_measure_baseline(struct verify_state *st, const char *root,
 	if ((m->syscalls = measure_syscalls_map(p)) >= 0)
 		m->syscalls_from = "System.map";
 	free(p);
+	/* a distribution's System.map is a placeholder: the bundle's
+	 * kallsyms is that kernel's */
+	if (m->syscalls < 0 && (text = verify_bundle_file(v, "kallsyms")) !=
+	    NULL) {
+		if ((m->syscalls = measure_syscalls_map_text(text)) >= 0)
+			m->syscalls_from = "the bundle's kallsyms, every "
+			    "__x64_sys_ wrapper";
+		free(text);
+	}
 	verify_measure_extract(st, kernel, m);
 	p = xasprintf("%s/lib/modules/%s", root, release);
 	measure_modules(p, &m->modules, &m->modules_bytes);

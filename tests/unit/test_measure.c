@@ -140,6 +140,10 @@ test_map(const char *dir)
 	    n);
 	check("syscalls-map-missing", measure_syscalls_map(missing) == -1,
 	    "no file is -1");
+	checkf("syscalls-map-placeholder", measure_syscalls_map_text(
+	    "ffffffffffffffff B The real System.map is in the "
+	    "linux-image-<version>-dbg package\n") == -1, "%ld",
+	    measure_syscalls_map_text("x"));
 	free(map);
 	free(missing);
 }
