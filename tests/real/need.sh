@@ -75,7 +75,7 @@ for p in $profiles; do
 	cp "$work/cloud.config" "$work/c/cloud.config"
 	if kt --config "$work/c/cloud.config" need --no-record "$p" &&
 	    cmp -s "$work/cloud.config" "$work/c/cloud.config" &&
-	    [ ! -e "$work/c/.kctui-decisions" ] &&
+	    [ ! -e "$work/c/cloud.config.kctui-decisions" ] &&
 	    grep -q "^$p: [0-9]* options: " "$work/out"; then
 		pass "real/need-$p$sfx" "($(grep "^$p: " "$work/out" | cut -d: -f2- | sed 's/^ //'))"
 	else
@@ -110,7 +110,7 @@ same_file "real/need-apply-fixed-point-conf$sfx" "$work/a/need.config" "$work/a/
 
 # The decisions: one keep per option given, naming the profile; shared
 # options name both.
-dec=$work/a/.kctui-decisions
+dec=$work/a/cloud.config.kctui-decisions
 if grep -qx 'CONFIG_OVERLAY_FS keep  # need containers: .*' "$dec" &&
    grep -qx 'CONFIG_USB_UAS keep  # need usb-storage: .*' "$dec" &&
    grep -qx 'CONFIG_BT keep  # need bluetooth: .*' "$dec"; then
@@ -140,7 +140,7 @@ same_file "real/need-decisions-idempotent$sfx" "$work/dec.2" "$dec"
 # (the cloud-vm recording never used them), so this test can fail.
 cp "$work/cloud.config" "$work/b/cloud.config"
 kt --config "$work/b/cloud.config" need containers
-kept=$(sed -n 's/^CONFIG_\([A-Z0-9_]*\) keep .*/\1/p' "$work/b/.kctui-decisions")
+kept=$(sed -n 's/^CONFIG_\([A-Z0-9_]*\) keep .*/\1/p' "$work/b/cloud.config.kctui-decisions")
 for policy in aggressive modules verified; do
 	name=need-export-$policy
 	if ! kt --config "$work/b/cloud.config" -e "$BUNDLE" export --policy $policy \
@@ -172,7 +172,7 @@ cp "$work/b/aggressive.config" "$work/b/aggressive.kt"
 same_file "real/need-export-fixed-point-kctui$sfx" "$work/b/aggressive.config" "$work/b/aggressive.kt"
 
 cp "$work/cloud.config" "$work/c/cloud.config"
-rm -f "$work/c/.kctui-decisions"
+rm -f "$work/c/cloud.config.kctui-decisions"
 if kt --config "$work/c/cloud.config" -e "$BUNDLE" export --policy aggressive \
     -o "$work/c/aggressive.config"; then
 	dropped=
@@ -247,12 +247,12 @@ fi
 bad_profile() {
 	local name=$1 want=$2 rc
 	cp "$work/cloud.config" "$work/c/cloud.config"
-	rm -f "$work/c/.kctui-decisions" "$work/c/out.config"
+	rm -f "$work/c/cloud.config.kctui-decisions" "$work/c/out.config"
 	kt --config "$work/c/cloud.config" need containers "$work/$name.yaml" \
 		--apply -o "$work/c/out.config"
 	rc=$?
 	if [ $rc = 1 ] && grep -qxF -- "kctui: $work/$name.yaml:$want" "$work/err" &&
-	   [ ! -e "$work/c/.kctui-decisions" ] && [ ! -e "$work/c/out.config" ]; then
+	   [ ! -e "$work/c/cloud.config.kctui-decisions" ] && [ ! -e "$work/c/out.config" ]; then
 		pass "real/need-malformed-$name$sfx" "($name.yaml:$want)"
 	else
 		fail_with "real/need-malformed-$name$sfx" "exit $rc" cat "$work/err"
@@ -281,14 +281,14 @@ mkdir -p "$work/d" "$work/sd"
 cp "$work/cloud.config" "$work/d/cloud.config"
 kt --config "$work/d/cloud.config" -e "$BUNDLE" need
 grep -q "^no profile named, and the bundles show none" "$work/out" &&
-	[ ! -e "$work/d/.kctui-decisions" ] && pass "real/need-detect-none$sfx" ||
+	[ ! -e "$work/d/cloud.config.kctui-decisions" ] && pass "real/need-detect-none$sfx" ||
 	fail_with "real/need-detect-none$sfx" "something applied" cat "$work/out"
 cp "$BUNDLE"/{uname,modules,mounts} "$work/sd/"
 echo "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec,relatime,nsdelegate,memory_recursiveprot 0 0" >> "$work/sd/mounts"
 if kt --config "$work/d/cloud.config" -e "$work/sd" need wireguard &&
    grep -q "shows its machine ran systemd (cgroup2 mounted at /sys/fs/cgroup): profile systemd applied too" "$work/out" &&
-   grep -qx 'CONFIG_FHANDLE keep  # need systemd: .*' "$work/d/.kctui-decisions" &&
-   grep -qx 'CONFIG_WIREGUARD keep  # need wireguard: .*' "$work/d/.kctui-decisions"; then
+   grep -qx 'CONFIG_FHANDLE keep  # need systemd: .*' "$work/d/cloud.config.kctui-decisions" &&
+   grep -qx 'CONFIG_WIREGUARD keep  # need wireguard: .*' "$work/d/cloud.config.kctui-decisions"; then
 	pass "real/need-detect-systemd$sfx"
 else
 	fail_with "real/need-detect-systemd$sfx" "systemd not applied" cat "$work/out" "$work/err"
