@@ -36,6 +36,9 @@ void	 cmd_usage_one(FILE *, const struct cmd_entry *);
 /* The usage of the command called name, from the table: the one text a
  * command's bad option and its --help print. */
 void	 cmd_usage_name(FILE *, const char *name);
+/* A writer waits for another's lock on dir: said on stderr (lib/fileio's
+ * path_lock_wait, decisions_on_wait). */
+void	 cli_lock_waiting(void *arg, const char *dir);
 /* What --version prints after "kctui ". */
 #define KCTUI_VERSION	"0.24 (2026-12-07)"
 /* The session's config and evidence, with the reason printed on

@@ -293,7 +293,7 @@ conf_run(struct session *s, int argc, char **argv,
 	/* From reading the config to writing it, one run at a time: a
 	 * second olddefconfig then reads the first one's result, finds no
 	 * change and leaves .old holding the original. */
-	lock = path_lock(s->config_path);
+	lock = path_lock_wait(s->config_path, cli_lock_waiting, NULL);
 	if ((rc = input(&r)) < 0) {
 		path_unlock(lock);
 		kconfig_free(r.k);

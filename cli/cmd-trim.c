@@ -583,6 +583,7 @@ cmd_decide(struct session *s, int argc, char **argv)
 	if ((d = cmd_load_decisions(path)) == NULL)
 		goto out;
 	decisions_set(d, name, dec, reason.s);
+	decisions_on_wait(d, cli_lock_waiting, NULL);
 	if (decisions_save(d, path, &cause) != 0) {
 		fprintf(stderr, "kctui: %s\n", cause);
 		goto out;

@@ -129,6 +129,15 @@ cmd_usage_one(FILE *f, const struct cmd_entry *e)
 	strbuf_free(&sb);
 }
 
+/* Another writer holds the lock (see cli.h). */
+void
+cli_lock_waiting(void *arg, const char *dir)
+{
+	(void)arg;
+	fprintf(stderr, "kctui: waiting for another kctui writing in %s "
+	    "(it holds the lock on that directory)\n", dir);
+}
+
 /* The usage of the command called name (see cli.h). */
 void
 cmd_usage_name(FILE *f, const char *name)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -642,14 +643,40 @@ path_same_file(const char *a, const char *b)
 int
 path_lock(const char *path)
 {
+	return path_lock_wait(path, NULL, NULL);
+}
+
+/* How long a writer waits quietly for the lock before it says so. */
+#define PATH_LOCK_QUIET_MS	1000
+
+/* path_lock, saying after a second that it waits (see fileio.h). */
+int
+path_lock_wait(const char *path, void (*waiting)(void *, const char *),
+    void *arg)
+{
+	struct timespec	 ts = { 0, 50 * 1000 * 1000 };
 	char		*dir;
-	int		 fd;
+	int		 fd, ms;
 
 	dir = path_dirname(path);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	free(dir);
-	if (fd < 0)
+	if (fd < 0) {
+		free(dir);
 		return -1;
+	}
+	/* Quietly for a second (a writer holds it for milliseconds). */
+	for (ms = 0; waiting != NULL && ms < PATH_LOCK_QUIET_MS; ms += 50) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			free(dir);
+			return fd;
+		}
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	if (waiting != NULL && ms >= PATH_LOCK_QUIET_MS)
+		waiting(arg, dir);
+	free(dir);
 	while (flock(fd, LOCK_EX) != 0) {
 		if (errno != EINTR) {
 			close(fd);

@@ -103,6 +103,11 @@ int	 path_dir_empty(const char *path);
 /* An exclusive lock for a read-modify-write of path (on its directory);
  * the descriptor for path_unlock, or -1 when none could be taken. */
 int	 path_lock(const char *path);
+/* The same, and when another writer holds the lock for a second, tell
+ * waiting(arg, dir) once before waiting on (a run that seems to hang says
+ * why); waiting may be NULL. */
+int	 path_lock_wait(const char *path,
+	     void (*waiting)(void *arg, const char *dir), void *arg);
 void	 path_unlock(int fd);
 
 #endif

@@ -31,7 +31,19 @@ struct dline {
 struct decisions {
 	struct dline	*lines;
 	size_t		 n, cap;
+	/* Told when a save waits a second for another writer's lock. */
+	void		(*waiting)(void *, const char *);
+	void		*waiting_arg;
 };
+
+/* Who is told when a save waits for another writer (see decisions.h). */
+void
+decisions_on_wait(struct decisions *ds, void (*waiting)(void *,
+    const char *), void *arg)
+{
+	ds->waiting = waiting;
+	ds->waiting_arg = arg;
+}
 
 /* An empty set of decisions, for a file that does not exist yet;
  * free with decisions_free(). */
@@ -318,7 +330,7 @@ decisions_save(struct decisions *ds, const char *path, char **cause)
 		ndirty += ds->lines[i].sym != NULL && ds->lines[i].dirty;
 	if (ndirty == 0)
 		return 0;
-	lock = path_lock(path);
+	lock = path_lock_wait(path, ds->waiting, ds->waiting_arg);
 	if ((cur = decisions_load(path, &warn)) == NULL) {
 		*cause = warn;
 		goto out;
@@ -432,6 +444,12 @@ decisions_migrate(const char *path, char **msg)
 		return 0;
 	old = slash != NULL ? xasprintf("%.*s/%s", (int)(slash - path), path,
 	    DECISIONS_DEFAULT) : xstrdup(DECISIONS_DEFAULT);
+	/* Nothing to move: no lock taken (a writer holding it would make
+	 * every reader wait). */
+	if (access(old, F_OK) != 0) {
+		free(old);
+		return 0;
+	}
 	/* Under the writers' lock: a decide meanwhile is not lost. */
 	lock = path_lock(path);
 	if (access(path, F_OK) != 0 && errno == ENOENT &&

@@ -61,6 +61,11 @@ int		 decisions_drop_if_empty(const char *path, char **cause);
 /* Whether a reason may be recorded (one line: no control characters). */
 bool		 decisions_reason_ok(const char *reason);
 void		 decisions_free(struct decisions *);
+/* waiting(arg, dir) is told when a save has waited a second for another
+ * writer's lock on dir (a `decide` beside the browser, a second decide),
+ * before it waits on: a run that seems to hang says why. */
+void		 decisions_on_wait(struct decisions *,
+		     void (*waiting)(void *, const char *), void *arg);
 
 /* Count every decision as set since the load: the next save writes all
  * of them (to a file of another configuration). */

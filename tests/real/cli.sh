@@ -83,3 +83,35 @@ for c in evidence collect explain enable suggest export twin decide verify; do
 		indent < "$work/e-$c"
 	fi
 done
+
+# A writer that waits for another's lock says so after a second, then
+# goes on: `decide` while another kctui (here flock(1) on the directory,
+# as kctui's own lock is taken) holds it for three seconds.
+mkdir -p "$work/lockdir"
+cp "$DEBIAN_CLOUD" "$work/lockdir/c.config"
+flock "$work/lockdir" sleep 3 &
+holder=$!
+sleep 0.2
+t0=$(date +%s)
+"$KCTUI" -C "$TREE" --config "$work/lockdir/c.config" decide CONFIG_X86_MSR \
+	keep "kept by hand" > "$work/dec.out" 2> "$work/dec.err"
+rc=$?
+t1=$(date +%s)
+wait "$holder"
+if [ $rc -eq 0 ] && grep -q "kctui: waiting for another kctui writing in $work/lockdir" "$work/dec.err" &&
+   grep -qx 'CONFIG_X86_MSR keep  # kept by hand' "$work/lockdir/c.config.kctui-decisions" &&
+   [ $((t1 - t0)) -ge 2 ]; then
+	pass "$(R lock-wait-said)" "($((t1 - t0)) s)"
+else
+	fail "$(R lock-wait-said)" "exit $rc after $((t1 - t0)) s; stderr:"
+	indent < "$work/dec.err"
+fi
+# Not held: nothing said.
+"$KCTUI" -C "$TREE" --config "$work/lockdir/c.config" decide CONFIG_X86_MSR \
+	forget > /dev/null 2> "$work/dec.err"
+if [ $? -eq 0 ] && ! grep -q waiting "$work/dec.err"; then
+	pass "$(R lock-free-quiet)"
+else
+	fail "$(R lock-free-quiet)" "stderr:"
+	indent < "$work/dec.err"
+fi
