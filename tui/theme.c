@@ -22,10 +22,9 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include <yaml.h>
-
 #include "../lib/fileio.h"
 #include "../lib/util.h"
+#include "../lib/yamlread.h"
 #include "theme.h"
 
 static const char *theme_el_names[EL_COUNT] = {
@@ -187,118 +186,23 @@ theme_attr_value(const char *s)
 	return 0;
 }
 
-struct theme_parse {
-	yaml_parser_t	 p;
-	yaml_event_t	 ev;
-	bool		 have;	/* ev holds an event to delete */
-	const char	*name;
-	char		*cause;
-};
-
-/* Fail at the current event's position. */
-static int __attribute__((format(printf, 2, 3)))
-tp_error(struct theme_parse *tp, const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*msg;
-
-	if (tp->cause != NULL)
-		return -1;
-	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
-	va_end(ap);
-	tp->cause = xasprintf("%s:%zu:%zu: %s", tp->name,
-	    tp->ev.start_mark.line + 1, tp->ev.start_mark.column + 1, msg);
-	free(msg);
-	return -1;
-}
-
-/* The next event into tp->ev. */
-static int
-tp_next(struct theme_parse *tp)
-{
-	if (tp->have)
-		yaml_event_delete(&tp->ev);
-	tp->have = false;
-	if (!yaml_parser_parse(&tp->p, &tp->ev)) {
-		if (tp->cause == NULL)
-			tp->cause = xasprintf("%s:%zu:%zu: %s", tp->name,
-			    tp->p.problem_mark.line + 1,
-			    tp->p.problem_mark.column + 1,
-			    tp->p.problem != NULL ? tp->p.problem :
-			    "YAML syntax error");
-		return -1;
-	}
-	tp->have = true;
-	return 0;
-}
-
-/* The current event's scalar (NUL-terminated by libyaml). */
-static const char *
-tp_scalar(struct theme_parse *tp)
-{
-	return (const char *)tp->ev.data.scalar.value;
-}
-
-/* The next item of a sequence or mapping (end: its end event): 1 with a
- * scalar in tp->ev, 0 at the end, -1 on an error (what: the error when
- * the item is not a scalar). */
-static int
-tp_item(struct theme_parse *tp, yaml_event_type_t end, const char *what)
-{
-	if (tp_next(tp) != 0)
-		return -1;
-	if (tp->ev.type == end)
-		return 0;
-	if (tp->ev.type != YAML_SCALAR_EVENT)
-		return tp_error(tp, "%s", what);
-	return 1;
-}
-
-/* Skip a whole value (scalar, sequence or mapping) starting at tp->ev. */
-static int
-tp_skip(struct theme_parse *tp)
-{
-	int depth = 0;
-
-	do {
-		switch (tp->ev.type) {
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			depth++;
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			depth--;
-			break;
-		case YAML_STREAM_END_EVENT:
-			return tp_error(tp, "unexpected end");
-		default:
-			break;
-		}
-		if (depth > 0 && tp_next(tp) != 0)
-			return -1;
-	} while (depth > 0);
-	return 0;
-}
-
 /* attrs: a scalar ("bold reverse") or a sequence of names. */
 static int
-tp_attrs(struct theme_parse *tp, unsigned *out)
+tp_attrs(struct yamlread *tp, unsigned *out)
 {
 	unsigned	a;
 	int		rc;
 
 	*out = 0;
 	if (tp->ev.type == YAML_SCALAR_EVENT) {
-		char *s = xstrdup(tp_scalar(tp)), *w, *save = NULL;
+		char *s = xstrdup(yamlread_scalar(tp)), *w, *save = NULL;
 
 		for (w = strtok_r(s, " ,", &save); w != NULL;
 		    w = strtok_r(NULL, " ,", &save)) {
 			if (strcmp(w, "none") == 0)
 				continue;
 			if ((a = theme_attr_value(w)) == 0) {
-				tp_error(tp, "unknown attribute: %s", w);
+				yamlread_error(tp, "unknown attribute: %s", w);
 				free(s);
 				return -1;
 			}
@@ -308,12 +212,12 @@ tp_attrs(struct theme_parse *tp, unsigned *out)
 		return 0;
 	}
 	if (tp->ev.type != YAML_SEQUENCE_START_EVENT)
-		return tp_error(tp, "attrs: expected a list of attributes");
-	while ((rc = tp_item(tp, YAML_SEQUENCE_END_EVENT,
+		return yamlread_error(tp, "attrs: expected a list of attributes");
+	while ((rc = yamlread_item(tp, YAML_SEQUENCE_END_EVENT,
 	    "attrs: expected an attribute")) > 0) {
-		if ((a = theme_attr_value(tp_scalar(tp))) == 0)
-			return tp_error(tp, "unknown attribute: %s",
-			    tp_scalar(tp));
+		if ((a = theme_attr_value(yamlread_scalar(tp))) == 0)
+			return yamlread_error(tp, "unknown attribute: %s",
+			    yamlread_scalar(tp));
 		*out |= a;
 	}
 	return rc;
@@ -321,24 +225,24 @@ tp_attrs(struct theme_parse *tp, unsigned *out)
 
 /* One element: { fg: C, bg: C, attrs: A }. */
 static int
-tp_element(struct theme_parse *tp, struct theme_color *c)
+tp_element(struct yamlread *tp, struct theme_color *c)
 {
 	char	*key;
 	int	 v, rc;
 
 	if (tp->ev.type != YAML_MAPPING_START_EVENT)
-		return tp_error(tp, "expected a mapping of fg, bg, attrs");
+		return yamlread_error(tp, "expected a mapping of fg, bg, attrs");
 	c->attrs = 0;
-	while ((rc = tp_item(tp, YAML_MAPPING_END_EVENT,
+	while ((rc = yamlread_item(tp, YAML_MAPPING_END_EVENT,
 	    "expected fg, bg or attrs")) > 0) {
-		key = xstrdup(tp_scalar(tp));
+		key = xstrdup(yamlread_scalar(tp));
 		if (strcmp(key, "fg") != 0 && strcmp(key, "bg") != 0 &&
 		    strcmp(key, "attrs") != 0) {
-			tp_error(tp, "unknown key: %s (fg, bg or attrs)", key);
+			yamlread_error(tp, "unknown key: %s (fg, bg or attrs)", key);
 			free(key);
 			return -1;
 		}
-		if (tp_next(tp) != 0) {
+		if (yamlread_next(tp) != 0) {
 			free(key);
 			return -1;
 		}
@@ -350,10 +254,10 @@ tp_element(struct theme_parse *tp, struct theme_color *c)
 		}
 		if (tp->ev.type != YAML_SCALAR_EVENT) {
 			free(key);
-			return tp_error(tp, "expected a colour");
+			return yamlread_error(tp, "expected a colour");
 		}
-		if ((v = theme_color_value(tp_scalar(tp))) == -2) {
-			tp_error(tp, "unknown colour: %s", tp_scalar(tp));
+		if ((v = theme_color_value(yamlread_scalar(tp))) == -2) {
+			yamlread_error(tp, "unknown colour: %s", yamlread_scalar(tp));
 			free(key);
 			return -1;
 		}
@@ -368,18 +272,18 @@ tp_element(struct theme_parse *tp, struct theme_color *c)
 
 /* colors: { ELEMENT: {...}, ... } */
 static int
-tp_colors(struct theme_parse *tp, struct theme *t)
+tp_colors(struct yamlread *tp, struct theme *t)
 {
 	int el, rc;
 
 	if (tp->ev.type != YAML_MAPPING_START_EVENT)
-		return tp_error(tp, "colors: expected a mapping of elements");
-	while ((rc = tp_item(tp, YAML_MAPPING_END_EVENT,
+		return yamlread_error(tp, "colors: expected a mapping of elements");
+	while ((rc = yamlread_item(tp, YAML_MAPPING_END_EVENT,
 	    "expected an element name")) > 0) {
-		if ((el = theme_el_find(tp_scalar(tp))) < 0)
-			return tp_error(tp, "unknown element: %s",
-			    tp_scalar(tp));
-		if (tp_next(tp) != 0 || tp_element(tp, &t->el[el]) != 0)
+		if ((el = theme_el_find(yamlread_scalar(tp))) < 0)
+			return yamlread_error(tp, "unknown element: %s",
+			    yamlread_scalar(tp));
+		if (yamlread_next(tp) != 0 || tp_element(tp, &t->el[el]) != 0)
 			return -1;
 	}
 	return rc;
@@ -387,17 +291,17 @@ tp_colors(struct theme_parse *tp, struct theme *t)
 
 /* The document: a mapping with name, mono, colors. */
 static int
-tp_document(struct theme_parse *tp, struct theme *t)
+tp_document(struct yamlread *tp, struct theme *t)
 {
 	char	*key;
 	int	 rc;
 
 	if (tp->ev.type != YAML_MAPPING_START_EVENT)
-		return tp_error(tp, "a theme is a mapping (name, colors)");
-	while ((rc = tp_item(tp, YAML_MAPPING_END_EVENT,
+		return yamlread_error(tp, "a theme is a mapping (name, colors)");
+	while ((rc = yamlread_item(tp, YAML_MAPPING_END_EVENT,
 	    "expected a key")) > 0) {
-		key = xstrdup(tp_scalar(tp));
-		if (tp_next(tp) != 0) {
+		key = xstrdup(yamlread_scalar(tp));
+		if (yamlread_next(tp) != 0) {
 			free(key);
 			return -1;
 		}
@@ -409,26 +313,26 @@ tp_document(struct theme_parse *tp, struct theme *t)
 		    strcmp(key, "mono") == 0) {
 			if (tp->ev.type != YAML_SCALAR_EVENT) {
 				free(key);
-				return tp_error(tp, "expected a scalar");
+				return yamlread_error(tp, "expected a scalar");
 			}
 			if (key[0] == 'n') {
 				free(t->name);
-				t->name = xstrdup(tp_scalar(tp));
-			} else if (strcmp(tp_scalar(tp), "true") == 0)
+				t->name = xstrdup(yamlread_scalar(tp));
+			} else if (strcmp(yamlread_scalar(tp), "true") == 0)
 				t->mono = true;
-			else if (strcmp(tp_scalar(tp), "false") == 0)
+			else if (strcmp(yamlread_scalar(tp), "false") == 0)
 				t->mono = false;
 			else {
 				free(key);
-				return tp_error(tp, "mono: true or false");
+				return yamlread_error(tp, "mono: true or false");
 			}
 			free(key);
 		} else if (strcmp(key, "description") == 0) {
 			free(key);
-			if (tp_skip(tp) != 0)
+			if (yamlread_skip(tp) != 0)
 				return -1;
 		} else {
-			tp_error(tp, "unknown key: %s (name, description, "
+			yamlread_error(tp, "unknown key: %s (name, description, "
 			    "mono, colors)", key);
 			free(key);
 			return -1;
@@ -437,50 +341,18 @@ tp_document(struct theme_parse *tp, struct theme *t)
 	return rc;
 }
 
+/* The document's walk for yamlread_document(). */
+static int
+tp_walk(struct yamlread *tp, void *arg)
+{
+	return tp_document(tp, arg);
+}
+
 int
 theme_parse_buffer(struct theme *t, const char *name, const char *buf,
     size_t len, char **cause)
 {
-	struct theme_parse	tp;
-	int			rc = -1;
-
-	memset(&tp, 0, sizeof tp);
-	tp.name = name;
-	if (!yaml_parser_initialize(&tp.p)) {
-		*cause = xasprintf("%s: cannot initialise the YAML parser",
-		    name);
-		return -1;
-	}
-	yaml_parser_set_input_string(&tp.p, (const unsigned char *)buf, len);
-	if (tp_next(&tp) != 0 || tp.ev.type != YAML_STREAM_START_EVENT)
-		goto out;
-	if (tp_next(&tp) != 0)
-		goto out;
-	if (tp.ev.type != YAML_DOCUMENT_START_EVENT) {
-		tp_error(&tp, "empty theme");
-		goto out;
-	}
-	if (tp_next(&tp) != 0 || tp_document(&tp, t) != 0)
-		goto out;
-	if (tp_next(&tp) != 0 || tp.ev.type != YAML_DOCUMENT_END_EVENT)
-		goto out;
-	if (tp_next(&tp) != 0)
-		goto out;
-	if (tp.ev.type != YAML_STREAM_END_EVENT) {
-		tp_error(&tp, "one document only");
-		goto out;
-	}
-	rc = 0;
-out:
-	if (rc != 0) {
-		if (tp.cause == NULL)
-			tp_error(&tp, "not a theme");
-		*cause = tp.cause;
-	}
-	if (tp.have)
-		yaml_event_delete(&tp.ev);
-	yaml_parser_delete(&tp.p);
-	return rc;
+	return yamlread_document(name, buf, len, "theme", tp_walk, t, cause);
 }
 
 int

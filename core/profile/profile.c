@@ -31,101 +31,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <yaml.h>
-
 #include "../../lib/fileio.h"
 #include "../../lib/util.h"
+#include "../../lib/yamlread.h"
 #include "profile.h"
-
-struct profile_parse {
-	yaml_parser_t	 p;
-	yaml_event_t	 ev;
-	bool		 have;
-	const char	*name;
-	char		*cause;
-};
-
-/* Set the error at the current event (the first one wins); -1. */
-static int __attribute__((format(printf, 2, 3)))
-pp_error(struct profile_parse *pp, const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*msg;
-
-	if (pp->cause != NULL)
-		return -1;
-	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
-	va_end(ap);
-	pp->cause = xasprintf("%s:%zu:%zu: %s", pp->name,
-	    pp->ev.start_mark.line + 1, pp->ev.start_mark.column + 1, msg);
-	free(msg);
-	return -1;
-}
-
-/* The same at a saved line (an entry whose error is found at its end). */
-static int __attribute__((format(printf, 3, 4)))
-pp_error_at(struct profile_parse *pp, size_t line, const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*msg;
-
-	if (pp->cause != NULL)
-		return -1;
-	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
-	va_end(ap);
-	pp->cause = xasprintf("%s:%zu: %s", pp->name, line, msg);
-	free(msg);
-	return -1;
-}
-
-/* The next event into pp->ev; a YAML syntax error names its place. */
-static int
-pp_next(struct profile_parse *pp)
-{
-	if (pp->have)
-		yaml_event_delete(&pp->ev);
-	pp->have = false;
-	if (!yaml_parser_parse(&pp->p, &pp->ev)) {
-		if (pp->cause == NULL)
-			pp->cause = xasprintf("%s:%zu:%zu: %s", pp->name,
-			    pp->p.problem_mark.line + 1,
-			    pp->p.problem_mark.column + 1,
-			    pp->p.problem != NULL ? pp->p.problem :
-			    "YAML syntax error");
-		return -1;
-	}
-	pp->have = true;
-	return 0;
-}
-
-static const char *
-pp_scalar(struct profile_parse *pp)
-{
-	return (const char *)pp->ev.data.scalar.value;
-}
-
-/* The line (1-based) of the current event. */
-static size_t
-pp_line(struct profile_parse *pp)
-{
-	return pp->ev.start_mark.line + 1;
-}
-
-/* The next key of a mapping: 1 with the key's scalar in pp->ev, 0 at the
- * mapping's end, -1 on an error. */
-static int
-pp_key(struct profile_parse *pp, const char *what)
-{
-	if (pp_next(pp) != 0)
-		return -1;
-	if (pp->ev.type == YAML_MAPPING_END_EVENT)
-		return 0;
-	if (pp->ev.type != YAML_SCALAR_EVENT)
-		return pp_error(pp, "expected %s", what);
-	return 1;
-}
 
 /*
  * A scalar value (the event after its key) as one line: runs of blanks
@@ -133,25 +42,25 @@ pp_key(struct profile_parse *pp, const char *what)
  * sentence (a reason goes into the decisions file, one line each).
  */
 static int
-pp_line_value(struct profile_parse *pp, const char *key, char **out)
+pp_line_value(struct yamlread *pp, const char *key, char **out)
 {
 	const char	*s;
 	struct strbuf	 sb;
 
-	if (pp_next(pp) != 0)
+	if (yamlread_next(pp) != 0)
 		return -1;
 	if (pp->ev.type != YAML_SCALAR_EVENT)
-		return pp_error(pp, "%s: expected text", key);
+		return yamlread_error(pp, "%s: expected text", key);
 	if (*out != NULL)
-		return pp_error(pp, "%s given twice", key);
+		return yamlread_error(pp, "%s given twice", key);
 	strbuf_init(&sb);
-	for (s = pp_scalar(pp); *s != '\0'; s++) {
+	for (s = yamlread_scalar(pp); *s != '\0'; s++) {
 		if (isspace((unsigned char)*s)) {
 			if (sb.len > 0 && sb.s[sb.len - 1] != ' ')
 				strbuf_addc(&sb, ' ');
 		} else if (iscntrl((unsigned char)*s)) {
 			strbuf_free(&sb);
-			return pp_error(pp, "%s: control character in the "
+			return yamlread_error(pp, "%s: control character in the "
 			    "text", key);
 		} else
 			strbuf_addc(&sb, *s);
@@ -160,7 +69,7 @@ pp_line_value(struct profile_parse *pp, const char *key, char **out)
 		sb.s[--sb.len] = '\0';
 	if (sb.len == 0) {
 		strbuf_free(&sb);
-		return pp_error(pp, "%s: empty", key);
+		return yamlread_error(pp, "%s: empty", key);
 	}
 	*out = strbuf_detach(&sb);
 	return 0;
@@ -168,25 +77,25 @@ pp_line_value(struct profile_parse *pp, const char *key, char **out)
 
 /* An option's name: CONFIG_ optional, then letters, digits and _. */
 static int
-pp_option_name(struct profile_parse *pp, char **out)
+pp_option_name(struct yamlread *pp, char **out)
 {
 	const char	*s, *p;
 
-	if (pp_next(pp) != 0)
+	if (yamlread_next(pp) != 0)
 		return -1;
 	if (pp->ev.type != YAML_SCALAR_EVENT)
-		return pp_error(pp, "name: expected an option name");
+		return yamlread_error(pp, "name: expected an option name");
 	if (*out != NULL)
-		return pp_error(pp, "name given twice");
-	s = pp_scalar(pp);
+		return yamlread_error(pp, "name given twice");
+	s = yamlread_scalar(pp);
 	if (strncmp(s, "CONFIG_", 7) == 0)
 		s += 7;
 	for (p = s; *p != '\0'; p++)
 		if (!isalnum((unsigned char)*p) && *p != '_')
 			break;
 	if (*s == '\0' || *p != '\0')
-		return pp_error(pp, "bad option name '%s' (letters, digits "
-		    "and _, CONFIG_ optional)", pp_scalar(pp));
+		return yamlread_error(pp, "bad option name '%s' (letters, digits "
+		    "and _, CONFIG_ optional)", yamlread_scalar(pp));
 	*out = xstrdup(s);
 	return 0;
 }
@@ -194,18 +103,18 @@ pp_option_name(struct profile_parse *pp, char **out)
 /* One entry of options: a mapping of name, value, reason, source and
  * optional. */
 static int
-pp_option(struct profile_parse *pp, struct profile_option *o)
+pp_option(struct yamlread *pp, struct profile_option *o)
 {
 	char	*key, *value = NULL, *opt = NULL;
 	int	 rc;
 
 	memset(o, 0, sizeof *o);
-	o->line = pp_line(pp);
+	o->line = yamlread_line(pp);
 	if (pp->ev.type != YAML_MAPPING_START_EVENT)
-		return pp_error(pp, "an option is a mapping (name, value, "
+		return yamlread_error(pp, "an option is a mapping (name, value, "
 		    "reason, source)");
-	while ((rc = pp_key(pp, "a key of the option")) > 0) {
-		key = xstrdup(pp_scalar(pp));
+	while ((rc = yamlread_key(pp, "a key of the option")) > 0) {
+		key = xstrdup(yamlread_scalar(pp));
 		if (strcmp(key, "name") == 0)
 			rc = pp_option_name(pp, &o->name);
 		else if (strcmp(key, "value") == 0)
@@ -217,7 +126,7 @@ pp_option(struct profile_parse *pp, struct profile_option *o)
 		else if (strcmp(key, "optional") == 0)
 			rc = pp_line_value(pp, key, &opt);
 		else
-			rc = pp_error(pp, "unknown key: %s (name, value, "
+			rc = yamlread_error(pp, "unknown key: %s (name, value, "
 			    "reason, source, optional)", key);
 		free(key);
 		if (rc != 0)
@@ -228,14 +137,14 @@ pp_option(struct profile_parse *pp, struct profile_option *o)
 			else if (strcmp(value, "m") == 0)
 				o->value = KC_MOD;
 			else
-				rc = pp_error(pp, "value: y or m, not '%s'",
+				rc = yamlread_error(pp, "value: y or m, not '%s'",
 				    value);
 		}
 		if (opt != NULL && !o->optional) {
 			if (strcmp(opt, "true") == 0)
 				o->optional = true;
 			else if (strcmp(opt, "false") != 0)
-				rc = pp_error(pp, "optional: true or false, "
+				rc = yamlread_error(pp, "optional: true or false, "
 				    "not '%s'", opt);
 		}
 		if (rc != 0)
@@ -246,15 +155,15 @@ pp_option(struct profile_parse *pp, struct profile_option *o)
 	if (rc != 0)
 		return -1;
 	if (o->name == NULL)
-		return pp_error_at(pp, o->line, "an option without a name");
+		return yamlread_error_at(pp, o->line, "an option without a name");
 	if (o->value == KC_NO)
-		return pp_error_at(pp, o->line, "CONFIG_%s: no value (y or "
+		return yamlread_error_at(pp, o->line, "CONFIG_%s: no value (y or "
 		    "m)", o->name);
 	if (o->reason == NULL)
-		return pp_error_at(pp, o->line, "CONFIG_%s: no reason (why "
+		return yamlread_error_at(pp, o->line, "CONFIG_%s: no reason (why "
 		    "the feature needs it)", o->name);
 	if (o->source == NULL)
-		return pp_error_at(pp, o->line, "CONFIG_%s: no source (where "
+		return yamlread_error_at(pp, o->line, "CONFIG_%s: no source (where "
 		    "the need is documented)", o->name);
 	return 0;
 }
@@ -270,18 +179,18 @@ profile_option_clear(struct profile_option *o)
 /* options: a sequence of option mappings; a name given twice is an
  * error naming the first line. */
 static int
-pp_options(struct profile_parse *pp, struct profile *pr)
+pp_options(struct yamlread *pp, struct profile *pr)
 {
 	struct profile_option	 o;
 	size_t			 i;
 
 	if (pp->ev.type != YAML_SEQUENCE_START_EVENT)
-		return pp_error(pp, "options: expected a list of options");
+		return yamlread_error(pp, "options: expected a list of options");
 	if (pr->options != NULL)
-		return pp_error(pp, "options given twice");
+		return yamlread_error(pp, "options given twice");
 	pr->options = xcalloc(1, sizeof *pr->options);
 	for (;;) {
-		if (pp_next(pp) != 0)
+		if (yamlread_next(pp) != 0)
 			return -1;
 		if (pp->ev.type == YAML_SEQUENCE_END_EVENT)
 			break;
@@ -292,7 +201,7 @@ pp_options(struct profile_parse *pp, struct profile *pr)
 		for (i = 0; i < pr->noptions; i++) {
 			if (strcmp(pr->options[i].name, o.name) != 0)
 				continue;
-			pp_error_at(pp, o.line, "CONFIG_%s given twice (first "
+			yamlread_error_at(pp, o.line, "CONFIG_%s given twice (first "
 			    "at line %zu)", o.name, pr->options[i].line);
 			profile_option_clear(&o);
 			return -1;
@@ -302,7 +211,7 @@ pp_options(struct profile_parse *pp, struct profile *pr)
 		pr->options[pr->noptions++] = o;
 	}
 	if (pr->noptions == 0)
-		return pp_error(pp, "options: the list is empty");
+		return yamlread_error(pp, "options: the list is empty");
 	return 0;
 }
 
@@ -320,37 +229,37 @@ profile_step_name_ok(const char *s)
 
 /* step: name, description and (optional) run. */
 static int
-pp_step(struct profile_parse *pp, struct profile *pr)
+pp_step(struct yamlread *pp, struct profile *pr)
 {
-	size_t	 line = pp_line(pp);
+	size_t	 line = yamlread_line(pp);
 	char	*key;
 	int	 rc;
 
 	if (pp->ev.type != YAML_MAPPING_START_EVENT)
-		return pp_error(pp, "step: expected a mapping (name, "
+		return yamlread_error(pp, "step: expected a mapping (name, "
 		    "description, run)");
 	if (pr->step_description != NULL)
-		return pp_error(pp, "step given twice");
-	while ((rc = pp_key(pp, "a key of the step")) > 0) {
-		key = xstrdup(pp_scalar(pp));
+		return yamlread_error(pp, "step given twice");
+	while ((rc = yamlread_key(pp, "a key of the step")) > 0) {
+		key = xstrdup(yamlread_scalar(pp));
 		if (strcmp(key, "name") == 0) {
 			rc = pp_line_value(pp, key, &pr->step_name);
 			if (rc == 0 && !profile_step_name_ok(pr->step_name))
-				rc = pp_error(pp, "step name '%s': letters, "
+				rc = yamlread_error(pp, "step name '%s': letters, "
 				    "digits, _, . and -", pr->step_name);
 		} else if (strcmp(key, "description") == 0)
 			rc = pp_line_value(pp, key, &pr->step_description);
 		else if (strcmp(key, "run") == 0) {
 			/* Shell text: kept as written, lines and all. */
-			if ((rc = pp_next(pp)) == 0 &&
+			if ((rc = yamlread_next(pp)) == 0 &&
 			    pp->ev.type != YAML_SCALAR_EVENT)
-				rc = pp_error(pp, "run: expected text");
+				rc = yamlread_error(pp, "run: expected text");
 			else if (rc == 0 && pr->step_run != NULL)
-				rc = pp_error(pp, "run given twice");
+				rc = yamlread_error(pp, "run given twice");
 			else if (rc == 0)
-				pr->step_run = xstrdup(pp_scalar(pp));
+				pr->step_run = xstrdup(yamlread_scalar(pp));
 		} else
-			rc = pp_error(pp, "unknown key: %s (name, "
+			rc = yamlread_error(pp, "unknown key: %s (name, "
 			    "description, run)", key);
 		free(key);
 		if (rc != 0)
@@ -359,36 +268,36 @@ pp_step(struct profile_parse *pp, struct profile *pr)
 	if (rc != 0)
 		return -1;
 	if (pr->step_name == NULL || pr->step_description == NULL)
-		return pp_error_at(pp, line, "step: needs a name and a "
+		return yamlread_error_at(pp, line, "step: needs a name and a "
 		    "description");
 	return 0;
 }
 
 /* The document: name, description, options, step. */
 static int
-pp_document(struct profile_parse *pp, struct profile *pr)
+pp_document(struct yamlread *pp, struct profile *pr)
 {
 	char	*key;
 	int	 rc;
 
 	if (pp->ev.type != YAML_MAPPING_START_EVENT)
-		return pp_error(pp, "a profile is a mapping (name, "
+		return yamlread_error(pp, "a profile is a mapping (name, "
 		    "description, options, step)");
-	while ((rc = pp_key(pp, "a key")) > 0) {
-		key = xstrdup(pp_scalar(pp));
+	while ((rc = yamlread_key(pp, "a key")) > 0) {
+		key = xstrdup(yamlread_scalar(pp));
 		if (strcmp(key, "name") == 0) {
 			rc = pp_line_value(pp, key, &pr->name);
 			if (rc == 0 && !profile_step_name_ok(pr->name))
-				rc = pp_error(pp, "name '%s': letters, "
+				rc = yamlread_error(pp, "name '%s': letters, "
 				    "digits, _, . and -", pr->name);
 		} else if (strcmp(key, "description") == 0)
 			rc = pp_line_value(pp, key, &pr->description);
 		else if (strcmp(key, "options") == 0)
-			rc = pp_next(pp) == 0 ? pp_options(pp, pr) : -1;
+			rc = yamlread_next(pp) == 0 ? pp_options(pp, pr) : -1;
 		else if (strcmp(key, "step") == 0)
-			rc = pp_next(pp) == 0 ? pp_step(pp, pr) : -1;
+			rc = yamlread_next(pp) == 0 ? pp_step(pp, pr) : -1;
 		else
-			rc = pp_error(pp, "unknown key: %s (name, "
+			rc = yamlread_error(pp, "unknown key: %s (name, "
 			    "description, options, step)", key);
 		free(key);
 		if (rc != 0)
@@ -397,62 +306,33 @@ pp_document(struct profile_parse *pp, struct profile *pr)
 	if (rc != 0)
 		return -1;
 	if (pr->name == NULL)
-		return pp_error(pp, "no name");
+		return yamlread_error(pp, "no name");
 	if (pr->description == NULL)
-		return pp_error(pp, "no description");
+		return yamlread_error(pp, "no description");
 	if (pr->options == NULL)
-		return pp_error(pp, "no options");
+		return yamlread_error(pp, "no options");
 	return 0;
+}
+
+/* The document's walk for yamlread_document(). */
+static int
+pp_walk(struct yamlread *pp, void *arg)
+{
+	return pp_document(pp, arg);
 }
 
 struct profile *
 profile_parse_buffer(const char *name, const char *buf, size_t len,
     char **cause)
 {
-	struct profile_parse	 pp;
-	struct profile		*pr = xcalloc(1, sizeof *pr);
-	int			 rc = -1;
+	struct profile	*pr = xcalloc(1, sizeof *pr);
 
-	memset(&pp, 0, sizeof pp);
-	pp.name = name;
 	pr->path = xstrdup(name);
-	if (!yaml_parser_initialize(&pp.p)) {
-		*cause = xasprintf("%s: cannot initialise the YAML parser",
-		    name);
+	if (yamlread_document(name, buf, len, "profile", pp_walk, pr,
+	    cause) != 0) {
 		profile_free(pr);
 		return NULL;
 	}
-	yaml_parser_set_input_string(&pp.p, (const unsigned char *)buf, len);
-	if (pp_next(&pp) != 0 || pp.ev.type != YAML_STREAM_START_EVENT)
-		goto out;
-	if (pp_next(&pp) != 0)
-		goto out;
-	if (pp.ev.type != YAML_DOCUMENT_START_EVENT) {
-		pp_error(&pp, "empty profile");
-		goto out;
-	}
-	if (pp_next(&pp) != 0 || pp_document(&pp, pr) != 0)
-		goto out;
-	if (pp_next(&pp) != 0 || pp.ev.type != YAML_DOCUMENT_END_EVENT)
-		goto out;
-	if (pp_next(&pp) != 0)
-		goto out;
-	if (pp.ev.type != YAML_STREAM_END_EVENT) {
-		pp_error(&pp, "one document only");
-		goto out;
-	}
-	rc = 0;
-out:
-	if (rc != 0) {
-		if (pp.cause == NULL)
-			pp_error(&pp, "not a profile");
-		*cause = pp.cause;
-		profile_free(pr);
-		pr = NULL;
-	}
-	if (pp.have)
-		yaml_event_delete(&pp.ev);
-	yaml_parser_delete(&pp.p);
 	return pr;
 }
 
