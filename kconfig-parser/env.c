@@ -116,10 +116,7 @@ envb_overridden(const struct envb *b, const char *name)
 static void
 envb_push(struct envb *b, char *entry)
 {
-	if (b->n + 2 > b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 64;
-		b->v = xrealloc(b->v, b->cap * sizeof *b->v);
-	}
+	XGROW(b->v, b->cap, b->n + 2, 64);
 	b->v[b->n++] = entry;
 	b->v[b->n] = NULL;
 }

@@ -142,7 +142,8 @@ struct kconfig {
 
 	struct kc_symbol *hash[SYM_HASHSIZE];
 	struct kc_symbol **syms;	/* every symbol, creation order */
-	int		   nsyms, asyms;
+	int		   nsyms;
+	size_t		   asyms;
 	struct kc_symbol **korder;	/* kernel hash-walk order, cached */
 	int		   nkorder;
 
@@ -153,7 +154,8 @@ struct kconfig {
 
 	struct kc_menu	  root;
 	const char	**files;	/* every Kconfig file read, in order */
-	int		  nfiles, afiles;
+	int		  nfiles;
+	size_t		  afiles;
 
 	struct kc_symbol **pending;	/* symbols named by $(shell) futures */
 	int		   npending;

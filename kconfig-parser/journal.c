@@ -57,11 +57,7 @@ journal_note(struct kconfig *k, struct kc_symbol *sym)
 	    k->j_stamp[sym->order] == k->j_epoch)
 		return;
 	k->j_stamp[sym->order] = k->j_epoch;
-	if (k->j_n == k->j_alloc) {
-		k->j_alloc = k->j_alloc ? k->j_alloc * 2 : 64;
-		k->j_undo = xrealloc(k->j_undo, k->j_alloc *
-		    sizeof *k->j_undo);
-	}
+	XGROW(k->j_undo, k->j_alloc, k->j_n + 1, 64);
 	u = &k->j_undo[k->j_n++];
 	u->sym = sym;
 	u->flags = sym->flags & JOURNAL_FLAGS;

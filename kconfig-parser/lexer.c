@@ -171,10 +171,7 @@ lexer_record_file(struct kconfig *k, const char *name)
 {
 	/* A file sourced twice is listed twice; it does no harm to a
 	 * dependency list, and avoids a search per file. */
-	if (k->nfiles == k->afiles) {
-		k->afiles = k->afiles ? k->afiles * 2 : 256;
-		k->files = xrealloc(k->files, k->afiles * sizeof *k->files);
-	}
+	XGROW(k->files, k->afiles, k->nfiles + 1, 256);
 	k->files[k->nfiles++] = name;
 }
 
@@ -211,10 +208,7 @@ lexer_push(struct lexer *lx, const char *name, char *buf, size_t len)
 		f->include_line = lx->stmt_line;
 	lx->file = f;
 	lexer_record_file(lx->k, f->name);
-	if (lx->nsites == lx->asites) {
-		lx->asites = lx->asites ? lx->asites * 2 : 64;
-		lx->sites = xrealloc(lx->sites, lx->asites * sizeof *lx->sites);
-	}
+	XGROW(lx->sites, lx->asites, lx->nsites + 1, 64);
 	lx->sites[lx->nsites].parent = f->parent != NULL ? f->parent->name :
 	    NULL;
 	lx->sites[lx->nsites].line = f->include_line;

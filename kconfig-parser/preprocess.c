@@ -486,11 +486,7 @@ pp_queue_check(struct pp *pp, const struct pp_function *f, int argc,
 	struct pp_check	*c;
 	int		 i;
 
-	if (pp->nchecks == pp->capchecks) {
-		pp->capchecks = pp->capchecks ? pp->capchecks * 2 : 16;
-		pp->checks = xrealloc(pp->checks,
-		    pp->capchecks * sizeof *pp->checks);
-	}
+	XGROW(pp->checks, pp->capchecks, pp->nchecks + 1, 16);
 	c = &pp->checks[pp->nchecks++];
 	c->f = f;
 	c->file = xstrdup(pp->file);

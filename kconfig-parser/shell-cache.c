@@ -52,10 +52,7 @@ shell_cache_add(struct shell *sh, const char *cmd, size_t cmdlen,
 	struct centry		*e;
 	size_t			 i, k;
 
-	if (sh->nent == sh->entcap) {
-		sh->entcap = sh->entcap ? sh->entcap * 2 : 256;
-		sh->ent = xrealloc(sh->ent, sh->entcap * sizeof *sh->ent);
-	}
+	XGROW(sh->ent, sh->entcap, sh->nent + 1, 256);
 	i = sh->nent++;
 	e = &sh->ent[i];
 	e->dig = *d;

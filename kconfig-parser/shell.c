@@ -312,10 +312,7 @@ shell_job_add(struct shell *sh)
 {
 	struct job *j;
 
-	if (sh->njob == sh->jobcap) {
-		sh->jobcap = sh->jobcap ? sh->jobcap * 2 : 64;
-		sh->job = xrealloc(sh->job, sh->jobcap * sizeof *sh->job);
-	}
+	XGROW(sh->job, sh->jobcap, sh->njob + 1, 64);
 	j = &sh->job[sh->njob];
 	memset(j, 0, sizeof *j);
 	j->state = JOB_WAIT;

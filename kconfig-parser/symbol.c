@@ -71,10 +71,7 @@ sym_lookup(struct kconfig *k, const char *name, int flags)
 	sym->curr_str = "";
 	sym->hnext = k->hash[h];
 	k->hash[h] = sym;
-	if (k->nsyms == k->asyms) {
-		k->asyms = k->asyms ? k->asyms * 2 : 4096;
-		k->syms = xrealloc(k->syms, k->asyms * sizeof *k->syms);
-	}
+	XGROW(k->syms, k->asyms, k->nsyms + 1, 4096);
 	sym->order = (uint32_t)k->nsyms;
 	k->syms[k->nsyms++] = sym;
 	return sym;

@@ -59,6 +59,28 @@ xrealloc(void *p, size_t size)
 	return p;
 }
 
+/* Room for need elements (see util.h): cap doubles from first. */
+void *
+xgrow(void *p, size_t *cap, size_t need, size_t first, size_t size)
+{
+	size_t	c = *cap;
+
+	if (need <= c)
+		return p;
+	if (c == 0)
+		c = first > 0 ? first : 1;
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
+			oom();
+		c *= 2;
+	}
+	if (size != 0 && c > SIZE_MAX / size)
+		oom();
+	p = xrealloc(p, c * size);
+	*cap = c;
+	return p;
+}
+
 /* Duplicate a string or die. */
 char *
 xstrdup(const char *s)

@@ -27,6 +27,17 @@ char	*xstrndup(const char *, size_t);
 char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
 char	*xvasprintf(const char *, va_list);
 
+/*
+ * A growing array: make room for need elements of size bytes, the
+ * capacity *cap doubling from first (amortised O(1) appends; the size
+ * computations are checked, an overflow is out of memory). The array is
+ * returned, moved or not; unchanged when need <= *cap. XGROW(p, cap, need,
+ * first) assigns it back: `XGROW(v->items, v->cap, v->n + 1, 64);`.
+ */
+void	*xgrow(void *, size_t *, size_t, size_t, size_t);
+#define XGROW(p, cap, need, first) \
+	((p) = xgrow((p), &(cap), (need), (first), sizeof *(p)))
+
 /* A growable, always NUL-terminated string. */
 struct strbuf {
 	char	*s;

@@ -111,10 +111,7 @@ ca_put(struct ca_file *f, const char *key, size_t kn, const char *text,
 		l->text = xstrndup(text, tn);
 		return;
 	}
-	if (f->n == f->cap) {
-		f->cap = f->cap ? f->cap * 2 : 64;
-		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
-	}
+	XGROW(f->v, f->cap, f->n + 1, 64);
 	l = &f->v[f->n++];
 	l->key = xstrndup(key, kn);
 	l->text = xstrndup(text, tn);
@@ -138,10 +135,7 @@ ca_see(struct ca_seentab *t, const char *key, uint64_t count, int64_t first,
 			s->last = last;
 		return;
 	}
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 64;
-		t->v = xrealloc(t->v, t->cap * sizeof *t->v);
-	}
+	XGROW(t->v, t->cap, t->n + 1, 64);
 	s = &t->v[t->n++];
 	s->key = xstrdup(key);
 	s->count = count;
@@ -595,10 +589,7 @@ static void
 ca_out_add(struct ca_out *o, const char *dir, const char *name, char *buf,
     size_t len, mode_t mode)
 {
-	if (o->n == o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 16;
-		o->v = xrealloc(o->v, o->cap * sizeof *o->v);
-	}
+	XGROW(o->v, o->cap, o->n + 1, 16);
 	o->v[o->n].path = xasprintf("%s/%s", dir, name);
 	o->v[o->n].buf = buf;
 	o->v[o->n].len = len;

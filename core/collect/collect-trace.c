@@ -138,10 +138,7 @@ ksym_parse(const char *text, size_t len, size_t *np)
 		if (strchr("tTwW", e[1]) == NULL || addr == 0)
 			continue;
 		q = e + 3;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 65536;
-			v = xrealloc(v, cap * sizeof *v);
-		}
+		XGROW(v, cap, n + 1, 65536);
 		k = &v[n];
 		memset(k, 0, sizeof *k);
 		k->addr = addr;

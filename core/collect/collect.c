@@ -286,10 +286,7 @@ struct lines {
 static void
 lines_add(struct lines *l, char *s)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 256;
-		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
-	}
+	XGROW(l->v, l->cap, l->n + 1, 256);
 	l->v[l->n++] = s;
 }
 

@@ -58,10 +58,7 @@ attrib_sym_get(struct attrib *a, const char *name, bool create)
 	e = strmap_insert(&a->bysym, name, len, &added);
 	if (!added)
 		return &a->syms[(uintptr_t)e->value - 1];
-	if (a->nsyms == a->asyms) {
-		a->asyms = a->asyms ? a->asyms * 2 : 512;
-		a->syms = xrealloc(a->syms, a->asyms * sizeof *a->syms);
-	}
+	XGROW(a->syms, a->asyms, a->nsyms + 1, 512);
 	memset(&a->syms[a->nsyms], 0, sizeof a->syms[a->nsyms]);
 	a->syms[a->nsyms].name = name;
 	a->syms[a->nsyms].verdict = V_NONE;
@@ -87,10 +84,7 @@ attrib_add_ref_part(struct attrib_sym *s, const struct ev_item *item,
 		if (s->nrefs - i > 8)
 			break;	/* refs of one item are added together */
 	}
-	if (s->nrefs == s->arefs) {
-		s->arefs = s->arefs ? s->arefs * 2 : 4;
-		s->refs = xrealloc(s->refs, s->arefs * sizeof *s->refs);
-	}
+	XGROW(s->refs, s->arefs, s->nrefs + 1, 4);
 	s->refs[s->nrefs].item = item;
 	s->refs[s->nrefs].direct = direct;
 	s->refs[s->nrefs].ambiguous = ambiguous;
@@ -145,11 +139,7 @@ attrib_obj(struct attrib *a, const struct kbuild_obj *obj,
 static void
 attrib_add_unmapped(struct attrib *a, const struct ev_item *item)
 {
-	if (a->nunmapped == a->aunmapped) {
-		a->aunmapped = a->aunmapped ? a->aunmapped * 2 : 64;
-		a->unmapped = xrealloc(a->unmapped,
-		    a->aunmapped * sizeof *a->unmapped);
-	}
+	XGROW(a->unmapped, a->aunmapped, a->nunmapped + 1, 64);
 	a->unmapped[a->nunmapped++] = item;
 }
 

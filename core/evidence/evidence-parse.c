@@ -746,11 +746,7 @@ ev_binding_add(struct ev_ctx *c, const char *bus, size_t bn, const char *drv,
 	struct evidence		*ev = c->ev;
 	struct ev_binding	*b;
 
-	if (ev->nbindings == ev->capbindings) {
-		ev->capbindings = ev->capbindings ? ev->capbindings * 2 : 64;
-		ev->bindings = xrealloc(ev->bindings, ev->capbindings *
-		    sizeof *ev->bindings);
-	}
+	XGROW(ev->bindings, ev->capbindings, ev->nbindings + 1, 64);
 	b = &ev->bindings[ev->nbindings++];
 	b->bus = ev_intern_visible(ev, bus, bn);
 	b->driver = ev_intern_visible(ev, drv, dn);
@@ -1068,10 +1064,7 @@ evidence_alias_modules(const struct evidence *ev, const char *modalias,
 		for (p = g->head; p != NULL; p = p->next) {
 			if (fnmatch(p->pattern, modalias, 0) != 0)
 				continue;
-			if (nhit == caphit) {
-				caphit = caphit ? caphit * 2 : 8;
-				hit = xrealloc(hit, caphit * sizeof *hit);
-			}
+			XGROW(hit, caphit, nhit + 1, 8);
 			hit[nhit++] = p;
 		}
 	}

@@ -86,10 +86,7 @@ ev_add(struct ev_ctx *c, enum ev_kind k, const char *name, size_t n,
 		it->kind = k;
 		it->name = (const char *)(it + 1);
 		strmap_set(&t->map, it->name, n, it);
-		if (t->n == t->cap) {
-			t->cap = t->cap ? t->cap * 2 : 64;
-			t->v = xrealloc(t->v, t->cap * sizeof *t->v);
-		}
+		XGROW(t->v, t->cap, t->n + 1, 64);
 		t->v[t->n++] = it;
 	}
 	it->bundles |= c->bit;

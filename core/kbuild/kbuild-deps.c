@@ -62,10 +62,7 @@ kbdeps_add(struct kbdeps *r, char kind, const char *path)
 	d->path = key + 1;
 	d->kind = kind;
 	strmap_set(&r->seen, key, l + 1, d);
-	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 4096;
-		r->v = xrealloc(r->v, r->cap * sizeof *r->v);
-	}
+	XGROW(r->v, r->cap, r->n + 1, 4096);
 	r->v[r->n++] = d;
 	return d;
 }

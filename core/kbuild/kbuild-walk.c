@@ -267,11 +267,7 @@ kb_enqueue(struct kbuild *kb, const char *path, const char **conds,
 	d->modonly = modonly;
 	d->group = group;
 	strmap_set(&kb->dirs, ip, l, d);
-	if (kb->nqueue == kb->capqueue) {
-		kb->capqueue = kb->capqueue ? kb->capqueue * 2 : 1024;
-		kb->queue = xrealloc(kb->queue, kb->capqueue *
-		    sizeof *kb->queue);
-	}
+	XGROW(kb->queue, kb->capqueue, kb->nqueue + 1, 1024);
 	kb->queue[kb->nqueue++] = d;
 }
 

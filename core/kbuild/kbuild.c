@@ -93,10 +93,7 @@
 static void
 olist_add(struct olist *l, const struct kbuild_obj *o)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 4;
-		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
-	}
+	XGROW(l->v, l->cap, l->n + 1, 4);
 	l->v[l->n++] = o;
 }
 
@@ -113,11 +110,7 @@ olist_get(struct kbuild *kb, struct strmap *m, const char *key, int group)
 		return e->value;
 	l = e->value = arena_alloc(&kb->arena, sizeof *l);
 	l->group = group;
-	if (kb->nlists == kb->caplists) {
-		kb->caplists = kb->caplists ? kb->caplists * 2 : 256;
-		kb->lists = xrealloc(kb->lists, kb->caplists *
-		    sizeof *kb->lists);
-	}
+	XGROW(kb->lists, kb->caplists, kb->nlists + 1, 256);
 	kb->lists[kb->nlists++] = l;
 	return l;
 }
@@ -162,10 +155,7 @@ kb_obj_insert(struct kbuild *kb, int group, const char *path, size_t l,
 	o->group = group;
 	o->next = head;
 	e->value = o;	/* no insertion since strmap_insert: e holds */
-	if (kb->nobjv == kb->capobjv) {
-		kb->capobjv = kb->capobjv ? kb->capobjv * 2 : 4096;
-		kb->objv = xrealloc(kb->objv, kb->capobjv * sizeof *kb->objv);
-	}
+	XGROW(kb->objv, kb->capobjv, kb->nobjv + 1, 4096);
 	kb->objv[kb->nobjv++] = o;
 	kb->st.objects++;
 

@@ -85,10 +85,7 @@ srcwalk_add(struct srcwalk *w, const char *name, const struct stat *st)
 	size_t		 n = strlen(name);
 	char		*path;
 
-	if (w->nfiles == w->cap) {
-		w->cap = w->cap ? w->cap * 2 : 4096;
-		w->files = xrealloc(w->files, w->cap * sizeof *w->files);
-	}
+	XGROW(w->files, w->cap, w->nfiles + 1, 4096);
 	path = arena_alloc(w->arena, w->dir.len + n + 1);
 	memcpy(path, w->dir.s, w->dir.len);
 	memcpy(path + w->dir.len, name, n + 1);
@@ -363,10 +360,7 @@ srcworker_add(struct srcworker *w, enum src_kind kind, const char *prefix,
 
 	if (n == 0 || n > 1000)
 		return;
-	if (w->nrecs == w->caprecs) {
-		w->caprecs = w->caprecs ? w->caprecs * 2 : 4096;
-		w->recs = xrealloc(w->recs, w->caprecs * sizeof *w->recs);
-	}
+	XGROW(w->recs, w->caprecs, w->nrecs + 1, 4096);
 	strbuf_adds(&w->names, prefix);
 	strbuf_add(&w->names, name, n);
 	strbuf_adds(&w->names, suffix);
@@ -877,11 +871,7 @@ srcscan_merge(struct srcbuild *b, struct srcscan *sc, struct srcworker *ws)
 			if (s->head != UINT32_MAX &&
 			    links[s->head].file == (uint32_t)i)
 				continue;	/* again in the same file */
-			if (nlinks == caplinks) {
-				caplinks = caplinks ? caplinks * 2 : 65536;
-				links = xrealloc(links,
-				    caplinks * sizeof *links);
-			}
+			XGROW(links, caplinks, nlinks + 1, 65536);
 			links[nlinks].file = (uint32_t)i;
 			links[nlinks].next = s->head;
 			s->head = (uint32_t)nlinks++;
