@@ -21,20 +21,11 @@
 
 #include "shell-int.h"
 
-/* Memoised identity of a command word. */
-struct word {
-	char		*name;
-	char		*ident;
-	uint64_t	 hash;
-	struct word	*next;
-};
-
 /* A PATH directory, listed once so that most misses cost no syscall. */
 struct pathdir {
 	char		*dir;
 	bool		 listed;	/* names[] is valid */
-	const char	**names;	/* open addressing set */
-	size_t		 size;		/* power of two */
+	struct strmap	 names;		/* its entries (arena strings) */
 };
 
 /* Start a digest. */
@@ -196,7 +187,7 @@ shell_list_path(struct shell *sh)
 	struct pathdir	*pd;
 	struct dirent	*de;
 	const char	*p, *end;
-	size_t		 n, count, slot;
+	size_t		 n;
 	DIR		*d;
 
 	sh->dirs_ready = true;
@@ -210,38 +201,22 @@ shell_list_path(struct shell *sh)
 		memset(pd, 0, sizeof *pd);
 		pd->dir = xstrndup(p, n);
 		if (n > 0 && (d = opendir(pd->dir)) != NULL) {
-			pd->size = 256;
-			pd->names = xcalloc(pd->size, sizeof *pd->names);
-			count = 0;
+			strmap_init(&pd->names);
 			while ((de = readdir(d)) != NULL) {
+				struct strmap_entry	*e;
+				bool			 added;
+				size_t			 len;
+
 				if (de->d_name[0] == '.')
 					continue;
-				if (++count * 2 >= pd->size) {
-					const char **old = pd->names;
-					size_t i, oldsize = pd->size;
-
-					pd->size *= 2;
-					pd->names = xcalloc(pd->size,
-					    sizeof *pd->names);
-					for (i = 0; i < oldsize; i++) {
-						if (old[i] == NULL)
-							continue;
-						slot = hash_str(old[i],
-						    strlen(old[i])) &
-						    (pd->size - 1);
-						while (pd->names[slot] != NULL)
-							slot = (slot + 1) &
-							    (pd->size - 1);
-						pd->names[slot] = old[i];
-					}
-					free(old);
+				len = strlen(de->d_name);
+				e = strmap_insert(&pd->names, de->d_name, len,
+				    &added);
+				if (added) {
+					e->key = arena_strndup(&sh->arena,
+					    de->d_name, len);
+					e->value = pd;	/* present */
 				}
-				slot = hash_str(de->d_name, strlen(de->d_name))
-				    & (pd->size - 1);
-				while (pd->names[slot] != NULL)
-					slot = (slot + 1) & (pd->size - 1);
-				pd->names[slot] = arena_strdup(&sh->arena,
-				    de->d_name);
 			}
 			closedir(d);
 			pd->listed = true;
@@ -255,17 +230,9 @@ shell_list_path(struct shell *sh)
 static bool
 shell_dir_has(struct pathdir *pd, const char *name)
 {
-	size_t slot;
-
 	if (!pd->listed)
 		return true;
-	slot = hash_str(name, strlen(name)) & (pd->size - 1);
-	while (pd->names[slot] != NULL) {
-		if (strcmp(pd->names[slot], name) == 0)
-			return true;
-		slot = (slot + 1) & (pd->size - 1);
-	}
-	return false;
+	return strmap_get(&pd->names, name, strlen(name)) != NULL;
 }
 
 /* Find a bare word as an executable on PATH; its identity or "-". */
@@ -302,25 +269,22 @@ shell_identify_path(struct shell *sh, const char *word)
 static const char *
 shell_word_ident(struct shell *sh, const char *s, size_t len)
 {
-	struct word	*w;
-	uint64_t	 h = shell_hash(s, len);
-	size_t		 slot = h & (sh->wordsize - 1);
+	struct strmap_entry	*e;
+	bool			 added;
+	char			*name, *ident;
 
-	for (w = sh->words[slot]; w != NULL; w = w->next) {
-		if (w->hash == h && strlen(w->name) == len &&
-		    memcmp(w->name, s, len) == 0)
-			return w->ident;
-	}
-	w = xmalloc(sizeof *w);
-	w->name = xstrndup(s, len);
-	w->hash = h;
+	if ((e = strmap_find(&sh->words, s, len)) != NULL)
+		return e->value;
+	name = arena_strndup(&sh->arena, s, len);
+	/* Identified before the insertion: the entry pointer is good only
+	 * until the map's next change. */
 	if (memchr(s, '/', len) != NULL)
-		w->ident = shell_identify(w->name);
+		ident = shell_identify(name);
 	else
-		w->ident = shell_identify_path(sh, w->name);
-	w->next = sh->words[slot];
-	sh->words[slot] = w;
-	return w->ident;
+		ident = shell_identify_path(sh, name);
+	e = strmap_insert(&sh->words, name, len, &added);
+	e->value = ident;
+	return ident;
 }
 
 /* Is c a separator between the words of a command? */
@@ -365,21 +329,16 @@ shell_digest(struct shell *sh, const char *cmd, struct digest *d)
 void
 shell_digest_free(struct shell *sh)
 {
-	struct word	*w, *next;
-	size_t		 i;
+	struct strmap_entry	*e;
+	size_t			 i = 0;
 
-	for (i = 0; i < sh->wordsize; i++) {
-		for (w = sh->words[i]; w != NULL; w = next) {
-			next = w->next;
-			free(w->name);
-			free(w->ident);
-			free(w);
-		}
-	}
-	free(sh->words);
+	while ((e = strmap_next(&sh->words, &i)) != NULL)
+		free(e->value);
+	strmap_free(&sh->words);
 	for (i = 0; i < sh->ndirs; i++) {
 		free(sh->dirs[i].dir);
-		free(sh->dirs[i].names);
+		if (sh->dirs[i].listed)
+			strmap_free(&sh->dirs[i].names);
 	}
 	free(sh->dirs);
 	arena_free(&sh->arena);

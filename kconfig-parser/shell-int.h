@@ -71,13 +71,13 @@ struct shell {
 	bool		 dirty;
 
 	struct digest	 base;		/* cwd and environment */
-	struct word	**words;
-	size_t		 wordsize;
+	struct strmap	 words;		/* command word (arena) -> its
+					   identity (owned string) */
 	const char	*path;		/* PATH from envp */
 	struct pathdir	*dirs;		/* PATH, split and listed lazily */
 	size_t		 ndirs;
 	bool		 dirs_ready;
-	struct arena	 arena;		/* directory entry names */
+	struct arena	 arena;		/* directory entry names, words */
 
 	struct shell_stats stats;
 

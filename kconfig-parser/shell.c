@@ -186,8 +186,7 @@ shell_create(char *const *envp, const char *cache_path, int jobs)
 	sh->err_drop = SIZE_MAX;
 	sh->jobs = jobs > 1 ? jobs : 1;
 	sh->path = envp_get(envp, "PATH");
-	sh->wordsize = 256;
-	sh->words = xcalloc(sh->wordsize, sizeof *sh->words);
+	strmap_init(&sh->words);
 	arena_init(&sh->arena);
 	strmap_init(&sh->entmap);
 	if (cache_path != NULL) {

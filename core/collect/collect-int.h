@@ -17,6 +17,7 @@
 #include <lzma.h>
 
 #include "../../lib/fileio.h"
+#include "../../lib/u64map.h"
 #include "../../lib/util.h"
 #include "collect.h"
 
@@ -31,17 +32,6 @@ struct out {
 	bool		 xz;
 	lzma_stream	 lz;
 	uint8_t		*zbuf;
-};
-
-/* Distinct addresses and how often each was seen. */
-struct addr_count {
-	uint64_t	 addr;		/* 0: empty slot */
-	uint64_t	 count;
-};
-struct addr_table {
-	struct addr_count *slots;
-	size_t		 size;		/* power of two */
-	size_t		 count;
 };
 
 /* A text symbol of /proc/kallsyms, by offsets into the text. */
@@ -65,8 +55,9 @@ struct collect {
 	bool		 have_kallsyms;
 
 	bool		 traced;	/* the trace tables are valid */
-	struct addr_table ips;		/* traced functions */
-	struct addr_table parents;	/* their call sites */
+	struct u64map	 ips;		/* traced functions: address ->
+					   times seen */
+	struct u64map	 parents;	/* their call sites, the same */
 	uint64_t	 events;
 	uint64_t	 missed;	/* lost, as the page headers say */
 	struct strbuf	 stats;		/* trace-stats */
@@ -103,5 +94,4 @@ int	 collect_mounts(struct collect *, char **cause);
  * the functions file; the tables freed. -1 with *cause. */
 int	 collect_trace(struct collect *, char **cause);
 int	 collect_functions(struct collect *, char **cause);
-void	 addr_table_free(struct addr_table *);
 #endif

@@ -40,44 +40,14 @@
  */
 static volatile sig_atomic_t collect_signalled;
 
-/* Add n to an address's count. */
+/* One more sighting of an address (0, no address, is not counted). */
 static void
-addr_table_add(struct addr_table *t, uint64_t addr, uint64_t n)
+collect_count(struct u64map *m, uint64_t addr)
 {
-	struct addr_count	*old;
-	size_t			 oldsize, i, h, mask;
+	struct u64map_entry *e = u64map_insert(m, addr, NULL);
 
-	if (addr == 0)
-		return;
-	if (t->count * 2 >= t->size) {
-		old = t->slots;
-		oldsize = t->size;
-		t->size = oldsize ? oldsize * 2 : 4096;
-		t->slots = xcalloc(t->size, sizeof *t->slots);
-		t->count = 0;
-		for (i = 0; i < oldsize; i++) {
-			if (old[i].addr != 0)
-				addr_table_add(t, old[i].addr, old[i].count);
-		}
-		free(old);
-	}
-	mask = t->size - 1;
-	h = (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 20) & mask;
-	while (t->slots[h].addr != 0 && t->slots[h].addr != addr)
-		h = (h + 1) & mask;
-	if (t->slots[h].addr == 0) {
-		t->slots[h].addr = addr;
-		t->count++;
-	}
-	t->slots[h].count += n;
-}
-
-/* Free an address table. */
-void
-addr_table_free(struct addr_table *t)
-{
-	free(t->slots);
-	memset(t, 0, sizeof *t);
+	if (e != NULL)
+		e->value++;
 }
 
 /* Order symbols by address, then by position in kallsyms. */
@@ -198,7 +168,8 @@ collect_functions(struct collect *c, char **cause)
 {
 	struct ksym		*syms, *k;
 	struct ksym_sort	 ks;
-	struct addr_table	*tables[2] = { &c->ips, &c->parents };
+	struct u64map		*tables[2] = { &c->ips, &c->parents };
+	struct u64map_entry	*e;
 	size_t			 nsyms, i, t, n, *idx;
 	uint64_t		 unresolved = 0, count;
 	struct out		 o;
@@ -206,14 +177,13 @@ collect_functions(struct collect *c, char **cause)
 
 	syms = ksym_parse(c->kallsyms.s, c->kallsyms.len, &nsyms);
 	for (t = 0; t < 2; t++) {
-		for (i = 0; i < tables[t]->size; i++) {
-			if (tables[t]->slots[i].addr == 0)
-				continue;
-			k = ksym_find(syms, nsyms, tables[t]->slots[i].addr);
+		i = 0;
+		while ((e = u64map_next(tables[t], &i)) != NULL) {
+			k = ksym_find(syms, nsyms, e->key);
 			if (k == NULL)
-				unresolved += tables[t]->slots[i].count;
+				unresolved += e->value;
 			else
-				k->count += tables[t]->slots[i].count;
+				k->count += e->value;
 		}
 	}
 	if (unresolved > 0)
@@ -324,10 +294,10 @@ trace_page(struct trace *t, void *page)
 		if (tep_read_number_field(t->ip_field, data, &ip) != 0)
 			continue;
 		c->events++;
-		addr_table_add(&c->ips, ip, 1);
+		collect_count(&c->ips, ip);
 		if (tep_read_number_field(t->parent_field, data,
 		    &parent) == 0)
-			addr_table_add(&c->parents, parent, 1);
+			collect_count(&c->parents, parent);
 	}
 }
 

@@ -825,8 +825,8 @@ out:
 		free(ignored);
 		free(c.fresh);
 	}
-	addr_table_free(&c.ips);
-	addr_table_free(&c.parents);
+	u64map_free(&c.ips);
+	u64map_free(&c.parents);
 	strbuf_free(&c.kallsyms);
 	strbuf_free(&c.stats);
 	return ret;

@@ -14,6 +14,7 @@
 #include "../../lib/clock.h"
 #include "../../lib/fileio.h"
 #include "../../lib/strmap.h"
+#include "../../lib/u64map.h"
 
 /* A map of 20000 keys: every key found with its value, absent ones not,
  * iteration sees each once, replacing keeps the count. */
@@ -53,6 +54,55 @@ test_strmap(void)
 
 /* mkdir -p makes nested directories, accepts existing ones, and reports
  * a component that is a file. */
+/* The integer map: 100k page-aligned keys (low bits all zero, the shape
+ * of traced addresses), counts kept across growth, iteration sees each
+ * key once, key 0 refused; xgrow's doubling. */
+static void
+test_u64map(void)
+{
+	struct u64map		 m;
+	struct u64map_entry	*e;
+	uint64_t		 k, sum = 0;
+	size_t			 i, n = 0, cap = 0;
+	bool			 added, ok = true;
+	int			*v = NULL;
+
+	u64map_init(&m);
+	for (k = 1; k <= 100000; k++) {
+		e = u64map_insert(&m, k << 12, &added);
+		ok &= e != NULL && added;
+		e->value = k;
+	}
+	for (k = 1; k <= 100000; k += 7) {
+		e = u64map_insert(&m, k << 12, &added);
+		ok &= !added && e->value == k;
+		e->value++;
+	}
+	ok &= m.count == 100000 && u64map_find(&m, 5) == NULL;
+	ok &= u64map_find(&m, 8ULL << 12)->value == 9;	/* 8 = 1 + 7 */
+	ok &= u64map_insert(&m, 0, &added) == NULL && !added;
+	ok &= u64map_find(&m, 0) == NULL;
+	for (i = 0; (e = u64map_next(&m, &i)) != NULL; n++)
+		sum += e->value;
+	ok &= n == 100000 && sum == 100000ULL * 100001 / 2 + 14286;
+	check("u64map", ok, NULL);
+	u64map_free(&m);
+	check("u64map-empty", u64map_find(&m, 1ULL << 12) == NULL &&
+	    m.count == 0, NULL);
+
+	ok = true;
+	for (i = 0; i < 1000; i++) {
+		XGROW(v, cap, i + 1, 16);
+		v[i] = (int)i;
+		ok &= cap >= i + 1 && (cap & (cap - 1)) == 0 && cap >= 16;
+	}
+	ok &= v[999] == 999 && cap == 1024;
+	XGROW(v, cap, 10, 16);		/* no shrink, no move needed */
+	ok &= cap == 1024;
+	free(v);
+	check("xgrow", ok, NULL);
+}
+
 static void
 test_mkdir(const char *top)
 {
@@ -270,6 +320,7 @@ main(void)
 		return 1;
 	}
 	test_strmap();
+	test_u64map();
 	test_mkdir(top);
 	test_atomic(top);
 	test_cachefile(top);
