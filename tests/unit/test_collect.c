@@ -25,6 +25,7 @@
 
 #include "../../lib/util.h"
 #include "../../core/collect/collect.h"
+#include "../../core/collect/collect-int.h"
 #include "../../core/evidence/evidence.h"
 
 #define UNIT_PREFIX "unit/collect/"
@@ -946,6 +947,83 @@ test_mounts_text(void)
 	free(out);
 }
 
+/* Add count sightings at sym + off, sym's address read from kallsyms. */
+static void
+count_at(struct u64map *m, const struct strbuf *ks, const char *sym,
+    uint64_t off, uint64_t count)
+{
+	char		*needle = xasprintf(" %s\n", sym);
+	const char	*p = strstr(ks->s, needle), *line;
+	uint64_t	 addr = 0;
+
+	if (p == NULL)	/* a module's symbol: a tab and [module] follow */
+		p = strstr(ks->s, (needle[strlen(needle) - 1] = '\t', needle));
+	if (p != NULL) {
+		for (line = p; line > ks->s && line[-1] != '\n'; line--)
+			;
+		addr = strtoull(line, NULL, 16);
+	}
+	free(needle);
+	if (addr != 0)
+		u64map_insert(m, addr + off, NULL)->value += count;
+}
+
+/*
+ * The trace's address counts named from kallsyms (collect_functions),
+ * without a live trace: the cloud-vm bundle's own kallsyms (recorded from
+ * Debian's 6.1 kernel), addresses inside three functions (one of a
+ * module), a call site counted into its caller, one address below every
+ * symbol. The functions file lists each function once, by name, with
+ * its sightings summed, the module named.
+ */
+static void
+test_functions_named(void)
+{
+	struct collect_options	 opt;
+	struct collect		 c;
+	struct strbuf		 sb;
+	char			*dir = xasprintf("%s/functions", tmpdir);
+	char			*cause = NULL;
+	int			 rc;
+
+	memset(&opt, 0, sizeof opt);
+	memset(&c, 0, sizeof c);
+	strbuf_init(&c.kallsyms);
+	strbuf_init(&sb);
+	c.opt = &opt;
+	c.outdir = dir;
+	mkdir(dir, 0755);
+	if (!unxz_out("tests/fixtures/evidence/cloud-vm",
+	    "kallsyms.xz", &c.kallsyms)) {
+		check("functions-named", 0, "no fixture kallsyms.xz");
+		free(dir);
+		return;
+	}
+	count_at(&c.ips, &c.kallsyms, "vfs_read", 0x10, 3);
+	count_at(&c.ips, &c.kallsyms, "vfs_write", 0, 2);
+	count_at(&c.ips, &c.kallsyms, "skcipher_sendmsg", 4, 1);
+	count_at(&c.parents, &c.kallsyms, "vfs_read", 0x20, 1);
+	u64map_insert(&c.ips, 0x10, NULL)->value = 5;	/* below all */
+	rc = collect_functions(&c, &cause);
+	if (rc == 0) {
+		char *path = xasprintf("%s/functions", dir);
+
+		unit_read_file(path, &sb);
+		free(path);
+	}
+	checkf("functions-named", rc == 0 && strcmp(sb.s,
+	    "skcipher_sendmsg [algif_skcipher] 1\n"
+	    "vfs_read 4\n"
+	    "vfs_write 2\n") == 0 && c.ips.count == 4, "%s",
+	    rc == 0 ? sb.s : cause);
+	free(cause);
+	u64map_free(&c.ips);
+	u64map_free(&c.parents);
+	strbuf_free(&c.kallsyms);
+	strbuf_free(&sb);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -956,6 +1034,7 @@ main(void)
 	test_mounts_text();
 	test_errors();
 	test_trace_not_found();
+	test_functions_named();
 	if (geteuid() != 0)
 		test_not_root_note();
 	if (can_trace()) {
