@@ -271,6 +271,12 @@ pp_checks_pending(const struct pp *pp)
 	return pp->chead < pp->nchecks;
 }
 
+bool
+pp_idle(struct pp *pp)
+{
+	return shell_idle(pp->sh);
+}
+
 /* Find a variable. */
 static struct pp_var *
 pp_var_find(struct pp *pp, const char *name)

@@ -105,6 +105,8 @@ int		 pp_wait_all(struct pp *, char **cause);
 int		 pp_sync(struct pp *, char **cause);
 /* Are error-if/warning-if/info calls queued (see above)? */
 bool		 pp_checks_pending(const struct pp *);
+/* Every $(shell) started so far has finished (a check, not a wait). */
+bool		 pp_idle(struct pp *);
 
 /* Environment lookup through the pp's environment (not getenv). */
 const char	*pp_getenv(const struct pp *, const char *name);

@@ -57,17 +57,6 @@ digest_adds(struct digest *d, const char *s)
 	digest_add(d, s, strlen(s) + 1);
 }
 
-/* A 64-bit hash of a byte string. */
-uint64_t
-shell_hash(const char *s, size_t len)
-{
-	struct digest d;
-
-	digest_init(&d);
-	digest_add(&d, s, len);
-	return d.a ^ (d.b >> 1);
-}
-
 /* Is this variable part of the cache digest? */
 static bool
 shell_env_relevant(const char *name, size_t len)

@@ -52,9 +52,8 @@ struct shell {
 	struct job	*job;
 	size_t		 njob;
 	size_t		 jobcap;
-	struct jkey	*jobtab;	/* open addressing */
-	size_t		 jobtabsize;	/* power of two */
-	size_t		 njobkeys;
+	struct strmap	 jobkeys;	/* command or template (the job's own
+					   string) -> job index + 1 */
 	int		 running;	/* JOB_RUNNING */
 	size_t		 waiting;	/* JOB_WAIT and JOB_ALIAS */
 	size_t		 queued;	/* JOB_QUEUED */
@@ -95,7 +94,6 @@ struct shell {
 };
 
 /* shell-digest.c: hashing, and the digest of a command's inputs. */
-uint64_t	 shell_hash(const char *, size_t);
 void		 shell_base_digest(struct shell *);
 void		 shell_digest(struct shell *, const char *, struct digest *);
 void		 shell_digest_free(struct shell *);

@@ -67,13 +67,6 @@ struct job {
 	int		 errfd;		/* captured stderr (memfd) or -1 */
 };
 
-/* A key of the dedup table: a command, or a template with placeholders. */
-struct jkey {
-	const char	*key;		/* NULL: empty slot */
-	uint64_t	 hash;
-	size_t		 job;
-};
-
 /* Apply the kernel's do_shell() post-processing to raw output. */
 size_t
 shell_cook(char *buf, size_t len)
@@ -187,6 +180,7 @@ shell_create(char *const *envp, const char *cache_path, int jobs)
 	sh->jobs = jobs > 1 ? jobs : 1;
 	sh->path = envp_get(envp, "PATH");
 	strmap_init(&sh->words);
+	strmap_init(&sh->jobkeys);
 	arena_init(&sh->arena);
 	strmap_init(&sh->entmap);
 	if (cache_path != NULL) {
@@ -258,51 +252,18 @@ shell_subst_done(struct shell *sh, const char *s)
 
 /* Find the job of a command or template; SIZE_MAX if none. */
 static size_t
-shell_job_find(struct shell *sh, const char *key, uint64_t h)
+shell_job_find(struct shell *sh, const char *key)
 {
-	struct jkey	*k;
-	size_t		 slot;
+	void	*v = strmap_get(&sh->jobkeys, key, strlen(key));
 
-	if (sh->jobtabsize == 0)
-		return SIZE_MAX;
-	slot = h & (sh->jobtabsize - 1);
-	for (k = &sh->jobtab[slot]; k->key != NULL;
-	    k = &sh->jobtab[slot]) {
-		if (k->hash == h && strcmp(k->key, key) == 0)
-			return k->job;
-		slot = (slot + 1) & (sh->jobtabsize - 1);
-	}
-	return SIZE_MAX;
+	return v != NULL ? (size_t)(uintptr_t)v - 1 : SIZE_MAX;
 }
 
 /* Make key (which must outlive the table) find job i. */
 static void
-shell_key_add(struct shell *sh, const char *key, uint64_t h, size_t i)
+shell_key_add(struct shell *sh, const char *key, size_t i)
 {
-	struct jkey	*old = sh->jobtab, *k;
-	size_t		 oldsize = sh->jobtabsize, slot, n;
-
-	if ((sh->njobkeys + 1) * 2 >= sh->jobtabsize) {
-		sh->jobtabsize = oldsize ? oldsize * 2 : 128;
-		sh->jobtab = xcalloc(sh->jobtabsize, sizeof *sh->jobtab);
-		for (n = 0; n < oldsize; n++) {
-			if (old[n].key == NULL)
-				continue;
-			slot = old[n].hash & (sh->jobtabsize - 1);
-			while (sh->jobtab[slot].key != NULL)
-				slot = (slot + 1) & (sh->jobtabsize - 1);
-			sh->jobtab[slot] = old[n];
-		}
-		free(old);
-	}
-	slot = h & (sh->jobtabsize - 1);
-	while (sh->jobtab[slot].key != NULL)
-		slot = (slot + 1) & (sh->jobtabsize - 1);
-	k = &sh->jobtab[slot];
-	k->key = key;
-	k->hash = h;
-	k->job = i;
-	sh->njobkeys++;
+	strmap_set(&sh->jobkeys, key, strlen(key), (void *)(uintptr_t)(i + 1));
 }
 
 /* Add a job in state JOB_WAIT with no command yet; returns its index. */
@@ -392,10 +353,9 @@ shell_launch(struct shell *sh, size_t i, char *cmd)
 {
 	struct job	*j = &sh->job[i];
 	struct centry	*e;
-	uint64_t	 h = shell_hash(cmd, strlen(cmd));
 	size_t		 k;
 
-	if ((k = shell_job_find(sh, cmd, h)) != SIZE_MAX) {
+	if ((k = shell_job_find(sh, cmd)) != SIZE_MAX) {
 		free(cmd);
 		sh->stats.dedup++;
 		if (sh->job[k].state == JOB_DONE) {
@@ -409,7 +369,7 @@ shell_launch(struct shell *sh, size_t i, char *cmd)
 		return;
 	}
 	j->cmd = cmd;
-	shell_key_add(sh, cmd, h, i);
+	shell_key_add(sh, cmd, i);
 	if (sh->cache_path != NULL) {
 		shell_digest(sh, cmd, &j->dig);
 		e = shell_cache_find(sh, cmd, strlen(cmd), &j->dig);
@@ -678,6 +638,21 @@ shell_poll(struct shell *sh)
 	pthread_mutex_unlock(&sh->lock);
 }
 
+/* Whether every job so far has finished (moved on first, never
+ * waited for): a readiness check for callers that must not block. */
+bool
+shell_idle(struct shell *sh)
+{
+	bool	idle;
+
+	pthread_mutex_lock(&sh->lock);
+	if (!sh->threaded)
+		shell_step(sh, 0);
+	idle = sh->running == 0 && sh->queued == 0 && sh->waiting == 0;
+	pthread_mutex_unlock(&sh->lock);
+	return idle;
+}
+
 /* Wait for the jobs to move on: by the worker, else by polling. */
 static void
 shell_wait_step(struct shell *sh)
@@ -731,14 +706,12 @@ static char *
 shell_run_locked(struct shell *sh, const char *cmd, char **cause)
 {
 	struct job	*j;
-	uint64_t	 h;
 	size_t		 i;
 
 	if (sh->jobs > 1 && strchr(cmd, PP_FUTURE_START) != NULL &&
 	    !shell_ready_locked(sh, cmd)) {
 		/* A dependent future: substituted and started later. */
-		h = shell_hash(cmd, strlen(cmd));
-		if ((i = shell_job_find(sh, cmd, h)) != SIZE_MAX) {
+		if ((i = shell_job_find(sh, cmd)) != SIZE_MAX) {
 			sh->stats.dedup++;
 			return shell_answer(sh, i);
 		}
@@ -746,15 +719,14 @@ shell_run_locked(struct shell *sh, const char *cmd, char **cause)
 		j = &sh->job[i];
 		j->tmpl = xstrdup(cmd);
 		sh->waiting++;
-		shell_key_add(sh, j->tmpl, h, i);
+		shell_key_add(sh, j->tmpl, i);
 		return shell_answer(sh, i);
 	}
 	if (strchr(cmd, PP_FUTURE_START) != NULL)
 		cmd = shell_subst_done(sh, cmd);
 	else
 		cmd = xstrdup(cmd);
-	h = shell_hash(cmd, strlen(cmd));
-	if ((i = shell_job_find(sh, cmd, h)) != SIZE_MAX) {
+	if ((i = shell_job_find(sh, cmd)) != SIZE_MAX) {
 		free((char *)cmd);
 		sh->stats.dedup++;
 		if (sh->jobs <= 1)
@@ -1030,7 +1002,7 @@ shell_free(struct shell *sh)
 			close(sh->job[i].errfd);
 	}
 	free(sh->job);
-	free(sh->jobtab);
+	strmap_free(&sh->jobkeys);
 	shell_cache_free(sh);
 	shell_digest_free(sh);
 	free(sh->cache_path);

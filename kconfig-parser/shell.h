@@ -51,6 +51,8 @@ char		*shell_resolve(struct shell *, const char *s, char **cause);
 /* Move background commands on without blocking: read their pipes, reap
  * the finished ones, start dependent and queued ones. */
 void		 shell_poll(struct shell *);
+/* Every command started so far has finished (no waiting). */
+bool		 shell_idle(struct shell *);
 /*
  * With jobs > 1 each command's stderr is captured and copied to ours in
  * the order of the calls, so that it comes out as if they ran one after
