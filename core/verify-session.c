@@ -15,6 +15,7 @@
 #include "../lib/proc.h"
 #include "../lib/util.h"
 #include "trim/decisions.h"
+#include "profile/profile.h"
 #include "kbuild/kbuild.h"
 #include "evidence/evidence.h"
 #include "session.h"
@@ -180,6 +181,91 @@ verify_inputs_load(struct session *s, struct verify_inputs *vi,
 	return 0;
 }
 
+/*
+ * Add name (len bytes) to the list of profile names *v (*n of them)
+ * unless it is there: a decision names a profile once per option.
+ */
+static void
+verify_profile_name(char ***v, size_t *n, const char *name, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < *n; i++)
+		if (strlen((*v)[i]) == len && strncmp((*v)[i], name, len) == 0)
+			return;
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = xstrndup(name, len);
+}
+
+/*
+ * The profiles the session's decisions name (a keep whose reason is
+ * "need containers, wireguard: ...", as `kctui need` records them):
+ * each one's workload step is appended to the run's workload when the
+ * workload has no step of that name, so that the boot proves what the
+ * profile kept. A profile no longer found, or without a step, is said
+ * and skipped; a decisions file that cannot be read is said by the
+ * save at the run's end, not here. How many steps were added.
+ */
+size_t
+verify_profile_steps(struct session *s, struct workload *wl)
+{
+	struct decisions	*d;
+	struct profile		*pr;
+	enum decision		 dec;
+	const char		*reason, *p, *colon, *comma;
+	char			**names = NULL, *cause = NULL, *text;
+	size_t			 i, n = 0, added = 0, count;
+
+	if (s->decisions == NULL || access(s->decisions, F_OK) != 0 ||
+	    (d = decisions_load(s->decisions, NULL)) == NULL)
+		return 0;
+	count = decisions_count(d);
+	for (i = 0; i < count; i++) {
+		decisions_at(d, i, &dec, &reason);
+		if (dec != DECISION_KEEP || reason == NULL ||
+		    strncmp(reason, "need ", 5) != 0 ||
+		    (colon = strchr(reason, ':')) == NULL)
+			continue;
+		for (p = reason + 5; p < colon; p = comma + 2) {
+			if ((comma = strstr(p, ", ")) == NULL || comma > colon)
+				comma = colon;
+			verify_profile_name(&names, &n, p, (size_t)(comma - p));
+			if (comma == colon)
+				break;
+		}
+	}
+	decisions_free(d);
+	for (i = 0; i < n; i++) {
+		if ((pr = profile_find(names[i], &cause)) == NULL) {
+			session_say(s, "verify: the decisions name the %s "
+			    "profile, not run: %s", names[i], cause);
+			free(cause);
+			cause = NULL;
+		} else if ((text = profile_workload_text(pr)) == NULL)
+			session_say(s, "verify: the %s profile has no step to "
+			    "run", names[i]);
+		else if (profile_workload_has_step(wl->text, pr->step_name))
+			free(text);
+		else if (workload_append(wl, text, &cause) != 0) {
+			session_say(s, "verify: the %s profile's step not "
+			    "added: %s", names[i], cause);
+			free(cause);
+			cause = NULL;
+			free(text);
+		} else {
+			session_say(s, "verify: step %s added to the workload "
+			    "(the decisions keep the %s profile's options; "
+			    "%s)", pr->step_name, names[i], pr->path);
+			added++;
+			free(text);
+		}
+		profile_free(pr);
+		free(names[i]);
+	}
+	free(names);
+	return added;
+}
+
 /* Point v at the inputs (see verify-session.h). */
 void
 verify_inputs_apply(const struct verify_inputs *vi, struct verify *v)
@@ -240,6 +326,7 @@ verify_prepare(struct session *s, const struct verify_prepare_opts *o,
 	}
 	if (verify_inputs_load(s, &vs->vi, o->base, o->workload, cause) != 0)
 		return -1;
+	verify_profile_steps(s, &vs->vi.wl);
 	if (realpath(".", tree) == NULL) {
 		*cause = xasprintf(".: %s", strerror(errno));
 		return -1;

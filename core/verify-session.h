@@ -48,6 +48,9 @@ struct verify_inputs {
 int	 verify_inputs_load(struct session *, struct verify_inputs *,
 	     const char *base, const char *workload, char **cause);
 void	 verify_inputs_free(struct verify_inputs *);
+/* The steps of the profiles the session's decisions keep (`kctui need`)
+ * appended to wl where it has none of their names, each said; how many. */
+size_t	 verify_profile_steps(struct session *, struct workload *);
 /* Point v at the inputs: base, spec, workload, and the twin's. */
 void	 verify_inputs_apply(const struct verify_inputs *, struct verify *);
 

@@ -72,6 +72,9 @@ struct workload {
 /* -1 with *cause "PATH:LINE: ..." (no steps, bad step name, duplicate). */
 int	 workload_load(struct workload *, const char *path, char **cause);
 void	 workload_free(struct workload *);
+/* Steps appended (their text parsed with the script's); -1 with *cause,
+ * the workload unchanged. */
+int	 workload_append(struct workload *, const char *text, char **cause);
 
 /*
  * The file systems a vm file's disk may be made with, and the host

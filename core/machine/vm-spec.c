@@ -680,6 +680,38 @@ workload_load(struct workload *w, const char *path, char **cause)
 	return 0;
 }
 
+/*
+ * Steps appended to a loaded workload (a profile's, as `kctui need
+ * --workload` writes them): the text joins the script, which is parsed
+ * again whole, so a step name it has already is refused as in a file
+ * (the line counted from the file's start). On an error the workload is
+ * as it was; -1 with *cause.
+ */
+int
+workload_append(struct workload *w, const char *text, char **cause)
+{
+	struct workload	 old = *w;
+	size_t		 len = strlen(w->text);
+
+	w->text = xasprintf("%s%s%s", old.text, len > 0 &&
+	    old.text[len - 1] != '\n' ? "\n" : "", text);
+	w->steps = NULL;
+	w->nsteps = 0;
+	if (workload_parse(w, cause) != 0) {
+		free(w->text);
+		while (w->nsteps > 0)
+			free(w->steps[--w->nsteps]);
+		free(w->steps);
+		*w = old;
+		return -1;
+	}
+	free(old.text);
+	while (old.nsteps > 0)
+		free(old.steps[--old.nsteps]);
+	free(old.steps);
+	return 0;
+}
+
 /* Free a workload. */
 void
 workload_free(struct workload *w)
