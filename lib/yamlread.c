@@ -81,33 +81,37 @@ yamlread_line(const struct yamlread *yr)
 	return yr->ev.start_mark.line + 1;
 }
 
-/* The next item of a sequence or mapping (end: its end event): 1 with a
- * scalar in yr->ev, 0 at the end, -1 on an error (what: the whole
- * message when the item is not a scalar). */
-int
-yamlread_item(struct yamlread *yr, yaml_event_type_t end, const char *what)
+/* The next scalar of a collection ending at end: 1 with it in yr->ev,
+ * 0 at the end, -1 on an error (the message: prefix then what). */
+static int
+yamlread_scalar_of(struct yamlread *yr, yaml_event_type_t end,
+    const char *prefix, const char *what)
 {
 	if (yamlread_next(yr) != 0)
 		return -1;
 	if (yr->ev.type == end)
 		return 0;
 	if (yr->ev.type != YAML_SCALAR_EVENT)
-		return yamlread_error(yr, "%s", what);
+		return yamlread_error(yr, "%s%s", prefix, what);
 	return 1;
 }
 
+/* The next item of a sequence or mapping (end: its end event): 1 with a
+ * scalar in yr->ev, 0 at the end, -1 on an error (what: the whole
+ * message when the item is not a scalar). */
+int
+yamlread_item(struct yamlread *yr, yaml_event_type_t end, const char *what)
+{
+	return yamlread_scalar_of(yr, end, "", what);
+}
+
 /* The next key of a mapping: 1 with the key in yr->ev, 0 at the
- * mapping's end, -1 on an error. */
+ * mapping's end, -1 on an error ("expected WHAT"). */
 int
 yamlread_key(struct yamlread *yr, const char *what)
 {
-	if (yamlread_next(yr) != 0)
-		return -1;
-	if (yr->ev.type == YAML_MAPPING_END_EVENT)
-		return 0;
-	if (yr->ev.type != YAML_SCALAR_EVENT)
-		return yamlread_error(yr, "expected %s", what);
-	return 1;
+	return yamlread_scalar_of(yr, YAML_MAPPING_END_EVENT, "expected ",
+	    what);
 }
 
 /* Skip a whole value (scalar, sequence or mapping) starting at yr->ev. */

@@ -32,15 +32,8 @@ BUNDLES=${TWIN_BUNDLES:-cloud-vm cloud-vm-6.12 desktop-vm}
 OUT=${TWIN_OUT:-$KCTUI_REPO/build/bench-twin}
 mkdir -p "$OUT"
 
-# The clean copy of the tree tests/real/verify.sh makes, shared; the tree
-# is only parsed here (nothing is built).
-SRC=$KCTUI_CACHE/linux-6.1-clean
-if [ "$(cat "$SRC/.kctui-version" 2>/dev/null)" != "$(cat "$TREE/.kctui-version")" ]; then
-	rm -rf "$SRC" "$SRC.tmp"
-	cp -al "$TREE" "$SRC.tmp"
-	make -s -C "$SRC.tmp" mrproper
-	mv "$SRC.tmp" "$SRC"
-fi
+# The shared clean copy of the tree; only parsed here (nothing built).
+kctui_tree_clean_copy || { echo "twin.sh: no clean copy of the tree" >&2; exit 1; }
 exec 8>&-
 
 status=0

@@ -185,6 +185,22 @@ kctui_tree_ensure() {
 	return $rc
 }
 
+# kctui_tree_clean_copy [LOG]: SRC, a copy of the 6.1 tree clean for O=
+# builds (the shared tree has the oracle's include/config), made of hard
+# links in seconds, made again when the tree is (its .kctui-version, a
+# link mrproper keeps, keys it). Called with the tree's lock held; make's
+# output into LOG (default: discarded). 1 if it cannot be made.
+kctui_tree_clean_copy() {
+	SRC=$KCTUI_CACHE/linux-6.1-clean
+	if [ "$(cat "$SRC/.kctui-version" 2>/dev/null)" != "$(cat "$TREE/.kctui-version")" ]; then
+		rm -rf "$SRC" "$SRC.tmp"
+		cp -al "$TREE" "$SRC.tmp" &&
+			make -s -C "$SRC.tmp" mrproper > "${1:-/dev/null}" 2>&1 &&
+			mv "$SRC.tmp" "$SRC" || return 1
+	fi
+	export SRC
+}
+
 # kctui_tree_or_fail NAME LOG [KVER]: kctui_tree_ensure with its messages
 # in LOG, or report FAIL NAME with them and exit.
 kctui_tree_or_fail() {
