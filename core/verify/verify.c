@@ -4,18 +4,13 @@
  * on the bundle's machine, judge the workload's steps, and when a step
  * fails find the trims that broke it and put them back.
  *
- * The search is adaptive group testing, as ktest.pl's config_bisect and
- * syzkaller's kconfig minimizer do it: the trims are ordered by subsystem
- * (the directory of their Kconfig file), a probe trims a prefix of that
- * list, and a binary search over subsystem boundaries, then over the
- * options of the guilty subsystem, finds the first trim whose prefix
- * fails. That one is put back and the search goes on from the last
- * prefix known to pass, until the trims left pass together. It assumes
- * monotony (trimming more never repairs a step), which is what makes
- * log2(n) probes per culprit enough. Each probe is a configuration the
- * engine computed from the untrimmed one (so it is one conf accepts:
- * dependencies follow), built incrementally in the same O= directory.
- * Probes that compute to the same configuration share a verdict.
+ * When the first probe fails, verify-fillback.c puts back what the
+ * console names, then searches in batches by subsystem within a probe
+ * budget (verify-search.c says how and on what assumptions). Each probe
+ * is a configuration the engine computed from the untrimmed one (so it is
+ * one conf accepts: dependencies follow), built incrementally in the same
+ * O= directory. Probes that compute to the same configuration share a
+ * verdict.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -734,6 +729,33 @@ verify_host_fits(const struct verify *v, char **cause)
 	return 0;
 }
 
+/*
+ * WORK/trims.tsv: the trims in the order the search takes them (name,
+ * subsystem, from, to), for whoever wants to know what a probe searches
+ * over (tests/unit/test_verify_search.c's fixture is one). Best effort: a
+ * run does not need it.
+ */
+static void
+verify_write_trims(struct verify_state *st)
+{
+	struct verify	*v = st->v;
+	struct strbuf	 sb;
+	char		*path, *why = NULL;
+	size_t		 i;
+	static const char tri[] = "nmy";
+
+	strbuf_init(&sb);
+	for (i = 0; i < v->ntrims; i++)
+		strbuf_addf(&sb, "%s\t%s\t%c\t%c\n", v->trims[i].name,
+		    v->trims[i].subsys, tri[v->trims[i].from % 3],
+		    tri[v->trims[i].to % 3]);
+	path = xasprintf("%s/trims.tsv", v->work);
+	if (file_write_atomic(path, sb.s, sb.len, 0644, 0, &why) != 0)
+		free(why);
+	free(path);
+	strbuf_free(&sb);
+}
+
 /* Set up the state: directories, the build, the trims. */
 static int
 verify_setup(struct verify_state *st, char **cause)
@@ -783,7 +805,10 @@ verify_setup(struct verify_state *st, char **cause)
 	st->b.progress = verify_build_progress;
 	st->b.log = verify_build_log;
 	st->b.arg = st;
-	return verify_find_trims(st, cause);
+	if (verify_find_trims(st, cause) != 0)
+		return -1;
+	verify_write_trims(st);
+	return 0;
 }
 
 /* Sizes of the last build: bzImage, and the staged modules' .ko files. */

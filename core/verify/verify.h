@@ -224,6 +224,9 @@ bool	 vm_kvm_usable(void);
 
 /* ------------------------------------------------------------- verify.c */
 
+/* The probes verify makes at most, the first included, unless told. */
+#define VERIFY_MAX_PROBES 10
+
 /* One option the trimmed config turns off (or from y to m). */
 struct verify_trim {
 	struct kc_symbol *sym;
@@ -290,6 +293,15 @@ struct verify {
 	bool		 no_kvm;
 	char		*kvm_error;	/* set: KVM failed once, TCG since */
 	bool		 no_fill_back;	/* judge the trimmed config only */
+	/* Probes in all, the first included (verify-search.c): 0,
+	 * VERIFY_MAX_PROBES; < 0, no bound. */
+	int		 max_probes;
+	/* Boots of each kernel timed for the boot-time rows, interleaved
+	 * (baseline, trim, baseline, ...; the median is reported): 0, 1. */
+	int		 boot_runs;
+	/* A second config for the measured table's last column (y+m and
+	 * what needs no build), or NULL. */
+	const char	*compare;
 	/* The baseline boot before any build: the kernel the bundle was
 	 * recorded on, unpacked (ROOT/boot/vmlinuz-REL and
 	 * ROOT/lib/modules/REL), or NULL: the distribution package of the
@@ -362,6 +374,9 @@ struct verify {
 					   step */
 	int		 informed;	/* put back because a boot named them
 					   (the rest by bisection) */
+	int		 culprits;	/* found option by option */
+	int		 batches;	/* put back whole, for the budget */
+	bool		 budget_hit;	/* the probe budget cut the search */
 	char		*baseline;	/* what the baseline was and did, or
 					   why there was none (the report) */
 	char		*build_error;	/* its build's error, if the build

@@ -127,7 +127,7 @@ if [ "$sfx" = "" ]; then
 		exit 1
 	fi
 	pass "$name" "verified in $secs s, $(grep -c '^probe' "$work/loop.tsv") probes"
-	grep -qx $'keep\tCONFIG_BINFMT_ELF\tboot' "$work/loop.tsv" &&
+	grep -q $'^keep\tCONFIG_BINFMT_ELF\tboot: bisection (probe [0-9]*)$' "$work/loop.tsv" &&
 		pass "real/verify-culprit$sfx" ||
 		fail_with "real/verify-culprit$sfx" "BINFMT_ELF not put back for boot" cat "$work/loop.tsv"
 	# Informed fill-back: the step's own "modprobe: module binfmt_misc not
@@ -154,7 +154,7 @@ if [ "$sfx" = "" ]; then
 	cmp -s "$work/trimmed.orig" "$work/trimmed.config.old" &&
 		pass "real/verify-old-kept$sfx" ||
 		fail "real/verify-old-kept$sfx" "the trimmed config was not kept as .old"
-	grep -qx 'CONFIG_BINFMT_ELF keep  # needed at boot: boot' "$work/decisions" &&
+	grep -q '^CONFIG_BINFMT_ELF keep  # needed at boot: boot: bisection (probe [0-9]*)$' "$work/decisions" &&
 		grep -q '^CONFIG_BINFMT_MISC keep  # needed at boot: module: modprobe: module binfmt_misc not found' "$work/decisions" &&
 		pass "real/verify-decision$sfx" ||
 		fail_with "real/verify-decision$sfx" "no keep decision" cat "$work/decisions"
@@ -177,7 +177,7 @@ if [ "$sfx" = "" ]; then
 		fail "real/verify-no-modversions$sfx" "built with MODVERSIONS=$(val "$WORK/build/.config" CONFIG_MODVERSIONS), final MODVERSIONS=$(val "$f" CONFIG_MODVERSIONS)"
 	fi
 	grep -q '^\*\*Verified\*\*' "$work/trimmed.config.verify.md" &&
-		grep -q '| CONFIG_BINFMT_ELF | fs | boot |' "$work/trimmed.config.verify.md" &&
+		grep -q '| CONFIG_BINFMT_ELF | fs | boot: bisection (probe [0-9]*) |' "$work/trimmed.config.verify.md" &&
 		pass "real/verify-report$sfx" ||
 		fail_with "real/verify-report$sfx" "report" cat "$work/trimmed.config.verify.md"
 	# What the trim bought: every row of the measured table, the
