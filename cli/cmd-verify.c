@@ -362,6 +362,11 @@ verify_write(struct session *s, const struct verify_opts *o,
 		r = -1;
 	}
 	free(text);
+	if (r == 0 && verify_write_measured(v, report, &cause) != 0) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		free(cause);
+		r = -1;
+	}
 	if (v->passed && verify_save_decisions(s, v) != 0)
 		r = -1;
 	if (!v->passed)

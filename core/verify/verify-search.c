@@ -15,8 +15,10 @@
  *    Kconfig file), a probe trims a prefix of that list, and a binary
  *    search over subsystem boundaries narrows down the first batch of
  *    subsystems whose prefix fails (ktest's config_bisect and syzkaller's
- *    kconfig minimizer search by prefix too). It spends at most half the
- *    probes left on that, puts the batch back, and probes the trims left:
+ *    kconfig minimizer search by prefix too), and on to the option when
+ *    log2(trims) + 1 halvings fit with the probe after them (a short
+ *    list). Else it spends at most half the probes left on that, puts
+ *    the batch back, and probes the trims left:
  *    if they fail, another culprit is past the batch and the search goes
  *    on from the longest prefix known to pass.
  * 3. Once the trims left pass, the probes left refine the batches put
@@ -190,12 +192,12 @@ vsearch_named(struct vsearch_run *sr, const char *step)
  * Phase 2: narrow down the first failing prefix of live[] (its prefix lo
  * passes, the whole list fails) over subsystem boundaries, with at most
  * max halvings, to [*plo, *phi): the prefix *plo passes, *phi fails.
- * Without a budget, on to the single option. 0, or -1 with *cause; *step
+ * exact: on to the single option. 0, or -1 with *cause; *step
  * is the step the last failing prefix failed.
  */
 static int
 vsearch_bisect(struct vsearch_run *sr, size_t nlive, size_t lo, int max,
-    size_t *plo, size_t *phi, char **step, char **cause)
+    bool exact, size_t *plo, size_t *phi, char **step, char **cause)
 {
 	struct vsearch	*s = sr->s;
 	size_t		*bounds = xcalloc(nlive + 2, sizeof *bounds);
@@ -226,8 +228,8 @@ vsearch_bisect(struct vsearch_run *sr, size_t nlive, size_t lo, int max,
 	}
 	lo = blo > 0 ? bounds[blo - 1] : lo;
 	hi = bounds[bhi];
-	/* Without a budget, inside the one subsystem left too. */
-	while (s->budget < 1 && blo == bhi && hi - lo > 1) {
+	/* When exact, inside the one subsystem left too. */
+	while (exact && blo == bhi && hi - lo > 1) {
 		mid = (lo + hi) / 2;
 		vsearch_prefix(sr, mid);
 		r = vsearch_probe(s, sr->want, vsearch_log2(hi - lo), &f,
@@ -436,6 +438,7 @@ vsearch_locate(struct vsearch_run *sr, const char *first_step, char **cause)
 	size_t		 nlive, i, c, lo = 0, plo, phi;
 	char		*step = xstrdup(first_step), *f = NULL, *note;
 	int		 r = 0, max;
+	bool		 exact;
 
 	for (;;) {
 		nlive = vsearch_live(s, sr->live);
@@ -457,10 +460,13 @@ vsearch_locate(struct vsearch_run *sr, const char *first_step, char **cause)
 			lo = c;
 			s->informed_rounds++;
 		} else {
-			/* Half of what is left, the probe after it kept. */
-			max = s->budget < 1 ? 1 << 20 : (vsearch_room(s) - 1) /
-			    2;
-			if (vsearch_bisect(sr, nlive, lo, max, &plo, &phi,
+			/* Down to the option when that fits with the
+			 * probe after it (a short list), else half of what
+			 * is left, the probe after it kept. */
+			exact = vsearch_log2(nlive - lo) + 1 <=
+			    vsearch_room(s) - 2;
+			max = exact ? 1 << 20 : (vsearch_room(s) - 1) / 2;
+			if (vsearch_bisect(sr, nlive, lo, max, exact, &plo, &phi,
 			    &step, cause) != 0) {
 				r = -1;
 				break;

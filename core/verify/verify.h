@@ -178,6 +178,9 @@ struct vm_result {
 	size_t		 ndevices;
 	char		*console;	/* path of the whole console log */
 	double		 seconds;
+	/* Seconds from the kernel's start to /init and to the end of
+	 * coldplug, at their printk timestamps; -1: not seen. */
+	double		 t_init, t_coldplug;
 	/* Parser state. */
 	long		 cur;		/* step being run, -1 */
 	char	       **tail;		/* last console lines (ring) */
@@ -223,6 +226,9 @@ void	 vm_result_free(struct vm_result *);
 bool	 vm_kvm_usable(void);
 
 /* ------------------------------------------------------------- verify.c */
+
+/* Timed boots of a kernel at most (--boot-runs). */
+#define VERIFY_BOOT_RUNS_MAX 9
 
 /* The probes verify makes at most, the first included, unless told. */
 #define VERIFY_MAX_PROBES 10
@@ -352,8 +358,10 @@ struct verify {
 	/* What the trim bought, measured without a boot (measure.h): the
 	 * baseline (the bundle's kernel package), the final trimmed build,
 	 * the tree's `make localmodconfig` of the same config with the
-	 * bundle's modules (y+m only); -1 figures where not known. */
-	struct measure	 measured[3];
+	 * bundle's modules (y+m only), the --compare config (y+m only);
+	 * -1 figures where not known. Boot times: verify-boottime.c. */
+	struct measure	 measured[4];
+	int		 nmeasured;	/* 3, 4 with --compare */
 	bool		 has_measured;
 	char	       **lost;		/* "bus driver device" bound in the
 					   bundle, not in the guest */
@@ -390,6 +398,11 @@ struct verify {
 int	 verify_run(struct verify *, char **cause);
 /* The report (markdown) of a finished run. */
 char	*verify_report(const struct verify *);
+/* The measured table as TSV and YAML beside the report: REPORT without
+ * its .md, plus .tsv and .yaml; -1 with *cause. Nothing when there is no
+ * table. */
+int	 verify_write_measured(const struct verify *, const char *report,
+	     char **cause);
 void	 verify_free(struct verify *);
 
 /* The guest's /init (core/verify/verify-init.sh, made into a string by the

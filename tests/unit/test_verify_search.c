@@ -247,6 +247,7 @@ kept_count(const struct trims *t)
 static void
 test_one(struct trims *t)
 {
+	int		 rr;
 	static const char *const names[] = { "TMPFS_POSIX_ACL", "BLK_DEV_LOOP",
 	    "NETFILTER_XT_MATCH_STATE", "AMD_NUMA", "RD_LZO", "VIRTIO_NET" };
 	struct vsearch	 s;
@@ -264,7 +265,8 @@ test_one(struct trims *t)
 		o.culprits = &c;
 		o.nculprits = 1;
 		snprintf(name, sizeof name, "one/%s/budget-10", names[i]);
-		checkf(name, run(t, &s, &o, 10) == 0 && s.probes <= 10 &&
+		rr = run(t, &s, &o, 10);
+		checkf(name, rr == 0 && s.probes <= 10 &&
 		    o.real + 1 == s.probes && t->items[c].kept && s.passed &&
 		    final_judged(t, &o) && o.why_ok && o.keeps ==
 		    (int)kept_count(t), "probes %d (oracle %d + 1), culprit "
@@ -281,7 +283,8 @@ test_one(struct trims *t)
 		o.culprits = &c;
 		o.nculprits = 1;
 		snprintf(name, sizeof name, "one/%s/unbounded-exact", names[i]);
-		checkf(name, run(t, &s, &o, 0) == 0 && kept_count(t) == 1 &&
+		rr = run(t, &s, &o, 0);
+		checkf(name, rr == 0 && kept_count(t) == 1 &&
 		    t->items[c].kept && s.passed && s.culprits == 1 &&
 		    !s.budget_hit && s.probes <= 2 + 10 + 8 &&
 		    final_judged(t, &o), "probes %d, %zu put back, culprits %d",
@@ -369,6 +372,7 @@ test_sweep(struct trims *t)
 static void
 test_informed(struct trims *t)
 {
+	int		 rr;
 	struct vsearch	 s;
 	struct oracle	 o;
 	size_t		 c[2];
@@ -380,7 +384,8 @@ test_informed(struct trims *t)
 	o.nculprits = 1;
 	o.named = c;
 	o.nnamed = 1;
-	checkf("informed/one-probe", run(t, &s, &o, 10) == 0 &&
+	rr = run(t, &s, &o, 10);
+	checkf("informed/one-probe", rr == 0 &&
 	    s.probes == 2 && s.passed && kept_count(t) == 1 &&
 	    t->items[c[0]].kept && s.informed_rounds == 1 && s.culprits == 0,
 	    "probes %d, %zu put back, rounds %d", s.probes, kept_count(t),
@@ -391,11 +396,36 @@ test_informed(struct trims *t)
 	o.nculprits = 2;
 	o.named = c;
 	o.nnamed = 1;
-	checkf("informed/then-silent", run(t, &s, &o, 10) == 0 &&
+	rr = run(t, &s, &o, 10);
+	checkf("informed/then-silent", rr == 0 &&
 	    s.probes <= 10 && s.passed && t->items[c[0]].kept &&
 	    t->items[c[1]].kept && s.informed_rounds == 1 &&
 	    final_judged(t, &o), "probes %d, %zu put back", s.probes,
 	    kept_count(t));
+	free(o.passed);
+}
+
+/* A short list (the first 40 trims, 6 subsystems): the culprit is found
+ * option by option within the budget, nothing else put back. */
+static void
+test_short(struct trims *t)
+{
+	int		 rr;
+	struct trims	 sh = *t;
+	struct vsearch	 s;
+	struct oracle	 o;
+	size_t		 c = 17;
+
+	sh.n = 40;
+	memset(&o, 0, sizeof o);
+	o.culprits = &c;
+	o.nculprits = 1;
+	rr = run(&sh, &s, &o, 10);
+	checkf("short-exact", rr == 0 && s.probes <= 10 &&
+	    kept_count(&sh) == 1 && sh.items[c].kept && s.culprits == 1 &&
+	    !s.budget_hit && s.passed && final_judged(&sh, &o),
+	    "probes %d, %zu put back, culprits %d", s.probes,
+	    kept_count(&sh), s.culprits);
 	free(o.passed);
 }
 
@@ -404,12 +434,14 @@ test_informed(struct trims *t)
 static void
 test_never(struct trims *t)
 {
+	int		 rr;
 	struct vsearch	 s;
 	struct oracle	 o;
 
 	memset(&o, 0, sizeof o);
 	o.always_fail = true;
-	checkf("never-passes", run(t, &s, &o, 10) == 0 && s.probes <= 10 &&
+	rr = run(t, &s, &o, 10);
+	checkf("never-passes", rr == 0 && s.probes <= 10 &&
 	    !s.passed && kept_count(t) == t->n, "probes %d, passed %d, %zu "
 	    "put back", s.probes, s.passed, kept_count(t));
 	free(o.passed);
@@ -476,6 +508,7 @@ main(void)
 	test_random(&t, 2);
 	test_random(&t, 3);
 	test_informed(&t);
+	test_short(&t);
 	test_never(&t);
 	free(t.items);
 	free(t.text);
