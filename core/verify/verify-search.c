@@ -460,6 +460,14 @@ vsearch_locate(struct vsearch_run *sr, const char *first_step, char **cause)
 			lo = c;
 			s->informed_rounds++;
 		} else {
+			/* All of a prefix that passed fails now: a flaky
+			 * step or no monotony; search it all again. */
+			if (lo >= nlive) {
+				vsearch_note(s, "trims that passed together "
+				    "fail now (a flaky step, or trimming more "
+				    "repaired one): searching them all again");
+				lo = 0;
+			}
 			/* Down to the option when that fits with the
 			 * probe after it (a short list), else half of what
 			 * is left, the probe after it kept. */

@@ -36,6 +36,7 @@ struct oracle {
 	size_t		 nnamed;
 	bool		 named_done;
 	bool		 always_fail;	/* the untrimmed config fails too */
+	unsigned	 flaky;		/* != 0: verdicts at random (seed) */
 	int		 real;		/* probes the oracle answered */
 	int		 keeps;		/* put-backs told */
 	bool		 why_ok;	/* every reason names the step */
@@ -124,6 +125,14 @@ oracle_probe(void *arg, const bool *want, int left, char **step,
 	(void)left;
 	(void)cause;
 	o->real++;
+	if (o->flaky != 0) {
+		o->flaky = o->flaky * 1103515245 + 12345;
+		if ((o->flaky >> 16) & 1) {
+			*step = xstrdup("ext4");
+			return 0;
+		}
+		return 1;
+	}
 	for (i = 0; i < o->nculprits; i++)
 		if (want[o->culprits[i]]) {
 			*step = xstrdup("ext4");
@@ -429,6 +438,24 @@ test_short(struct trims *t)
 	free(o.passed);
 }
 
+/* Verdicts at random (a flaky step, no monotony): the search still ends
+ * within the budget, without a crash, 200 times. */
+static void
+test_flaky(struct trims *t)
+{
+	struct vsearch	 s;
+	struct oracle	 o;
+	int		 i, nok = 0;
+
+	for (i = 0; i < 200; i++) {
+		memset(&o, 0, sizeof o);
+		o.flaky = (unsigned)i * 7919 + 1;
+		nok += run(t, &s, &o, 10) == 0 && s.probes <= 10;
+		free(o.passed);
+	}
+	checkf("flaky-bounded", nok == 200, "%d of 200 within budget", nok);
+}
+
 /* A step the untrimmed config fails too: the search ends within the
  * budget and does not claim a pass. */
 static void
@@ -509,6 +536,7 @@ main(void)
 	test_random(&t, 3);
 	test_informed(&t);
 	test_short(&t);
+	test_flaky(&t);
 	test_never(&t);
 	free(t.items);
 	free(t.text);
