@@ -46,6 +46,9 @@ struct verify_opts {
 	bool		 tsv, no_fill_back, no_kvm, as_is;
 	bool		 build_bundle_c;	/* --build-bundle-helpers */
 	int		 jobs;
+	int		 max_probes;	/* --max-probes (0 there: -1) */
+	int		 boot_runs;	/* --boot-runs */
+	const char	*compare;	/* --compare CONFIG */
 };
 
 /* The signal handler: ask the loop to stop. */
@@ -185,6 +188,9 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		{ "no-baseline", no_argument, NULL, 'N' },
 		{ "baseline-only", no_argument, NULL, 'O' },
 		{ "as-is", no_argument, NULL, 'g' },
+		{ "max-probes", required_argument, NULL, 'P' },
+		{ "boot-runs", required_argument, NULL, 'R' },
+		{ "compare", required_argument, NULL, 'C' },
 		{ "build-bundle-helpers", no_argument, NULL, 'H' },
 		/* Its first name, when only debug information was left out. */
 		{ "debug-info", no_argument, NULL, 'g' },
@@ -214,6 +220,28 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		case 'O': o->baseline_only = true; break;
 		case 'g': o->as_is = true; break;
 		case 'H': o->build_bundle_c = true; break;
+		case 'C': o->compare = optarg; break;
+		case 'P':
+			o->max_probes = (int)strtol(optarg, &end, 10);
+			if (*end != '\0' || *optarg == '\0' ||
+			    o->max_probes < 0 || o->max_probes > 1000) {
+				fprintf(stderr, "kctui: --max-probes %s: not a "
+				    "number of probes (0: no bound, else 1 to "
+				    "1000)\n", optarg);
+				return -1;
+			}
+			if (o->max_probes == 0)
+				o->max_probes = -1;
+			break;
+		case 'R':
+			o->boot_runs = (int)strtol(optarg, &end, 10);
+			if (*end != '\0' || *optarg == '\0' ||
+			    o->boot_runs < 1 || o->boot_runs > 9) {
+				fprintf(stderr, "kctui: --boot-runs %s: not a "
+				    "number of boots (1 to 9)\n", optarg);
+				return -1;
+			}
+			break;
 		case 'f':
 			if (cli_format(optarg, &o->tsv) != 0)
 				return -1;
@@ -334,6 +362,11 @@ verify_write(struct session *s, const struct verify_opts *o,
 		r = -1;
 	}
 	free(text);
+	if (r == 0 && verify_write_measured(v, report, &cause) != 0) {
+		fprintf(stderr, "kctui: %s\n", cause);
+		free(cause);
+		r = -1;
+	}
 	if (v->passed && verify_save_decisions(s, v) != 0)
 		r = -1;
 	if (!v->passed)
@@ -409,6 +442,9 @@ cmd_verify(struct session *s, int argc, char **argv)
 	v.timeout = o.timeout;
 	v.no_kvm = o.no_kvm;
 	v.no_fill_back = o.no_fill_back;
+	v.max_probes = o.max_probes;
+	v.boot_runs = o.boot_runs;
+	v.compare = o.compare;
 	v.base_kernel = o.base_kernel;
 	v.no_baseline = o.no_baseline;
 	v.baseline_only = o.baseline_only;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <yaml.h>
 
 #include "../../lib/fileio.h"
 #include "../../lib/util.h"
@@ -32,6 +33,7 @@ measure_init(struct measure *m, const char *label)
 	m->label = label;
 	m->bzimage = m->text = m->data = m->bss = m->modules_bytes = -1;
 	m->syscalls = m->modules = m->ym = -1;
+	m->boot_init = m->boot_coldplug = -1;
 }
 
 /* An ELF file opened for reading, or NULL with *cause (*fd set). */
@@ -348,21 +350,81 @@ measure_ym_text(const char *config)
 	return n;
 }
 
-/* A figure, or "-" when unknown. */
-static void
-measure_cell(struct strbuf *sb, long long v)
+/* The rows of the table: TSV and YAML key, markdown label. */
+static const struct measure_row {
+	const char	*key, *label;
+} measure_rows[] = {
+	{ "bzimage_bytes", "bzImage bytes" },
+	{ "vmlinux_text_bytes", "vmlinux text bytes" },
+	{ "vmlinux_data_bytes", "vmlinux data bytes" },
+	{ "vmlinux_bss_bytes", "vmlinux bss bytes" },
+	{ "modules", "modules" },
+	{ "modules_bytes", "modules bytes (files)" },
+	{ "syscalls", "system calls compiled in" },
+	{ "ym", "y+m options" },
+	{ "boot_init_seconds", "boot to /init (s)" },
+	{ "boot_coldplug_seconds", "boot to end of coldplug (s)" },
+};
+#define MEASURE_NROWS (sizeof measure_rows / sizeof measure_rows[0])
+
+/* Row r of column m as text (malloc'd), NULL where unknown; full adds
+ * the markdown's notes (where system calls and boot times come from). */
+static char *
+measure_value(const struct measure *m, size_t r, bool full)
 {
-	if (v < 0)
-		strbuf_adds(sb, " - |");
-	else
-		strbuf_addf(sb, " %lld |", v);
+	long long	 v;
+	double		 t;
+
+	switch (r) {
+	case 0: v = m->bzimage; break;
+	case 1: v = m->text; break;
+	case 2: v = m->data; break;
+	case 3: v = m->bss; break;
+	case 4: v = m->modules; break;
+	case 5: v = m->modules_bytes; break;
+	case 6:
+		if (m->syscalls < 0)
+			return NULL;
+		return full ? xasprintf("%ld (%s)", m->syscalls,
+		    m->syscalls_from != NULL ? m->syscalls_from : "?") :
+		    xasprintf("%ld", m->syscalls);
+	case 7: v = m->ym; break;
+	default:
+		t = r == 8 ? m->boot_init : m->boot_coldplug;
+		if (t < 0)
+			return NULL;
+		if (!full)
+			return xasprintf("%.2f", t);
+		return xasprintf("%.2f (%s%d boot%s, %s)", t, m->boot_runs > 1 ?
+		    "median of " : "", m->boot_runs, m->boot_runs == 1 ? "" :
+		    "s", m->accel != NULL ? m->accel : "?");
+	}
+	return v < 0 ? NULL : xasprintf("%lld", v);
+}
+
+/* The median (measure.h). */
+double
+measure_median(double *x, int n)
+{
+	int	i, j;
+	double	t;
+
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && x[j - 1] > x[j]; j--) {
+			t = x[j];
+			x[j] = x[j - 1];
+			x[j - 1] = t;
+		}
+	return n % 2 == 1 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
 /* The markdown table (measure.h). */
 void
 measure_table(struct strbuf *sb, const struct measure *m, int n)
 {
-	int i;
+	size_t	 r;
+	int	 i;
+	char	*c;
 
 	strbuf_adds(sb, "| |");
 	for (i = 0; i < n; i++)
@@ -370,35 +432,146 @@ measure_table(struct strbuf *sb, const struct measure *m, int n)
 	strbuf_adds(sb, "\n| --- |");
 	for (i = 0; i < n; i++)
 		strbuf_adds(sb, " --- |");
-	strbuf_adds(sb, "\n| bzImage bytes |");
-	for (i = 0; i < n; i++)
-		measure_cell(sb, m[i].bzimage);
-	strbuf_adds(sb, "\n| vmlinux text bytes |");
-	for (i = 0; i < n; i++)
-		measure_cell(sb, m[i].text);
-	strbuf_adds(sb, "\n| vmlinux data bytes |");
-	for (i = 0; i < n; i++)
-		measure_cell(sb, m[i].data);
-	strbuf_adds(sb, "\n| vmlinux bss bytes |");
-	for (i = 0; i < n; i++)
-		measure_cell(sb, m[i].bss);
-	strbuf_adds(sb, "\n| modules |");
-	for (i = 0; i < n; i++)
-		measure_cell(sb, m[i].modules);
-	strbuf_adds(sb, "\n| modules bytes (files) |");
-	for (i = 0; i < n; i++)
-		measure_cell(sb, m[i].modules_bytes);
-	strbuf_adds(sb, "\n| system calls compiled in |");
-	for (i = 0; i < n; i++) {
-		if (m[i].syscalls < 0)
-			strbuf_adds(sb, " - |");
-		else
-			strbuf_addf(sb, " %ld (%s) |", m[i].syscalls,
-			    m[i].syscalls_from != NULL ? m[i].syscalls_from :
-			    "?");
+	for (r = 0; r < MEASURE_NROWS; r++) {
+		strbuf_addf(sb, "\n| %s |", measure_rows[r].label);
+		for (i = 0; i < n; i++) {
+			c = measure_value(&m[i], r, true);
+			strbuf_addf(sb, " %s |", c != NULL ? c : "-");
+			free(c);
+		}
 	}
-	strbuf_adds(sb, "\n| y+m options |");
-	for (i = 0; i < n; i++)
-		measure_cell(sb, m[i].ym);
 	strbuf_addc(sb, '\n');
+}
+
+/* The TSV table (measure.h). */
+void
+measure_tsv(struct strbuf *sb, const struct measure *m, int n)
+{
+	size_t	 r;
+	int	 i;
+	char	*c;
+
+	strbuf_adds(sb, "figure");
+	for (i = 0; i < n; i++)
+		strbuf_addf(sb, "\t%s", m[i].label);
+	strbuf_addc(sb, '\n');
+	for (r = 0; r < MEASURE_NROWS; r++) {
+		strbuf_adds(sb, measure_rows[r].key);
+		for (i = 0; i < n; i++) {
+			c = measure_value(&m[i], r, false);
+			strbuf_addf(sb, "\t%s", c != NULL ? c : "-");
+			free(c);
+		}
+		strbuf_addc(sb, '\n');
+	}
+}
+
+/* libyaml output into a strbuf. */
+static int
+measure_yaml_out(void *arg, unsigned char *buf, size_t len)
+{
+	strbuf_add(arg, (const char *)buf, len);
+	return 1;
+}
+
+/* A scalar; plain for numbers and null, quoted as needed for text. */
+static int
+measure_ys(yaml_emitter_t *e, const char *s, bool plain)
+{
+	yaml_event_t ev;
+
+	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s,
+	    (int)strlen(s), 1, 1, plain ? YAML_PLAIN_SCALAR_STYLE :
+	    YAML_ANY_SCALAR_STYLE);
+	return yaml_emitter_emit(e, &ev);
+}
+
+/* A block mapping or sequence begins (start) or ends. */
+static int
+measure_yblock(yaml_emitter_t *e, bool map, bool start)
+{
+	yaml_event_t ev;
+
+	if (map && start)
+		yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+		    YAML_BLOCK_MAPPING_STYLE);
+	else if (map)
+		yaml_mapping_end_event_initialize(&ev);
+	else if (start)
+		yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+		    YAML_BLOCK_SEQUENCE_STYLE);
+	else
+		yaml_sequence_end_event_initialize(&ev);
+	return yaml_emitter_emit(e, &ev);
+}
+
+/* The document: columns, each a mapping of label, accelerator, boot
+ * runs, system calls' source and the rows. */
+static int
+measure_yaml_doc(yaml_emitter_t *e, const struct measure *m, int n)
+{
+	yaml_event_t	 ev;
+	size_t		 r;
+	int		 i, ok;
+	char		*c, runs[16];
+
+	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	ok = yaml_emitter_emit(e, &ev);
+	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+	ok = ok && yaml_emitter_emit(e, &ev) && measure_yblock(e, true, true) &&
+	    measure_ys(e, "columns", true) && measure_yblock(e, false, true);
+	for (i = 0; ok && i < n; i++) {
+		ok = measure_yblock(e, true, true) &&
+		    measure_ys(e, "label", true) &&
+		    measure_ys(e, m[i].label, false);
+		if (ok && m[i].boot_runs > 0) {
+			snprintf(runs, sizeof runs, "%d", m[i].boot_runs);
+			ok = measure_ys(e, "boot_runs", true) &&
+			    measure_ys(e, runs, true) &&
+			    measure_ys(e, "accelerator", true) &&
+			    measure_ys(e, m[i].accel != NULL ? m[i].accel :
+			    "unknown", false);
+		}
+		if (ok && m[i].syscalls_from != NULL)
+			ok = measure_ys(e, "syscalls_from", true) &&
+			    measure_ys(e, m[i].syscalls_from, false);
+		for (r = 0; ok && r < MEASURE_NROWS; r++) {
+			c = measure_value(&m[i], r, false);
+			ok = measure_ys(e, measure_rows[r].key, true) &&
+			    measure_ys(e, c != NULL ? c : "null", true);
+			free(c);
+		}
+		ok = ok && measure_yblock(e, true, false);
+	}
+	ok = ok && measure_yblock(e, false, false) &&
+	    measure_yblock(e, true, false);
+	yaml_document_end_event_initialize(&ev, 1);
+	ok = ok && yaml_emitter_emit(e, &ev);
+	yaml_stream_end_event_initialize(&ev);
+	return ok && yaml_emitter_emit(e, &ev);
+}
+
+/* The YAML table (measure.h). */
+char *
+measure_yaml(const struct measure *m, int n, char **cause)
+{
+	yaml_emitter_t	 e;
+	struct strbuf	 sb;
+
+	strbuf_init(&sb);
+	if (!yaml_emitter_initialize(&e)) {
+		*cause = xstrdup("libyaml: out of memory");
+		return NULL;
+	}
+	yaml_emitter_set_output(&e, measure_yaml_out, &sb);
+	yaml_emitter_set_unicode(&e, 1);
+	if (!measure_yaml_doc(&e, m, n)) {
+		*cause = xasprintf("libyaml: %s", e.problem != NULL ?
+		    e.problem : "emitter error");
+		yaml_emitter_delete(&e);
+		strbuf_free(&sb);
+		return NULL;
+	}
+	yaml_emitter_delete(&e);
+	return strbuf_detach(&sb);
 }

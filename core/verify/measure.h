@@ -24,6 +24,12 @@ struct measure {
 	long		 modules;	/* .ko files */
 	long long	 modules_bytes;	/* their bytes on disk */
 	long		 ym;		/* y/m options of its config */
+	/* Seconds from the kernel's start to /init and to the end of
+	 * coldplug (printk timestamps), the median of boot_runs boots;
+	 * -1: not booted or not seen. */
+	double		 boot_init, boot_coldplug;
+	int		 boot_runs;
+	const char	*accel;		/* "kvm", "tcg" */
 };
 
 /* Every figure unknown, the column named label. */
@@ -61,4 +67,12 @@ long	measure_ym_text(const char *config);
 /* The table of n columns (markdown), each row a figure, "-" where
  * unknown. */
 void	measure_table(struct strbuf *, const struct measure *, int n);
+/* The same as TSV: a header line "figure" and the labels, then a line a
+ * row, its key (bzimage_bytes, ...) and the values, "-" where unknown. */
+void	measure_tsv(struct strbuf *, const struct measure *, int n);
+/* The same as YAML (libyaml): "columns", a mapping a column (label and
+ * the keys, null where unknown); NULL with *cause on an emitter error. */
+char	*measure_yaml(const struct measure *, int n, char **cause);
+/* The median of n values (n >= 1; sorted in place). */
+double	measure_median(double *, int n);
 #endif

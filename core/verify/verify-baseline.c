@@ -215,6 +215,11 @@ verify_baseline(struct verify_state *st, char **cause)
 	}
 	v->baseline = xasprintf("%s booted and passed every step (%.0f s "
 	    "under %s)", kernel, r.seconds, r.kvm ? "KVM" : "TCG");
+	/* its times, and what it takes to boot it again for more */
+	verify_boot_time_add(st, 0, &r);
+	st->base_kernel = xstrdup(kernel);
+	st->base_root = xstrdup(root);
+	st->base_release = xstrdup(release);
 	verify_measure_baseline(st, root, release, kernel);
 	if (v->baseline_only) {
 		/* its boot is the result the report shows */
@@ -380,6 +385,33 @@ out:
 }
 
 /*
+ * --compare CONFIG: a fourth column with what needs no build, its y+m
+ * (another policy's export, localmodconfig's own config): building it
+ * would cost as much as a probe.
+ */
+static void
+verify_measure_compare(struct verify_state *st)
+{
+	struct verify	*v = st->v;
+	struct measure	*m = &v->measured[3];
+	const char	*slash;
+	char		*text;
+	size_t		 len;
+
+	if (v->compare == NULL)
+		return;
+	slash = strrchr(v->compare, '/');
+	measure_init(m, slash != NULL ? slash + 1 : v->compare);
+	if ((text = file_read_all(v->compare, &len)) != NULL) {
+		m->ym = measure_ym_text(text);
+		free(text);
+	} else
+		verify_note(v, "--compare: the config cannot be read: its "
+		    "column is empty");
+	v->nmeasured = 4;
+}
+
+/*
  * The trimmed column (the last build: the final config when it passed)
  * and localmodconfig's y+m: vmlinux's sections and system calls, the
  * image, the staged modules, the config's y+m.
@@ -429,5 +461,7 @@ verify_measure_trimmed(struct verify_state *st)
 	free(p);
 	measure_init(&v->measured[2], "make localmodconfig");
 	v->measured[2].ym = verify_measure_lmc(st);
+	v->nmeasured = 3;
+	verify_measure_compare(st);
 }
 

@@ -2,9 +2,10 @@
 /*
  * verify-fillback.c - when a step fails, find the trims that broke it and
  * put them back: first what the console names (informed fill-back,
- * verify-informed.c), then adaptive group testing over the trims in
- * subsystem order (verify.c's header says how), each culprit kept with
- * the step that needed it. The probes themselves are verify.c's.
+ * verify-informed.c), then delta debugging in batches by subsystem within
+ * a probe budget (verify-search.c), each put-back kept with the step and
+ * the message or probe that named it. The probes themselves are
+ * verify.c's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,102 +14,8 @@
 #include "../../lib/util.h"
 #include "verify-informed.h"
 #include "verify-int.h"
+#include "verify-search.h"
 #include "verify.h"
-
-/* want[] for "trim the first k of order[], not the kept ones". */
-static void
-verify_prefix(struct verify_state *st, const size_t *live, size_t nlive,
-    size_t k, bool *want)
-{
-	size_t i;
-
-	memset(want, 0, st->v->ntrims * sizeof *want);
-	for (i = 0; i < k && i < nlive; i++)
-		want[live[i]] = true;
-}
-
-/* The number of halvings that bring n candidates down to one. */
-static int
-verify_log2(size_t n)
-{
-	int	k = 0;
-
-	while (n > 1) {
-		n = (n + 1) / 2;
-		k++;
-	}
-	return k;
-}
-
-/*
- * Find the first trim of live[] (indexes of trims not kept, in subsystem
- * order) whose prefix fails, knowing that the prefix of length lo passes
- * and the whole list fails: first over subsystem boundaries, then inside
- * the guilty subsystem. Returns its position in live[], or -1 with
- * *cause; *step is the step that prefix failed.
- */
-static long
-verify_bisect(struct verify_state *st, const size_t *live, size_t nlive,
-    size_t lo, char **step, char **cause)
-{
-	struct verify	*v = st->v;
-	bool		*want = xcalloc(v->ntrims + 1, sizeof *want);
-	size_t		*bounds = xcalloc(nlive + 2, sizeof *bounds);
-	size_t		 nb = 0, i, hi = nlive, blo, bhi, mid;
-	char		*s = NULL;
-	int		 r;
-
-	/* Subsystem boundaries after lo: prefix lengths that end a
-	 * subsystem. */
-	for (i = lo + 1; i <= nlive; i++)
-		if (i == nlive || strcmp(v->trims[live[i]].subsys,
-		    v->trims[live[i - 1]].subsys) != 0)
-			bounds[nb++] = i;
-	/* Over boundaries: the first boundary whose prefix fails. */
-	blo = 0;
-	bhi = nb - 1;	/* bounds[nb - 1] == nlive fails */
-	while (blo < bhi) {
-		mid = (blo + bhi) / 2;
-		/* the rest of this halving, then (at least) the probe of
-		 * the trims left once the culprit is back */
-		st->left = verify_log2(bhi - blo);
-		verify_prefix(st, live, nlive, bounds[mid], want);
-		if ((r = verify_try(st, want, &s, cause)) < 0)
-			goto fail;
-		if (r == 0) {
-			bhi = mid;
-			free(*step);
-			*step = s;
-			s = NULL;
-		} else
-			blo = mid + 1;
-	}
-	hi = bounds[bhi];
-	if (bhi > 0)
-		lo = bounds[bhi - 1];
-	/* Inside the subsystem: the first option whose prefix fails. */
-	while (hi - lo > 1) {
-		mid = (lo + hi) / 2;
-		st->left = verify_log2(hi - lo);
-		verify_prefix(st, live, nlive, mid, want);
-		if ((r = verify_try(st, want, &s, cause)) < 0)
-			goto fail;
-		if (r == 0) {
-			hi = mid;
-			free(*step);
-			*step = s;
-			s = NULL;
-		} else
-			lo = mid;
-	}
-	free(want);
-	free(bounds);
-	return (long)hi - 1;
-fail:
-	free(want);
-	free(bounds);
-	return -1;
-}
 
 /* Put trim i back, needed by step. */
 static void
@@ -124,10 +31,14 @@ verify_keep(struct verify *v, size_t i, const char *step)
 	verify_emit(v, &e);
 }
 
-/* What informed fill-back is putting back for one named module. */
+/* What informed fill-back is putting back for one named module: with
+ * named set, the trims want[] selects get their reason there (the
+ * search keeps them); else the trims not kept are put back at once. */
 struct verify_informed_ctx {
 	struct verify	*v;
 	const char	*why;
+	const bool	*want;
+	char	       **named;
 	int		 kept;
 };
 
@@ -139,26 +50,34 @@ verify_informed_sym(void *arg, const char *sym)
 	size_t				 i;
 
 	for (i = 0; i < c->v->ntrims; i++) {
-		if (c->v->trims[i].kept || strcmp(c->v->trims[i].name,
-		    sym) != 0)
+		if (strcmp(c->v->trims[i].name, sym) != 0)
 			continue;
-		verify_keep(c->v, i, c->why);
+		if (c->named != NULL) {
+			if (!c->want[i] || c->named[i] != NULL)
+				continue;
+			c->named[i] = xstrdup(c->why);
+		} else {
+			if (c->v->trims[i].kept)
+				continue;
+			verify_keep(c->v, i, c->why);
+		}
 		c->kept++;
 	}
 }
 
 /*
- * Informed fill-back: put back the trims that build what the last boot
- * named (verify-informed.c), each recorded with the message that named
- * it. The number put back.
+ * Informed fill-back: the trims of want[] that build what the last boot
+ * named (verify-informed.c), each given the message that named it in
+ * named[] (malloc'd). The number named.
  */
 static int
-verify_informed_keep(struct verify_state *st, const char *step)
+verify_informed_named(struct verify_state *st, const char *step,
+    const bool *want, char **named)
 {
 	struct verify			*v = st->v;
 	struct verify_informed_ctx	 c;
 	struct verify_named		 nm;
-	char				*console, *aliases, *why, *note;
+	char				*console, *aliases, *why;
 	size_t				 i;
 
 	memset(&nm, 0, sizeof nm);
@@ -172,6 +91,8 @@ verify_informed_keep(struct verify_state *st, const char *step)
 	aliases = verify_bundle_file(v, "modules.alias");
 	memset(&c, 0, sizeof c);
 	c.v = v;
+	c.want = want;
+	c.named = named;
 	for (i = 0; i < nm.n; i++) {
 		/* "STEP: MESSAGE", as long as a table cell can bear */
 		why = xasprintf("%s: %.160s", step != NULL ? step : "boot",
@@ -182,14 +103,6 @@ verify_informed_keep(struct verify_state *st, const char *step)
 		    verify_informed_sym, &c);
 		free(why);
 	}
-	if (c.kept > 0) {
-		note = xasprintf("%d option%s put back because the boot named "
-		    "them (%zu module%s named)", c.kept, c.kept == 1 ? "" :
-		    "s", nm.n, nm.n == 1 ? "" : "s");
-		verify_note(v, note);
-		free(note);
-	}
-	v->informed += c.kept;
 	free(aliases);
 	verify_named_free(&nm);
 	return c.kept;
@@ -235,70 +148,106 @@ verify_keep_nontwin(struct verify_state *st)
 	free(aliases);
 }
 
+/* The search's view of verify (verify-search.h's callbacks). */
+struct verify_search_ctx {
+	struct verify_state	*st;
+	struct vsearch		*s;
+};
+
+/* A probe for the search: verify_try, the probes counted as verify
+ * counts them (the memo answers some without a build). */
+static int
+verify_search_probe(void *arg, const bool *want, int left, char **step,
+    char **cause)
+{
+	struct verify_search_ctx	*c = arg;
+	int				 r;
+
+	c->st->left = left;
+	r = verify_try(c->st, want, step, cause);
+	c->s->probes = c->st->v->probes;
+	return r;
+}
+
+/* What the last boot's console names among want[], for the search. */
+static int
+verify_search_informed(void *arg, const char *step, const bool *want,
+    char **named)
+{
+	struct verify_search_ctx	*c = arg;
+	struct verify			*v = c->st->v;
+	char				*note;
+	int				 n;
+
+	if (v->kb == NULL)
+		return 0;
+	n = verify_informed_named(c->st, step, want, named);
+	if (n > 0) {
+		note = xasprintf("%d option%s put back because the boot named "
+		    "them", n, n == 1 ? "" : "s");
+		verify_note(v, note);
+		free(note);
+	}
+	v->informed += n;
+	return n;
+}
+
+/* A put-back the search decided. */
+static void
+verify_search_keep(void *arg, size_t i, const char *why)
+{
+	struct verify_search_ctx *c = arg;
+
+	verify_keep(c->st->v, i, why);
+}
+
+/* A remark of the search's. */
+static void
+verify_search_note(void *arg, const char *text)
+{
+	struct verify_search_ctx *c = arg;
+
+	verify_note(c->st->v, text);
+}
+
 /*
- * The fill-back loop: while the trims left fail, put back what the failed
- * boot names (informed fill-back: one probe for all of them), and only
- * when it names nothing, find one culprit by bisection and put it back.
- * lo, the length of the prefix known to pass, carries over: taking
- * culprits out of the list leaves the part of that prefix that remains.
+ * The fill-back: while the trims left fail, put back what the failed
+ * boot names, else search for the culprit in batches by subsystem, within
+ * the probe budget (verify-search.c).
  */
 int
 verify_fill_back(struct verify_state *st, const char *first_step,
     char **cause)
 {
-	struct verify	*v = st->v;
-	size_t		*live = xcalloc(v->ntrims + 1, sizeof *live);
-	bool		*want = xcalloc(v->ntrims + 1, sizeof *want);
-	size_t		 nlive, i, lo = 0;
-	char		*step = xstrdup(first_step), *s = NULL;
-	long		 c;
-	int		 r = 0;
+	struct verify			*v = st->v;
+	struct vsearch			 s;
+	struct verify_search_ctx	 c;
+	size_t				 i;
+	int				 r;
 
-	for (;;) {
-		nlive = 0;
-		for (i = 0; i < v->ntrims; i++)
-			if (!v->trims[i].kept)
-				live[nlive++] = i;
-		if (nlive == 0) {
-			/* Everything is back and it still fails: the
-			 * untrimmed config fails this step too. */
-			v->passed = false;
-			break;
-		}
-		if (v->kb != NULL && verify_informed_keep(st, step) > 0) {
-			for (i = 0, c = 0; i < lo; i++)
-				c += !v->trims[live[i]].kept;
-			lo = (size_t)c;
-			goto probe;
-		}
-		c = verify_bisect(st, live, nlive, lo, &step, cause);
-		if (c < 0) {
-			r = -1;
-			break;
-		}
-		verify_keep(v, live[c], step);
-		lo = (size_t)c;
-probe:
-		/* The trims left, all of them: if they pass, that was the
-		 * last probe. */
-		st->left = 0;
-		for (i = 0; i < v->ntrims; i++)
-			want[i] = !v->trims[i].kept;
-		if ((r = verify_try(st, want, &s, cause)) < 0)
-			break;
-		if (r == 1) {
-			v->passed = true;
-			r = 0;
-			break;
-		}
-		free(step);
-		step = s;
-		s = NULL;
+	memset(&s, 0, sizeof s);
+	s.items = xcalloc(v->ntrims + 1, sizeof *s.items);
+	for (i = 0; i < v->ntrims; i++) {
+		s.items[i].name = v->trims[i].name;
+		s.items[i].subsys = v->trims[i].subsys;
+		s.items[i].kept = v->trims[i].kept;
 	}
-	free(step);
-	free(s);
-	free(live);
-	free(want);
+	s.n = v->ntrims;
+	s.budget = v->max_probes == 0 ? VERIFY_MAX_PROBES :
+	    v->max_probes < 0 ? 0 : v->max_probes;
+	s.probes = v->probes;
+	s.probe = verify_search_probe;
+	s.informed = verify_search_informed;
+	s.keep = verify_search_keep;
+	s.note = verify_search_note;
+	c.st = st;
+	c.s = &s;
+	s.arg = &c;
+	r = vsearch_run(&s, first_step, cause);
+	v->passed = r == 0 && s.passed;
+	v->budget_hit = s.budget_hit;
+	v->batches = s.batches;
+	v->culprits = s.culprits;
+	free(s.items);
 	return r;
 }
-

@@ -149,6 +149,11 @@ if [ -e /proc/modules ] && [ -d "/lib/modules/$(uname -r)" ] &&
 	done
 fi
 
+# The end of coldplug, at the kernel's clock: its printk timestamp on the
+# console is the boot time verify measures (<2>: shown at any loglevel
+# but quiet's lowest).
+echo "<2>kctui: coldplug done" > /dev/kmsg 2>/dev/null
+
 # ---- the workload, in a subshell: its exit or failure does not end init
 if [ -r /etc/kctui/workload ]; then
 	(cd /root 2>/dev/null; . /etc/kctui/workload)

@@ -51,7 +51,25 @@ struct verify_state {
 	struct kc_symbol **raise;
 	unsigned char	*raise_to;
 	size_t		 nraise;
+	/* The last passing probe's boot (the report's steps, its times),
+	 * and the hash of the config the build directory holds now. */
+	struct vm_result pass;
+	bool		 has_pass;
+	uint64_t	 built_hash, pass_hash;
+	/* The baseline, booted again for its times (NULL: none), and the
+	 * boot times, /init and coldplug, of each kernel's timed boots. */
+	char		*base_kernel, *base_root, *base_release;
+	double		 times[2][2][VERIFY_BOOT_RUNS_MAX];
+	int		 ntimes[2];
 };
+
+/* verify-boottime.c: boot the baseline and the final trimmed kernel
+ * again, interleaved, until each has v->boot_runs timed boots, and put
+ * the medians in the measured table. */
+void	 verify_boot_times(struct verify_state *);
+/* The boot times of one boot of the baseline (0) or the trim (1). */
+void	 verify_boot_time_add(struct verify_state *, int which,
+	     const struct vm_result *);
 
 /* verify.c: tell the caller; build, boot and judge the probe of the
  * trims want says (1 passed, 0 failed at *step, -1 with *cause). */

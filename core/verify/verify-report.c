@@ -137,10 +137,17 @@ verify_report(const struct verify *v)
 	if (v->informed > 0)
 		strbuf_addf(&sb, "- put back because a failed boot named them: "
 		    "%d (the rest by bisection)\n", v->informed);
+	if (v->probes > 1 || v->budget_hit)
+		strbuf_addf(&sb, "- search: at most %d probes (--max-probes; "
+		    "0: no bound); %d culprit%s found option by option, %d batch%s put back "
+		    "whole%s\n", v->max_probes == 0 ? VERIFY_MAX_PROBES :
+		    v->max_probes < 0 ? 0 : v->max_probes, v->culprits, v->culprits == 1 ? "" : "s",
+		    v->batches, v->batches == 1 ? "" : "es", v->budget_hit ?
+		    " (the budget ended the search before every batch was "
+		    "searched: see the notes and the put-backs)" : "");
 	if (v->has_measured) {
-		strbuf_adds(&sb, "\n## What the trim bought (measured "
-		    "without a boot)\n\nRead from the kernels themselves: "
-		    "the image's bytes; vmlinux's sections as size(1) counts "
+		strbuf_addf(&sb, "\n## What the trim bought\n\nRead from "
+		    "the kernels themselves: the image's bytes; vmlinux's sections as size(1) counts "
 		    "them (the baseline's unpacked from its image by the "
 		    "tree's scripts/extract-vmlinux); the system "
 		    "calls compiled in (the syscall table's entries that are "
@@ -148,8 +155,15 @@ verify_report(const struct verify *v)
 		    "from its System.map); the modules and their bytes on "
 		    "disk; the config's y+m, beside the tree's own `make "
 		    "localmodconfig` of the untrimmed config with the "
-		    "bundle's modules. Boot times are not measured here.\n\n");
-		measure_table(&sb, v->measured, 3);
+		    "bundle's modules; the seconds from the kernel's start to "
+		    "/init (its \"Run /init\" line) and to the end of coldplug "
+		    "(/init's line once devices settled, its passes of 2 s "
+		    "included), at their printk timestamps, the median of "
+		    "the boots said, baseline and trim booted interleaved on "
+		    "this machine under the same accelerator%s.\n\n",
+		    v->nmeasured > 3 ? "; the last column, a config given "
+		    "with --compare, is not built: its y+m only" : "");
+		measure_table(&sb, v->measured, v->nmeasured);
 	}
 	verify_report_steps(v, &sb);
 	if (kept > 0) {

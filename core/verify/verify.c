@@ -4,18 +4,13 @@
  * on the bundle's machine, judge the workload's steps, and when a step
  * fails find the trims that broke it and put them back.
  *
- * The search is adaptive group testing, as ktest.pl's config_bisect and
- * syzkaller's kconfig minimizer do it: the trims are ordered by subsystem
- * (the directory of their Kconfig file), a probe trims a prefix of that
- * list, and a binary search over subsystem boundaries, then over the
- * options of the guilty subsystem, finds the first trim whose prefix
- * fails. That one is put back and the search goes on from the last
- * prefix known to pass, until the trims left pass together. It assumes
- * monotony (trimming more never repairs a step), which is what makes
- * log2(n) probes per culprit enough. Each probe is a configuration the
- * engine computed from the untrimmed one (so it is one conf accepts:
- * dependencies follow), built incrementally in the same O= directory.
- * Probes that compute to the same configuration share a verdict.
+ * When the first probe fails, verify-fillback.c puts back what the
+ * console names, then searches in batches by subsystem within a probe
+ * budget (verify-search.c says how and on what assumptions). Each probe
+ * is a configuration the engine computed from the untrimmed one (so it is
+ * one conf accepts: dependencies follow), built incrementally in the same
+ * O= directory. Probes that compute to the same configuration share a
+ * verdict.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -658,8 +653,18 @@ verify_try(struct verify_state *st, const bool *want, char **step,
 	free(build);
 	free(v->final);
 	v->final = config;
+	st->built_hash = h;
 	if (r < 0)
 		return -1;
+	if (r == 1) {
+		/* The boot the report shows and times, if this config is
+		 * the final one. */
+		vm_result_free(&st->pass);
+		st->pass = v->result;
+		memset(&v->result, 0, sizeof v->result);
+		st->has_pass = true;
+		st->pass_hash = h;
+	}
 	free(v->failure);
 	v->failure = r == 1 ? NULL : xstrdup(*step);
 	st->memo = xrealloc(st->memo, (st->nmemo + 1) * sizeof *st->memo);
@@ -734,6 +739,33 @@ verify_host_fits(const struct verify *v, char **cause)
 	return 0;
 }
 
+/*
+ * WORK/trims.tsv: the trims in the order the search takes them (name,
+ * subsystem, from, to), for whoever wants to know what a probe searches
+ * over (tests/unit/test_verify_search.c's fixture is one). Best effort: a
+ * run does not need it.
+ */
+static void
+verify_write_trims(struct verify_state *st)
+{
+	struct verify	*v = st->v;
+	struct strbuf	 sb;
+	char		*path, *why = NULL;
+	size_t		 i;
+	static const char tri[] = "nmy";
+
+	strbuf_init(&sb);
+	for (i = 0; i < v->ntrims; i++)
+		strbuf_addf(&sb, "%s\t%s\t%c\t%c\n", v->trims[i].name,
+		    v->trims[i].subsys, tri[v->trims[i].from % 3],
+		    tri[v->trims[i].to % 3]);
+	path = xasprintf("%s/trims.tsv", v->work);
+	if (file_write_atomic(path, sb.s, sb.len, 0644, 0, &why) != 0)
+		free(why);
+	free(path);
+	strbuf_free(&sb);
+}
+
 /* Set up the state: directories, the build, the trims. */
 static int
 verify_setup(struct verify_state *st, char **cause)
@@ -783,7 +815,45 @@ verify_setup(struct verify_state *st, char **cause)
 	st->b.progress = verify_build_progress;
 	st->b.log = verify_build_log;
 	st->b.arg = st;
-	return verify_find_trims(st, cause);
+	if (verify_find_trims(st, cause) != 0)
+		return -1;
+	verify_write_trims(st);
+	return 0;
+}
+
+/*
+ * The build directory holds the final config: when the search's last
+ * probe was not it (phase 3 of verify-search.c ends on a failure as well
+ * as on a pass), build it again (incremental: what the failed probe
+ * changed) for the measures and the timed boots. It passed its probe
+ * already: this is no probe. -1 with *cause.
+ */
+static int
+verify_final_build(struct verify_state *st, char **cause)
+{
+	struct verify	*v = st->v;
+	uint64_t	 h = hash_buf64(v->final, strlen(v->final));
+	char		*build;
+	bool		 changed = false;
+	int		 rc;
+
+	if (h == st->built_hash)
+		return 0;
+	verify_note(v, "building the final config again (it passed its "
+	    "probe; a later probe failed) for its measures");
+	/* verify_compose() left the engine on the final config */
+	build = verify_build_variant(st);
+	rc = file_write_atomic(st->probe_config, build != NULL ? build :
+	    v->final, strlen(build != NULL ? build : v->final), 0644, 0,
+	    cause);
+	free(build);
+	if (rc == 0)
+		rc = build_config(&st->b, st->probe_config, &changed, cause);
+	if (rc == 0)
+		rc = build_kernel(&st->b, cause);
+	if (rc == 0)
+		st->built_hash = h;
+	return rc;
 }
 
 /* Sizes of the last build: bzImage, and the staged modules' .ko files. */
@@ -849,17 +919,28 @@ verify_run(struct verify *v, char **cause)
 			r = verify_fill_back(&st, step, cause);
 	}
 	if (r == 0 && v->passed) {
-		/* The final config is the last one built (the passing
-		 * probe), unless the memo answered: compose it again. */
+		/* The final config is the last passing probe's (the search
+		 * ends on one), not always the last one built. */
 		want = xcalloc(v->ntrims + 1, sizeof *want);
 		for (i = 0; i < v->ntrims; i++)
 			want[i] = !v->trims[i].kept;
 		free(v->final);
 		v->final = verify_compose(&st, want);
 		free(want);
+		r = verify_final_build(&st, cause);
+	}
+	if (st.has_pass && v->passed) {
+		vm_result_free(&v->result);
+		v->result = st.pass;
+		memset(&st.pass, 0, sizeof st.pass);
+		st.has_pass = false;
+		verify_compare(v, &v->result);
+		verify_boot_time_add(&st, 1, &v->result);
 	}
 	verify_sizes(&st);
 	verify_measure_trimmed(&st);
+	if (r == 0)
+		verify_boot_times(&st);
 out:
 	v->seconds = clock_now() - t0;
 	free(step);
@@ -881,6 +962,10 @@ out:
 	free(st.strsyms);
 	free(st.raise);
 	free(st.raise_to);
+	vm_result_free(&st.pass);
+	free(st.base_kernel);
+	free(st.base_root);
+	free(st.base_release);
 	return r;
 }
 

@@ -178,6 +178,9 @@ struct vm_result {
 	size_t		 ndevices;
 	char		*console;	/* path of the whole console log */
 	double		 seconds;
+	/* Seconds from the kernel's start to /init and to the end of
+	 * coldplug, at their printk timestamps; -1: not seen. */
+	double		 t_init, t_coldplug;
 	/* Parser state. */
 	long		 cur;		/* step being run, -1 */
 	char	       **tail;		/* last console lines (ring) */
@@ -223,6 +226,12 @@ void	 vm_result_free(struct vm_result *);
 bool	 vm_kvm_usable(void);
 
 /* ------------------------------------------------------------- verify.c */
+
+/* Timed boots of a kernel at most (--boot-runs). */
+#define VERIFY_BOOT_RUNS_MAX 9
+
+/* The probes verify makes at most, the first included, unless told. */
+#define VERIFY_MAX_PROBES 10
 
 /* One option the trimmed config turns off (or from y to m). */
 struct verify_trim {
@@ -290,6 +299,15 @@ struct verify {
 	bool		 no_kvm;
 	char		*kvm_error;	/* set: KVM failed once, TCG since */
 	bool		 no_fill_back;	/* judge the trimmed config only */
+	/* Probes in all, the first included (verify-search.c): 0,
+	 * VERIFY_MAX_PROBES; < 0, no bound. */
+	int		 max_probes;
+	/* Boots of each kernel timed for the boot-time rows, interleaved
+	 * (baseline, trim, baseline, ...; the median is reported): 0, 1. */
+	int		 boot_runs;
+	/* A second config for the measured table's last column (y+m and
+	 * what needs no build), or NULL. */
+	const char	*compare;
 	/* The baseline boot before any build: the kernel the bundle was
 	 * recorded on, unpacked (ROOT/boot/vmlinuz-REL and
 	 * ROOT/lib/modules/REL), or NULL: the distribution package of the
@@ -340,8 +358,10 @@ struct verify {
 	/* What the trim bought, measured without a boot (measure.h): the
 	 * baseline (the bundle's kernel package), the final trimmed build,
 	 * the tree's `make localmodconfig` of the same config with the
-	 * bundle's modules (y+m only); -1 figures where not known. */
-	struct measure	 measured[3];
+	 * bundle's modules (y+m only), the --compare config (y+m only);
+	 * -1 figures where not known. Boot times: verify-boottime.c. */
+	struct measure	 measured[4];
+	int		 nmeasured;	/* 3, 4 with --compare */
 	bool		 has_measured;
 	char	       **lost;		/* "bus driver device" bound in the
 					   bundle, not in the guest */
@@ -362,6 +382,9 @@ struct verify {
 					   step */
 	int		 informed;	/* put back because a boot named them
 					   (the rest by bisection) */
+	int		 culprits;	/* found option by option */
+	int		 batches;	/* put back whole, for the budget */
+	bool		 budget_hit;	/* the probe budget cut the search */
 	char		*baseline;	/* what the baseline was and did, or
 					   why there was none (the report) */
 	char		*build_error;	/* its build's error, if the build
@@ -375,6 +398,11 @@ struct verify {
 int	 verify_run(struct verify *, char **cause);
 /* The report (markdown) of a finished run. */
 char	*verify_report(const struct verify *);
+/* The measured table as TSV and YAML beside the report: REPORT without
+ * its .md, plus .tsv and .yaml; -1 with *cause. Nothing when there is no
+ * table. */
+int	 verify_write_measured(const struct verify *, const char *report,
+	     char **cause);
 void	 verify_free(struct verify *);
 
 /* The guest's /init (core/verify/verify-init.sh, made into a string by the

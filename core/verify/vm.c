@@ -144,6 +144,7 @@ vm_result_init(struct vm_result *res, const struct workload *w)
 
 	memset(res, 0, sizeof *res);
 	res->cur = -1;
+	res->t_init = res->t_coldplug = -1;
 	res->tail = xcalloc(VM_TAIL_LINES, sizeof *res->tail);
 	if (w == NULL)
 		return;
@@ -304,6 +305,47 @@ vm_mark(struct vm_result *res, const char *s, const char *end)
 
 /* Take one console line: a marker anywhere in it updates the result;
  * every line goes to the tail ring and to the running step's log. */
+/*
+ * The boot times a console line gives: the kernel's "Run /init as init
+ * process" (init/main.c, the moment it execs /init) and /init's own
+ * "kctui: coldplug done" through /dev/kmsg (verify-init.sh, once devices
+ * have settled), each at its printk timestamp "[    1.234567] " (the
+ * command line has printk.time=1): seconds since the kernel started.
+ */
+static void
+vm_boot_times(struct vm_result *res, const char *line, size_t len)
+{
+	static const char init[] = "Run /init as init process";
+	static const char cold[] = "kctui: coldplug done";
+	const char	*p = line, *end = line + len;
+	char		*num, *e;
+	double		 t;
+
+	if (len < 4 || *p != '[')
+		return;
+	for (p++; p < end && *p == ' '; p++)
+		;
+	e = memchr(p, ']', (size_t)(end - p));
+	if (e == NULL || e == p)
+		return;
+	num = xstrndup(p, (size_t)(e - p));
+	t = strtod(num, &e);
+	if (*e != '\0' || t < 0 || t > 1e6) {
+		free(num);
+		return;
+	}
+	free(num);
+	p = memchr(p, ']', (size_t)(end - p)) + 1;
+	while (p < end && *p == ' ')
+		p++;
+	if (res->t_init < 0 && (size_t)(end - p) >= sizeof init - 1 &&
+	    memcmp(p, init, sizeof init - 1) == 0)
+		res->t_init = t;
+	else if (res->t_coldplug < 0 && (size_t)(end - p) >= sizeof cold - 1 &&
+	    memcmp(p, cold, sizeof cold - 1) == 0)
+		res->t_coldplug = t;
+}
+
 void
 vm_result_line(struct vm_result *res, const char *line, size_t len)
 {
@@ -318,6 +360,7 @@ vm_result_line(struct vm_result *res, const char *line, size_t len)
 	free(res->tail[slot]);
 	res->tail[slot] = xstrndup(line, len);
 	end = line + len;
+	vm_boot_times(res, line, len);
 	/* the kernel's printk may have written before the marker */
 	m = memmem(line, len, VM_MARK, sizeof VM_MARK - 1);
 	pre = m != NULL ? (size_t)(m - line) : len;
@@ -529,7 +572,9 @@ vm_args(const struct vm_boot *b, const char *qemu, bool kvm,
 	vm_argv_add(a, b->kernel);
 	vm_argv_add(a, "-initrd");
 	vm_argv_add(a, b->initrd);
-	t = xasprintf("%s panic=-1", s->cmdline);
+	/* printk.time=1: every kernel line timed, for the boot times
+	 * (vm_boot_times), whatever CONFIG_PRINTK_TIME says */
+	t = xasprintf("%s panic=-1 printk.time=1", s->cmdline);
 	vm_argv_add(a, "-append");
 	vm_argv_add(a, t);
 	free(t);

@@ -21,6 +21,10 @@
 #                       build directory, as fill-back's next probe is)
 #   VERIFY_BUNDLE=NAME  a bundle of tests/fixtures/evidence (or a path) with
 #                       a vm and a workload (default cloud-vm; desktop-vm)
+#   VERIFY_BOOT_RUNS=N  timed boots of the baseline and of the verified
+#                       trim, interleaved, their medians in the measured
+#                       table (default 3; kctui verify --boot-runs)
+#   VERIFY_MAX_PROBES=N the probe budget (default 10; 0: no bound)
 #   KCTUI               the binary (default ./kctui)
 #
 # The exported config keeps Debian's debug information and module
@@ -94,7 +98,9 @@ bench_verify() {
 	set +e
 	"$KCTUI" -C "$SRC" --config "$1" verify -e "$BUNDLE" -j "$JOBS" \
 		--work-dir "$2" --decisions "$OUT/decisions-$3" \
-		--format tsv --timeout 900 > "$OUT/verify-$3.tsv" 2> "$OUT/verify-$3.err"
+		--format tsv --timeout 900 --boot-runs "${VERIFY_BOOT_RUNS:-3}" \
+		--max-probes "${VERIFY_MAX_PROBES:-10}" \
+		> "$OUT/verify-$3.tsv" 2> "$OUT/verify-$3.err"
 	rc=$?
 	set -e
 	secs=$(elapsed_since "$t0")
@@ -122,6 +128,7 @@ for policy in $POLICIES; do
 			($4 != "" ? " at " : ""), $4, $5, objs[$2]
 			printf "    phases (s from the probe'"'"'s start):%s\n", ph[$2] }
 		$1 == "keep" { printf "  put back %s: needed at boot: %s\n", $2, $3 }
+		$1 == "note" { printf "  note: %s\n", $2 }
 		$1 == "step" { steps[$2] = steps[$2] " " $3 "=" $4 }
 		END { for (p in steps) last = p; if (last != "") printf "  steps of probe %s:%s\n", last, steps[last] }
 	' "$OUT/verify-$policy.tsv"
@@ -129,6 +136,8 @@ for policy in $POLICIES; do
 		END { printf "  cold loop %.0f s (target <= 1500), later probes max %.0f s (target <= 180)\n", c, m }' \
 		"$OUT/verify-$policy.tsv"
 	echo "  bzImage $bz bytes (Debian's untrimmed $deb_bz), modules $mod bytes installed stripped (Debian's $deb_mod)"
+	echo "  probes: $(grep -c $'^probe\t' "$OUT/verify-$policy.tsv") (budget ${VERIFY_MAX_PROBES:-10}), put back: $(grep -c $'^keep\t' "$OUT/verify-$policy.tsv")"
+	sed -n '/^## What the trim bought/,/^## Steps/p' "$cfg.verify.md" | grep '^|' | sed 's/^/  /'
 	[ $rc -eq 0 ] || sed 's/^/  | /' "$OUT/verify-$policy.err"
 done
 
@@ -145,7 +154,7 @@ if [ "${VERIFY_LATER:-1}" = 1 ] && [ -n "$first" ]; then
 	wd=$KCTUI_CACHE/verify-debian-$BNAME
 	[ "${VERIFY_FRESH:-0}" = 1 ] && wd=$wd-$first
 	rm -f "$OUT/decisions-later"
-	bench_verify "$cfg" "$wd" later
+	VERIFY_BOOT_RUNS=1 bench_verify "$cfg" "$wd" later
 	echo "verify later round ($first + CONFIG_DUMMY=m, same build directory): exit $rc in ${secs} s (target <= 180)"
 	awk -F'\t' '
 		$1 == "build" { objs[$2] = $3 }

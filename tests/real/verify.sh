@@ -127,7 +127,7 @@ if [ "$sfx" = "" ]; then
 		exit 1
 	fi
 	pass "$name" "verified in $secs s, $(grep -c '^probe' "$work/loop.tsv") probes"
-	grep -qx $'keep\tCONFIG_BINFMT_ELF\tboot' "$work/loop.tsv" &&
+	grep -q $'^keep\tCONFIG_BINFMT_ELF\tboot: bisection (probe [0-9]*)$' "$work/loop.tsv" &&
 		pass "real/verify-culprit$sfx" ||
 		fail_with "real/verify-culprit$sfx" "BINFMT_ELF not put back for boot" cat "$work/loop.tsv"
 	# Informed fill-back: the step's own "modprobe: module binfmt_misc not
@@ -154,7 +154,7 @@ if [ "$sfx" = "" ]; then
 	cmp -s "$work/trimmed.orig" "$work/trimmed.config.old" &&
 		pass "real/verify-old-kept$sfx" ||
 		fail "real/verify-old-kept$sfx" "the trimmed config was not kept as .old"
-	grep -qx 'CONFIG_BINFMT_ELF keep  # needed at boot: boot' "$work/decisions" &&
+	grep -q '^CONFIG_BINFMT_ELF keep  # needed at boot: boot: bisection (probe [0-9]*)$' "$work/decisions" &&
 		grep -q '^CONFIG_BINFMT_MISC keep  # needed at boot: module: modprobe: module binfmt_misc not found' "$work/decisions" &&
 		pass "real/verify-decision$sfx" ||
 		fail_with "real/verify-decision$sfx" "no keep decision" cat "$work/decisions"
@@ -177,7 +177,7 @@ if [ "$sfx" = "" ]; then
 		fail "real/verify-no-modversions$sfx" "built with MODVERSIONS=$(val "$WORK/build/.config" CONFIG_MODVERSIONS), final MODVERSIONS=$(val "$f" CONFIG_MODVERSIONS)"
 	fi
 	grep -q '^\*\*Verified\*\*' "$work/trimmed.config.verify.md" &&
-		grep -q '| CONFIG_BINFMT_ELF | fs | boot |' "$work/trimmed.config.verify.md" &&
+		grep -q '| CONFIG_BINFMT_ELF | fs | boot: bisection (probe [0-9]*) |' "$work/trimmed.config.verify.md" &&
 		pass "real/verify-report$sfx" ||
 		fail_with "real/verify-report$sfx" "report" cat "$work/trimmed.config.verify.md"
 	# What the trim bought: every row of the measured table, the
@@ -218,24 +218,53 @@ if [ "$sfx" = "" ]; then
 		fail_with "real/verify-steps$sfx" "$n of 4 steps passed on the last boot" cat "$work/loop.tsv"
 	cp "$work/trimmed.config" "$KCTUI_CACHE/verify-tiny.final"
 
-	# A trim the workload needs, named by the failed boot: only
-	# BINFMT_MISC off, its step's modprobe fails, informed fill-back puts
-	# it back with that message, the second probe passes: 2 probes, no
+	# A minimal trim put back from a console message: `kctui export
+	# --policy minimal` of the untrimmed config with the tiny bundle
+	# (no trace: the one module it never loaded, BINFMT_MISC, is its only
+	# candidate); its step's modprobe fails, informed fill-back puts it
+	# back with that message, the second probe passes: 2 probes, no
 	# bisection (the issue's "repaired in 2 probes", counted from the
-	# TSV).
-	sed 's/^CONFIG_BINFMT_MISC=m/# CONFIG_BINFMT_MISC is not set/' "$work/base.config" > "$work/fs.config"
-	"$KCTUI" -C "$SRC" --config "$work/fs.config" olddefconfig > /dev/null 2>&1
+	# TSV). The second probe rebuilds only what changed in the same O=
+	# directory: its objects and build seconds are printed. The measured
+	# table also as TSV and YAML beside the report, with the boot times
+	# (1 timed boot here; the bench asks for 3) and a --compare column.
+	"$KCTUI" -C "$SRC" --config "$work/base.config" export -e "$BUNDLE" \
+		--policy minimal --accept all -o "$work/fs.config" \
+		--report "$work/fs-export.md" --decisions "$work/decisions-fs" > /dev/null 2>&1
 	kv --config "$work/fs.config" verify -e "$BUNDLE" -j2 --work-dir "$WORK" \
-		--decisions "$work/decisions-fs" --format tsv --timeout 120
+		--decisions "$work/decisions-fs" --format tsv --timeout 120 \
+		--report "$work/fs.md" --boot-runs 1 --compare "$work/base.config"
 	np=$(grep -c $'^probe\t' "$work/out")
+	objs2=$(awk -F'\t' '$1 == "build" && $2 == 2 { n = $3 } END { print n + 0 }' "$work/out")
+	bsecs2=$(awk -F'\t' '$1 == "phase" && $2 == 2 && $3 == "build" { b = $4 }
+		$1 == "phase" && $2 == 2 && $3 == "install" { i = $4 } END { printf "%.0f", i - b }' "$work/out")
 	if [ $rc -eq 0 ] && [ "$np" = 2 ] &&
+	   grep -q '^- `CONFIG_BINFMT_MISC` (m)' "$work/fs-export.md" &&
 	   grep -q $'^verdict\t1\tfail\tmodule' "$work/out" &&
 	   grep -q $'^keep\tCONFIG_BINFMT_MISC\tmodule: modprobe: module binfmt_misc not found' "$work/out" &&
 	   grep -q $'^verdict\t2\tpass' "$work/out" &&
+	   grep -q '| CONFIG_BINFMT_MISC | fs | module: modprobe: module binfmt_misc not found' "$work/fs.md" &&
 	   [ "$(val "$work/fs.config" CONFIG_BINFMT_MISC)" = m ]; then
-		pass "real/verify-informed-two-probes" "$np probes: the module step's message put BINFMT_MISC back"
+		pass "real/verify-informed-two-probes" "$np probes: the minimal trim's BINFMT_MISC put back by the module step's message; probe 2 built $objs2 objects in ${bsecs2} s (same O= directory)"
 	else
 		fail_with "real/verify-informed-two-probes" "exit $rc, $np probes" cat "$work/out" "$work/err"
+	fi
+	# The measured table in three forms, the same figures: every row in
+	# the TSV, the trim's boot to /init timed (the baseline has no
+	# kernel here), the --compare column's y+m that of the config.
+	tsv=$work/fs.tsv yml=$work/fs.yaml
+	rows=$(awk -F'\t' 'NR > 1 { n++ } END { print n + 0 }' "$tsv" 2>/dev/null)
+	tinit=$(awk -F'\t' '$1 == "boot_init_seconds" { print $3 }' "$tsv" 2>/dev/null)
+	cym=$(awk -F'\t' '$1 == "ym" { print $5 }' "$tsv" 2>/dev/null)
+	mdbz=$(grep '^| bzImage bytes |' "$work/fs.md" | awk -F'|' '{ gsub(/ /, "", $4); print $4 }')
+	if [ "$rows" = 10 ] && [[ "$tinit" =~ ^[0-9]+\.[0-9]+$ ]] &&
+	   [ "$cym" = "$(grep -cE '^CONFIG_[A-Za-z0-9_]+=[ym]$' "$work/base.config")" ] &&
+	   [ "$(awk -F'\t' '$1 == "bzimage_bytes" { print $3 }' "$tsv")" = "$mdbz" ] &&
+	   grep -q '^| boot to /init (s) | - | [0-9.]* (1 boot, [kt][vc][mg]) |' "$work/fs.md" &&
+	   python3 -c 'import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); c = d["columns"]; sys.exit(0 if len(c) == 4 and c[1]["bzimage_bytes"] == int(sys.argv[2]) and c[1]["boot_runs"] == 1 and c[1]["boot_init_seconds"] > 0 else 1)' "$yml" "$mdbz" 2> /dev/null; then
+		pass "real/verify-measured-tsv-yaml" "(trim to /init $tinit s; --compare y+m $cym)"
+	else
+		fail_with "real/verify-measured-tsv-yaml" "rows $rows, /init '$tinit', compare y+m '$cym'" cat "$tsv" "$yml"
 	fi
 
 	# Modules built in (what `kctui export --builtin` makes): MODULES=n,

@@ -678,6 +678,8 @@ test_console(void)
 	    "[    1.2] Run /init as init process\n"
 	    "@@kctui: init 6.1.0-57-amd64\n"
 	    "@@kctui: coldplug pass=1 modules=35\n"
+	    "[    6.25] kctui: coldplug done\n"
+	    "[    6.5] kctui: coldplug done\n"
 	    "@@kctui: step ext4 begin\n"
 	    "[    9.1] EXT4-fs (vda): mounted filesystem\n"
 	    "wrote 4096 bytes\r\n"
@@ -702,6 +704,9 @@ test_console(void)
 	    "[   12.0] reboot: Power down\n");
 	vm_result_end(&r);
 	check("console-booted", r.booted && r.finished && !r.timed_out, NULL);
+	/* the boot times: the kernel's line and /init's, the first each */
+	checkf("console-boot-times", r.t_init == 1.2 && r.t_coldplug == 6.25,
+	    "init %g, coldplug %g", r.t_init, r.t_coldplug);
 	check("console-ext4", r.steps[0].state == VM_STEP_PASS &&
 	    r.steps[0].nlog == 2 && strstr(r.steps[0].log[0], "EXT4-fs") &&
 	    strcmp(r.steps[0].log[1], "wrote 4096 bytes") == 0, NULL);
@@ -712,8 +717,8 @@ test_console(void)
 	check("console-fail", r.steps[2].state == VM_STEP_FAIL &&
 	    r.steps[2].rc == 1 && r.steps[2].nlog == 0, NULL);
 	check("console-never", r.steps[3].state == VM_STEP_NOT_REACHED &&
-	    r.steps[3].nlog == 25 &&
-	    strcmp(r.steps[3].log[24], "[   12.0] reboot: Power down") == 0,
+	    r.steps[3].nlog == 27 &&
+	    strcmp(r.steps[3].log[26], "[   12.0] reboot: Power down") == 0,
 	    NULL);
 	check("console-extra", r.nsteps == 5 &&
 	    strcmp(r.steps[4].name, "extra") == 0 &&
@@ -1152,7 +1157,7 @@ test_run_fake(const char *dir)
 	want = xasprintf("-machine\nq35,accel=tcg\n-smp\n1\n-m\n256\n"
 	    "-nodefaults\n-no-reboot\n-display\nnone\n-serial\nstdio\n"
 	    "-kernel\nbzImage\n-initrd\ninitrd.cpio\n-append\nconsole=ttyS0 "
-	    "panic=-1\n-device\nqemu-xhci,id=xhci\n"
+	    "panic=-1 printk.time=1\n-device\nqemu-xhci,id=xhci\n"
 	    "-drive\nfile=%s/work.img,format=raw,if=none,id=work\n"
 	    "-device\nusb-storage,bus=xhci.0,drive=work,serial=work\n"
 	    "-device\nvirtio-rng-pci\n-parallel\nnull\n", b.dir);
