@@ -15,9 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/profile/profile.h"
 #include "../core/trim/decisions.h"
 #include "../core/kbuild/kbuild.h"
 #include "../core/session.h"
+#include "../core/verify/userspace.h"
 #include "../core/verify/verify.h"
 #include "../core/verify-session.h"
 #include "../kconfig-parser/env.h"
@@ -46,6 +48,9 @@ struct verify_opts {
 	bool		 tsv, no_fill_back, no_kvm, as_is;
 	bool		 build_bundle_c;	/* --build-bundle-helpers */
 	int		 jobs;
+	/* --userspace 1, --no-userspace 0, neither -1: as the bundle
+	 * shows (systemd ran on the recorded machine). */
+	int		 userspace;
 };
 
 /* The signal handler: ask the loop to stop. */
@@ -186,6 +191,8 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		{ "baseline-only", no_argument, NULL, 'O' },
 		{ "as-is", no_argument, NULL, 'g' },
 		{ "build-bundle-helpers", no_argument, NULL, 'H' },
+		{ "userspace", no_argument, NULL, 'U' },
+		{ "no-userspace", no_argument, NULL, 'u' },
 		/* Its first name, when only debug information was left out. */
 		{ "debug-info", no_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 }
@@ -214,6 +221,8 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		case 'O': o->baseline_only = true; break;
 		case 'g': o->as_is = true; break;
 		case 'H': o->build_bundle_c = true; break;
+		case 'U': o->userspace = 1; break;
+		case 'u': o->userspace = 0; break;
 		case 'f':
 			if (cli_format(optarg, &o->tsv) != 0)
 				return -1;
@@ -262,6 +271,68 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Whether the userspace step runs, and why (for the report): asked,
+ * refused, or by itself when the bundle's mounts show that the recorded
+ * machine ran systemd (core/profile/profile-detect.c: cgroup2 mounted at
+ * /sys/fs/cgroup, a systemd cgroup hierarchy, the binfmt_misc automount;
+ * no other init makes these). why is malloc'd into *own.
+ */
+static void
+verify_userspace_choose(const struct verify_opts *o, struct verify *v,
+    char **own)
+{
+	char	*sign;
+
+	*own = NULL;
+	if (o->userspace == 1) {
+		v->userspace = true;
+		v->userspace_why = "--userspace";
+		return;
+	}
+	if (o->userspace == 0) {
+		v->userspace_why = "--no-userspace";
+		return;
+	}
+	sign = v->bundle != NULL ? profile_bundle_systemd(v->bundle) : NULL;
+	if (sign != NULL) {
+		v->userspace = true;
+		*own = xasprintf("the bundle's mounts show the recorded "
+		    "machine ran systemd (%s); --no-userspace skips it", sign);
+		free(sign);
+	} else
+		*own = xstrdup("the bundle's mounts show no sign of systemd "
+		    "(cgroup2 at /sys/fs/cgroup, a systemd cgroup hierarchy, "
+		    "the binfmt_misc automount); --userspace boots it on any "
+		    "bundle");
+	v->userspace_why = *own;
+}
+
+/* --baseline-only's word on the userspace step: the baseline's state,
+ * its failed units and systemd-analyze time. */
+static void
+verify_print_userspace(const struct verify *v)
+{
+	const struct userspace_boot *b;
+	size_t i;
+
+	if (!v->userspace) {
+		printf("userspace: not booted (%s)\n", v->userspace_why);
+		return;
+	}
+	if (v->us == NULL || !v->us->has_base) {
+		printf("userspace: no baseline boot\n");
+		return;
+	}
+	b = &v->us->base;
+	printf("userspace: %s", b->seen ? b->state : "no report");
+	for (i = 0; i < b->nfailed; i++)
+		printf("%s%s", i == 0 ? "; failed:" : " ", b->failed[i]);
+	if (b->time_line != NULL)
+		printf("; %s", b->time_line);
+	printf(" (root %s)\n", v->us->root.image);
 }
 
 /* Record each option put back as a keep decision. */
@@ -355,10 +426,11 @@ cmd_verify(struct session *s, int argc, char **argv)
 	struct verify_prepare_opts po;
 	struct sigaction	 sa;
 	struct kconfig		*k = NULL;
-	char			*cause = NULL;
+	char			*cause = NULL, *us_why = NULL;
 	int			 rc = 1;
 
 	memset(&o, 0, sizeof o);
+	o.userspace = -1;
 	memset(&v, 0, sizeof v);
 	memset(&vs, 0, sizeof vs);
 	if (verify_parse(s, &o, argc, argv) != 0)
@@ -415,6 +487,7 @@ cmd_verify(struct session *s, int argc, char **argv)
 	v.as_is = o.as_is;
 	v.build_bundle_c = o.build_bundle_c;
 	v.qemu = o.qemu;
+	verify_userspace_choose(&o, &v, &us_why);
 	v.cancel = &verify_cancel;
 	o.tty = isatty(STDOUT_FILENO);
 	o.last_build = -VERIFY_BUILD_EVERY;
@@ -430,6 +503,7 @@ cmd_verify(struct session *s, int argc, char **argv)
 			size_t	j;
 
 			printf("baseline: %s\n", v.baseline);
+			verify_print_userspace(&v);
 			if (v.twin != NULL)
 				printf("machine: %s\n", v.twin);
 			for (j = 0; j < v.nnontwin; j++)
@@ -443,6 +517,7 @@ cmd_verify(struct session *s, int argc, char **argv)
 out:
 	free(cause);
 	verify_free(&v);
+	free(us_why);
 	verify_setup_free(&vs);
 	if (k != NULL)
 		kconfig_free(k);

@@ -9,6 +9,7 @@
 #include "../../kconfig-parser/kconfig.h"
 #include "../../lib/util.h"
 #include "verify-int.h"
+#include "userspace.h"
 #include "verify.h"
 
 /* A trim's values, "y -> n". */
@@ -150,7 +151,9 @@ verify_report(const struct verify *v)
 		    "localmodconfig` of the untrimmed config with the "
 		    "bundle's modules. Boot times are not measured here.\n\n");
 		measure_table(&sb, v->measured, 3);
+		userspace_measure_rows(v, &sb, 3);
 	}
+	userspace_report(v, &sb);
 	verify_report_steps(v, &sb);
 	if (kept > 0) {
 		strbuf_addf(&sb, "\n## Put back\n\n| option | subsystem | "
