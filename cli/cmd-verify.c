@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/evidence/zstream.h"
 #include "../core/profile/profile.h"
 #include "../core/trim/decisions.h"
 #include "../core/kbuild/kbuild.h"
@@ -51,6 +52,8 @@ struct verify_opts {
 	/* --userspace 1, --no-userspace 0, neither -1: as the bundle
 	 * shows (systemd ran on the recorded machine). */
 	int		 userspace;
+	bool		 userspace_root;	/* --userspace-root: make the
+						   root, print it, stop */
 };
 
 /* The signal handler: ask the loop to stop. */
@@ -193,6 +196,7 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		{ "build-bundle-helpers", no_argument, NULL, 'H' },
 		{ "userspace", no_argument, NULL, 'U' },
 		{ "no-userspace", no_argument, NULL, 'u' },
+		{ "userspace-root", no_argument, NULL, 'R' },
 		/* Its first name, when only debug information was left out. */
 		{ "debug-info", no_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 }
@@ -223,6 +227,7 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		case 'H': o->build_bundle_c = true; break;
 		case 'U': o->userspace = 1; break;
 		case 'u': o->userspace = 0; break;
+		case 'R': o->userspace_root = true; break;
 		case 'f':
 			if (cli_format(optarg, &o->tsv) != 0)
 				return -1;
@@ -335,6 +340,41 @@ verify_print_userspace(const struct verify *v)
 	printf(" (root %s)\n", v->us->root.image);
 }
 
+/*
+ * --userspace-root: the userspace step's root for this bundle's release
+ * from the cache, made when missing (a slow first step a user may take
+ * ahead); its path on stdout. 0, or -1 with the reason printed.
+ */
+static int
+verify_userspace_root(const struct verify *v)
+{
+	struct userspace_root	 r;
+	char			*uname, *suite, *cause = NULL;
+	int			 rc;
+
+	uname = v->bundle != NULL ? zstream_bundle_text(v->bundle, "uname") :
+	    NULL;
+	suite = userspace_suite(uname);
+	free(uname);
+	memset(&r, 0, sizeof r);
+	r.suite = suite;
+	r.arch = userspace_debian_arch(v->spec != NULL ? v->spec->arch :
+	    NULL);
+	r.cancel = &verify_cancel;
+	if ((rc = userspace_root_get(&r, &cause)) != 0) {
+		fprintf(stderr, "kctui: verify: %s\n", cause);
+		free(cause);
+	} else if (r.built)
+		printf("%s (Debian %s, %s: made in %.0f s, %lld MiB)\n",
+		    r.image, suite, r.arch, r.seconds, r.bytes >> 20);
+	else
+		printf("%s (Debian %s, %s: cached, %lld MiB)\n", r.image,
+		    suite, r.arch, r.bytes >> 20);
+	userspace_root_free(&r);
+	free(suite);
+	return rc;
+}
+
 /* Record each option put back as a keep decision. */
 static int
 verify_save_decisions(struct session *s, const struct verify *v)
@@ -442,6 +482,10 @@ cmd_verify(struct session *s, int argc, char **argv)
 	po.jobs = o.jobs;
 	if (verify_prepare(s, &po, &vs, &v, &cause) != 0) {
 		fprintf(stderr, "kctui: %s\n", cause);
+		goto out;
+	}
+	if (o.userspace_root) {
+		rc = verify_userspace_root(&v) == 0 ? 0 : 1;
 		goto out;
 	}
 	/* what the flag lets run on this host, said before anything is */

@@ -17,8 +17,8 @@
 #include "verify.h"
 
 /* Debian's name of an architecture (QEMU's / the kernel's). */
-static const char *
-us_debian_arch(const char *arch)
+const char *
+userspace_debian_arch(const char *arch)
 {
 	if (arch == NULL || strcmp(arch, "x86_64") == 0)
 		return "amd64";
@@ -55,7 +55,7 @@ userspace_prepare(struct verify_state *st, char **cause)
 	free(uname);
 	us->root.cache = v->cache;
 	us->root.suite = us->suite;
-	us->root.arch = us_debian_arch(v->spec != NULL ? v->spec->arch :
+	us->root.arch = userspace_debian_arch(v->spec != NULL ? v->spec->arch :
 	    v->arch);
 	us->root.cancel = v->cancel;
 	us->root.log = us_log;

@@ -122,6 +122,8 @@ struct userspace_run {
 	int		 caught;	/* probes the step alone failed */
 };
 
+/* Debian's name of a machine's architecture (x86_64: amd64). */
+const char *userspace_debian_arch(const char *arch);
 /* Before the baseline: the root from the cache (made when missing);
  * nothing when the step is off. -1 with *cause. */
 int	 userspace_prepare(struct verify_state *, char **cause);
