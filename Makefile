@@ -243,7 +243,8 @@ DEB_PACKAGES := gcc make libc6-dev xz-utils pkg-config \
 	libncurses-dev libtraceevent-dev libtracefs-dev libtracecmd-dev \
 	libyaml-dev libpcre2-dev liblzma-dev zlib1g-dev libelf-dev \
 	tmux clang libclang-rt-14-dev \
-	qemu-system-x86 busybox-static kmod e2fsprogs dosfstools cpio strace ccache distcc
+	qemu-system-x86 busybox-static kmod e2fsprogs dosfstools cpio strace ccache distcc \
+	mmdebstrap genext2fs
 
 # Installed packages have status "ii" (dpkg-query prints nothing useful for
 # unknown ones).  Prints the missing ones.

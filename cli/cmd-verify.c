@@ -15,9 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/evidence/zstream.h"
+#include "../core/profile/profile.h"
 #include "../core/trim/decisions.h"
 #include "../core/kbuild/kbuild.h"
 #include "../core/session.h"
+#include "../core/verify/userspace.h"
 #include "../core/verify/verify.h"
 #include "../core/verify-session.h"
 #include "../kconfig-parser/env.h"
@@ -49,6 +52,11 @@ struct verify_opts {
 	int		 max_probes;	/* --max-probes (0 there: -1) */
 	int		 boot_runs;	/* --boot-runs */
 	const char	*compare;	/* --compare CONFIG */
+	/* --userspace 1, --no-userspace 0, neither -1: as the bundle
+	 * shows (systemd ran on the recorded machine). */
+	int		 userspace;
+	bool		 userspace_root;	/* --userspace-root: make the
+						   root, print it, stop */
 };
 
 /* The signal handler: ask the loop to stop. */
@@ -192,6 +200,9 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		{ "boot-runs", required_argument, NULL, 'R' },
 		{ "compare", required_argument, NULL, 'C' },
 		{ "build-bundle-helpers", no_argument, NULL, 'H' },
+		{ "userspace", no_argument, NULL, 'U' },
+		{ "no-userspace", no_argument, NULL, 'u' },
+		{ "userspace-root", no_argument, NULL, 'Y' },
 		/* Its first name, when only debug information was left out. */
 		{ "debug-info", no_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 }
@@ -242,6 +253,9 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 				return -1;
 			}
 			break;
+		case 'U': o->userspace = 1; break;
+		case 'u': o->userspace = 0; break;
+		case 'Y': o->userspace_root = true; break;
 		case 'f':
 			if (cli_format(optarg, &o->tsv) != 0)
 				return -1;
@@ -290,6 +304,103 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Whether the userspace step runs, and why (for the report): asked,
+ * refused, or by itself when the bundle's mounts show that the recorded
+ * machine ran systemd (core/profile/profile-detect.c: cgroup2 mounted at
+ * /sys/fs/cgroup, a systemd cgroup hierarchy, the binfmt_misc automount;
+ * no other init makes these). why is malloc'd into *own.
+ */
+static void
+verify_userspace_choose(const struct verify_opts *o, struct verify *v,
+    char **own)
+{
+	char	*sign;
+
+	*own = NULL;
+	if (o->userspace == 1) {
+		v->userspace = true;
+		v->userspace_why = "--userspace";
+		return;
+	}
+	if (o->userspace == 0) {
+		v->userspace_why = "--no-userspace";
+		return;
+	}
+	sign = v->bundle != NULL ? profile_bundle_systemd(v->bundle) : NULL;
+	if (sign != NULL) {
+		v->userspace = true;
+		*own = xasprintf("the bundle's mounts show the recorded "
+		    "machine ran systemd (%s); --no-userspace skips it", sign);
+		free(sign);
+	} else
+		*own = xstrdup("the bundle's mounts show no sign of systemd "
+		    "(cgroup2 at /sys/fs/cgroup, a systemd cgroup hierarchy, "
+		    "the binfmt_misc automount); --userspace boots it on any "
+		    "bundle");
+	v->userspace_why = *own;
+}
+
+/* --baseline-only's word on the userspace step: the baseline's state,
+ * its failed units and systemd-analyze time. */
+static void
+verify_print_userspace(const struct verify *v)
+{
+	const struct userspace_boot *b;
+	size_t i;
+
+	if (!v->userspace) {
+		printf("userspace: not booted (%s)\n", v->userspace_why);
+		return;
+	}
+	if (v->us == NULL || !v->us->has_base) {
+		printf("userspace: no baseline boot\n");
+		return;
+	}
+	b = &v->us->base;
+	printf("userspace: %s", b->seen ? b->state : "no report");
+	for (i = 0; i < b->nfailed; i++)
+		printf("%s%s", i == 0 ? "; failed:" : " ", b->failed[i]);
+	if (b->time_line != NULL)
+		printf("; %s", b->time_line);
+	printf(" (root %s)\n", v->us->root.image);
+}
+
+/*
+ * --userspace-root: the userspace step's root for this bundle's release
+ * from the cache, made when missing (a slow first step a user may take
+ * ahead); its path on stdout. 0, or -1 with the reason printed.
+ */
+static int
+verify_userspace_root(const struct verify *v)
+{
+	struct userspace_root	 r;
+	char			*uname, *suite, *cause = NULL;
+	int			 rc;
+
+	uname = v->bundle != NULL ? zstream_bundle_text(v->bundle, "uname") :
+	    NULL;
+	suite = userspace_suite(uname);
+	free(uname);
+	memset(&r, 0, sizeof r);
+	r.suite = suite;
+	r.arch = userspace_debian_arch(v->spec != NULL ? v->spec->arch :
+	    NULL);
+	r.cancel = &verify_cancel;
+	if ((rc = userspace_root_get(&r, &cause)) != 0) {
+		fprintf(stderr, "kctui: verify: %s\n", cause);
+		free(cause);
+	} else if (r.built)
+		printf("%s (Debian %s, %s: made in %.0f s, %lld MiB)\n",
+		    r.image, suite, r.arch, r.seconds, r.bytes >> 20);
+	else
+		printf("%s (Debian %s, %s: cached, %lld MiB)\n", r.image,
+		    suite, r.arch, r.bytes >> 20);
+	userspace_root_free(&r);
+	free(suite);
+	return rc;
 }
 
 /* Record each option put back as a keep decision. */
@@ -388,10 +499,11 @@ cmd_verify(struct session *s, int argc, char **argv)
 	struct verify_prepare_opts po;
 	struct sigaction	 sa;
 	struct kconfig		*k = NULL;
-	char			*cause = NULL;
+	char			*cause = NULL, *us_why = NULL;
 	int			 rc = 1;
 
 	memset(&o, 0, sizeof o);
+	o.userspace = -1;
 	memset(&v, 0, sizeof v);
 	memset(&vs, 0, sizeof vs);
 	if (verify_parse(s, &o, argc, argv) != 0)
@@ -403,6 +515,10 @@ cmd_verify(struct session *s, int argc, char **argv)
 	po.jobs = o.jobs;
 	if (verify_prepare(s, &po, &vs, &v, &cause) != 0) {
 		fprintf(stderr, "kctui: %s\n", cause);
+		goto out;
+	}
+	if (o.userspace_root) {
+		rc = verify_userspace_root(&v) == 0 ? 0 : 1;
 		goto out;
 	}
 	/* what the flag lets run on this host, said before anything is */
@@ -451,6 +567,7 @@ cmd_verify(struct session *s, int argc, char **argv)
 	v.as_is = o.as_is;
 	v.build_bundle_c = o.build_bundle_c;
 	v.qemu = o.qemu;
+	verify_userspace_choose(&o, &v, &us_why);
 	v.cancel = &verify_cancel;
 	o.tty = isatty(STDOUT_FILENO);
 	o.last_build = -VERIFY_BUILD_EVERY;
@@ -466,6 +583,7 @@ cmd_verify(struct session *s, int argc, char **argv)
 			size_t	j;
 
 			printf("baseline: %s\n", v.baseline);
+			verify_print_userspace(&v);
 			if (v.twin != NULL)
 				printf("machine: %s\n", v.twin);
 			for (j = 0; j < v.nnontwin; j++)
@@ -479,6 +597,7 @@ cmd_verify(struct session *s, int argc, char **argv)
 out:
 	free(cause);
 	verify_free(&v);
+	free(us_why);
 	verify_setup_free(&vs);
 	if (k != NULL)
 		kconfig_free(k);

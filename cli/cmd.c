@@ -60,7 +60,8 @@ static const struct cmd_entry cmd_table[] = {
 	  "[--try CONFIG_X,...] [-o FILE] [--report FILE] [--format text|tsv]\n"
 	  "[--timeout S] [--work-dir DIR] [--no-fill-back] [--no-kvm]\n"
 	  "[--as-is] [--build-bundle-helpers] [--max-probes N]\n"
-	  "[--boot-runs N] [--compare CONFIG]\n"
+	  "[--boot-runs N] [--compare CONFIG] [--userspace | --no-userspace]\n"
+	  "[--userspace-root]\n"
 	  "[--base-kernel ROOT | --no-baseline | --baseline-only]:\n"
 	  "build and boot the trimmed config under QEMU, put back what the\n"
 	  "workload needs", cmd_verify },

@@ -887,6 +887,9 @@ initramfs_build(const struct initramfs *o, char **cause)
 	if (rc == 0 && o->staging == NULL && o->builtin != NULL &&
 	    o->release != NULL)
 		rc = ir_builtin(&ir, o->builtin, o->release, cause);
+	if (o->userspace != NULL)
+		ir_data(&ir, "etc/kctui/userspace", o->userspace,
+		    strlen(o->userspace), 0644);
 	if (rc == 0 && o->workload != NULL && o->workload->helpers != NULL) {
 		scratch = o->scratch != NULL ? xstrdup(o->scratch) :
 		    xasprintf("%s.helpers", o->out);

@@ -20,6 +20,7 @@
 #include "../../lib/proc.h"
 #include "../../lib/util.h"
 #include "verify-int.h"
+#include "userspace.h"
 #include "verify.h"
 
 static void verify_measure_baseline(struct verify_state *, const char *,
@@ -158,6 +159,8 @@ verify_baseline(struct verify_state *st, char **cause)
 	struct dirent		*de;
 	int			 rc = -1;
 
+	if (userspace_prepare(st, cause) != 0)
+		return -1;
 	if (v->no_baseline) {
 		v->baseline = xstrdup("none (--no-baseline)");
 		return 0;
@@ -197,10 +200,15 @@ verify_baseline(struct verify_state *st, char **cause)
 	st->probe_t0 = clock_now();	/* its phases' times count from here */
 	initrd = xasprintf("%s/baseline.cpio", st->bootdir);
 	memset(&r, 0, sizeof r);
-	if (verify_boot(st, kernel, initrd, root, release, &r, cause) != 0) {
+	st->booting_baseline = true;
+	rc = verify_boot(st, kernel, initrd, root, release, &r, cause);
+	st->booting_baseline = false;
+	if (rc != 0) {
+		rc = -1;
 		vm_result_free(&r);
 		goto out;
 	}
+	rc = -1;
 	verify_compare(v, &r);
 	if (v->baseline_only)
 		verify_emit_steps(v, &r);

@@ -41,6 +41,8 @@ struct verify_state {
 	double		 later_sum;
 	int		 nlater;
 	char		*base_config;	/* the untrimmed config, plain */
+	bool		 booting_baseline;	/* verify_boot of the baseline
+						   (userspace.c's verdict) */
 	/* int, hex and string values the trimmed config changes: every
 	 * probe takes them (they are not trims to search over). */
 	struct kc_symbol **strsyms;

@@ -9,6 +9,7 @@
 #include "../../kconfig-parser/kconfig.h"
 #include "../../lib/util.h"
 #include "verify-int.h"
+#include "userspace.h"
 #include "verify.h"
 
 /* A trim's values, "y -> n". */
@@ -164,7 +165,9 @@ verify_report(const struct verify *v)
 		    v->nmeasured > 3 ? "; the last column, a config given "
 		    "with --compare, is not built: its y+m only" : "");
 		measure_table(&sb, v->measured, v->nmeasured);
+		userspace_measure_rows(v, &sb, v->nmeasured);
 	}
+	userspace_report(v, &sb);
 	verify_report_steps(v, &sb);
 	if (kept > 0) {
 		strbuf_addf(&sb, "\n## Put back\n\n| option | subsystem | "

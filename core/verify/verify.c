@@ -26,6 +26,7 @@
 #include "../../lib/util.h"
 #include "../evidence/zstream.h"
 #include "verify-int.h"
+#include "userspace.h"
 #include "verify.h"
 
 /* Tell the caller. */
@@ -504,6 +505,8 @@ verify_boot(struct verify_state *st, const char *kernel, const char *initrd,
 	    xasprintf("%s/modules.builtin", st->b.dir) : NULL;
 	if (builtin != NULL && access(builtin, R_OK) == 0)
 		ir.builtin = builtin;
+	if (userspace_image(v) != NULL)
+		ir.userspace = userspace_init_sh;
 	rc = initramfs_build(&ir, cause);
 	free(builtin);
 	if (rc != 0)
@@ -514,6 +517,7 @@ verify_boot(struct verify_state *st, const char *kernel, const char *initrd,
 	vb.qemu = v->qemu;
 	vb.kernel = kernel;
 	vb.initrd = initrd;
+	vb.root_disk = userspace_image(v);
 	vb.dir = st->bootdir;
 	vb.timeout = v->timeout;
 	/* One KVM failure is enough: later boots are under TCG. */
@@ -532,6 +536,7 @@ verify_boot(struct verify_state *st, const char *kernel, const char *initrd,
 		    "after KVM failed)" : "");
 		return -1;
 	}
+	userspace_after_boot(st, r, st->booting_baseline);
 	return 0;
 }
 
@@ -995,5 +1000,6 @@ verify_free(struct verify *v)
 	free(v->kvm_error);
 	free(v->baseline);
 	vm_result_free(&v->result);
+	userspace_free(v);
 }
 

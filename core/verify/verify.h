@@ -25,6 +25,7 @@
 struct kconfig;
 struct kbuild;
 struct kc_symbol;
+struct userspace_run;
 
 /* ------------------------------------------------------------ build.c */
 
@@ -97,6 +98,9 @@ struct initramfs {
 	 * modules.builtin, packed as lib/modules/RELEASE/modules.builtin
 	 * for /init's modprobe stand-in; NULL: none. */
 	const char	*builtin;
+	/* The userspace step's part of /init (userspace.h), packed as
+	 * /etc/kctui/userspace, or NULL: no step. */
+	const char	*userspace;
 };
 
 /* The guest helpers kctui ships (helpers-shipped.c): a bundle's
@@ -195,6 +199,10 @@ struct vm_boot {
 	const char	*kernel;
 	const char	*initrd;
 	const char	*dir;		/* disk images, console.log */
+	/* The userspace step's root (userspace.h): attached last, as a
+	 * virtio-blk disk with the serial USERSPACE_SERIAL, snapshot=on
+	 * (the image is never written); NULL: none. */
+	const char	*root_disk;
 	double		 timeout;	/* seconds, 0: 600 */
 	bool		 no_kvm;	/* TCG even if /dev/kvm works */
 	bool		 assume_kvm;	/* tests: accel=kvm without opening
@@ -336,6 +344,14 @@ struct verify {
 	 * are off in what is built (verify_build_variant()). */
 	bool		 as_is;
 	const char	*qemu;
+	/* The distribution userspace step (userspace.h): after the
+	 * workload, boot a cached Debian root with systemd and judge it;
+	 * why it is on or off, for the report ("the bundle's mounts show
+	 * systemd ran: ..."); the kctui cache (NULL: $KCTUI_CACHE, ...). */
+	bool		 userspace;
+	const char	*userspace_why;
+	const char	*cache;
+	struct userspace_run *us;	/* its state (userspace.c, owned) */
 	volatile sig_atomic_t *cancel;
 	void		(*event)(void *arg, const struct verify_event *);
 	void		(*log)(void *arg, const char *line);

@@ -22,6 +22,7 @@
 #include "../../lib/proc.h"
 #include "../../lib/text.h"
 #include "../../lib/util.h"
+#include "userspace.h"
 #include "verify.h"
 
 /* Console lines kept for a step that was never reached. */
@@ -536,6 +537,36 @@ vm_args_disk(const struct vm_boot *b, const struct vm_disk *disk,
 	free(t);
 }
 
+/* The userspace step's root, after every device of the machine (the
+ * slots of those stay as recorded): a virtio-blk disk whose writes QEMU
+ * keeps in a temporary overlay (snapshot=on), so the cached image is
+ * never changed. A path with a comma would split QEMU's option: the
+ * image's name is kctui's own (userspace-root.c), its directory the
+ * cache's, doubled as QEMU escapes it. */
+static void
+vm_args_root(const struct vm_boot *b, struct vm_argv *a)
+{
+	struct strbuf	 sb;
+	const char	*p;
+
+	if (b->root_disk == NULL)
+		return;
+	strbuf_init(&sb);
+	strbuf_adds(&sb, "file=");
+	for (p = b->root_disk; *p != '\0'; p++) {
+		if (*p == ',')
+			strbuf_addc(&sb, ',');
+		strbuf_addc(&sb, *p);
+	}
+	strbuf_adds(&sb, ",format=raw,if=none,snapshot=on,id=" USERSPACE_SERIAL);
+	vm_argv_add(a, "-drive");
+	vm_argv_add(a, sb.s);
+	strbuf_free(&sb);
+	vm_argv_add(a, "-device");
+	vm_argv_add(a, "virtio-blk-pci,drive=" USERSPACE_SERIAL ",serial="
+	    USERSPACE_SERIAL);
+}
+
 /* The QEMU command line of the boot. */
 static void
 vm_args(const struct vm_boot *b, const char *qemu, bool kvm,
@@ -573,8 +604,11 @@ vm_args(const struct vm_boot *b, const char *qemu, bool kvm,
 	vm_argv_add(a, "-initrd");
 	vm_argv_add(a, b->initrd);
 	/* printk.time=1: every kernel line timed, for the boot times
-	 * (vm_boot_times), whatever CONFIG_PRINTK_TIME says */
-	t = xasprintf("%s panic=-1 printk.time=1", s->cmdline);
+	 * (vm_boot_times), whatever CONFIG_PRINTK_TIME says; systemd of
+	 * the userspace step: a fatal error reboots (ends the boot)
+	 * rather than freezing until the timeout */
+	t = xasprintf("%s panic=-1 printk.time=1%s", s->cmdline,
+	    b->root_disk != NULL ? " systemd.crash_reboot=1" : "");
 	vm_argv_add(a, "-append");
 	vm_argv_add(a, t);
 	free(t);
@@ -587,6 +621,7 @@ vm_args(const struct vm_boot *b, const char *qemu, bool kvm,
 		if (i < s->nargs)
 			vm_argv_add(a, s->args[i]);
 	}
+	vm_args_root(b, a);
 }
 
 /* What a running boot's console callback needs. */
