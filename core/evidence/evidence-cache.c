@@ -126,32 +126,26 @@ evcache_write(const struct evcache_key *k,
 		free(cause);
 }
 
-/* Read a trace's cached result into bundle b; false when there is none. */
+/* A trace cache's payload past its key line, [p, e), into bundle b:
+ * "events N lost N" then the functions; false (nothing added) when its
+ * first line is not that. */
 static bool
-tcache_read(struct evidence *ev, int b, const struct evcache_key *k,
+tcache_parse(struct evidence *ev, int b, const char *p, const char *e,
     uint64_t *lostp)
 {
-	struct cachefile cf;
 	struct ev_ctx	 c;
-	const char	*p, *e, *nl;
+	const char	*nl;
 	char		*line;
 	uint64_t	 events, lost;
 	int		 n;
 
-	if (evcache_open(&cf, k, TCACHE_MAGIC, TCACHE_VERSION, &p, &e) != 0)
+	if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL)
 		return false;
-	/* "events N lost N" then the functions */
-	if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL) {
-		cachefile_close(&cf);
-		return false;
-	}
 	line = xstrndup(p, (size_t)(nl - p));
 	n = sscanf(line, "events %" SCNu64 " lost %" SCNu64, &events, &lost);
 	free(line);
-	if (n != 2) {
-		cachefile_close(&cf);
+	if (n != 2)
 		return false;
-	}
 	p = nl + 1;
 	ev_ctx_init(&c, ev, b, ev_functions_line, NULL, EVF_NONUL);
 	ev_feed(&c, p, (size_t)(e - p), 1);
@@ -159,8 +153,33 @@ tcache_read(struct evidence *ev, int b, const struct evcache_key *k,
 	c.malformed = 0;	/* written by us, read by the same parser */
 	ev_ctx_done(&c);
 	*lostp = lost;
-	cachefile_close(&cf);
 	return true;
+}
+
+/* For fuzzing: a trace cache's payload (past the key line) into bundle
+ * 0; whether it was taken. */
+bool
+evidence_trace_cache_blob(struct evidence *ev, const void *data, size_t n)
+{
+	uint64_t lost = 0;
+
+	return tcache_parse(ev, 0, data, (const char *)data + n, &lost);
+}
+
+/* Read a trace's cached result into bundle b; false when there is none. */
+static bool
+tcache_read(struct evidence *ev, int b, const struct evcache_key *k,
+    uint64_t *lostp)
+{
+	struct cachefile cf;
+	const char	*p, *e;
+	bool		 ok;
+
+	if (evcache_open(&cf, k, TCACHE_MAGIC, TCACHE_VERSION, &p, &e) != 0)
+		return false;
+	ok = tcache_parse(ev, b, p, e, lostp);
+	cachefile_close(&cf);
+	return ok;
 }
 
 /* After reading a clean trace into bundle b: write what it added (hits

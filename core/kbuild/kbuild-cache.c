@@ -602,14 +602,15 @@ out:
 }
 
 /*
- * The index from the cache at path if it is intact, for this srctree,
- * srcarch and real path, and every dependency holds; otherwise NULL.
+ * The index from a cache's payload (data, len) for this srctree, srcarch
+ * and real path, if every dependency holds; otherwise NULL. identity is
+ * the header's (checked unless check_identity is false: the fuzzer's).
  */
 static struct kbuild *
-kbcache_load(const char *path, const char *srctree, const char *srcarch,
+kbcache_parse(const void *data, size_t len, uint64_t identity,
+    bool check_identity, const char *srctree, const char *srcarch,
     const char *real)
 {
-	struct cachefile	 cf;
 	struct kbcache_rd	 rd;
 	struct kbuild		*kb = NULL;
 	struct kbuild_stats	 st;
@@ -618,16 +619,13 @@ kbcache_load(const char *path, const char *srctree, const char *srcarch,
 	size_t			 l;
 	uint32_t		 nstr, nobj, ngroups, i;
 
-	if (cachefile_open(&cf, path, KBCACHE_MAGIC, KBCACHE_VERSION,
-	    CACHEFILE_POPULATE, &cause) != 0)
+	if (len > KBCACHE_MAX)
 		goto bad;
-	if (cf.len > KBCACHE_MAX)
-		goto bad;
-	rd.p = cf.data;
-	rd.end = rd.p + cf.len;
+	rd.p = data;
+	rd.end = rd.p + len;
 	rd.bad = false;
-	if ((kb = kb_scan_open(srctree, &cause)) == NULL ||
-	    cf.identity != kbcache_identity(srcarch, real, kb->srctree))
+	if ((kb = kb_scan_open(srctree, &cause)) == NULL || (check_identity &&
+	    identity != kbcache_identity(srcarch, real, kb->srctree)))
 		goto bad;
 	if (strcmp(kbcache_getstr(&rd, NULL), srcarch) != 0 ||
 	    strcmp(kbcache_getstr(&rd, NULL), real) != 0 || rd.bad ||
@@ -676,15 +674,43 @@ kbcache_load(const char *path, const char *srctree, const char *srcarch,
 		goto bad;
 	kb->st = st;
 	free(strv);
-	cachefile_close(&cf);
 	return kb;
 
 bad:
 	free(cause);
 	free(strv);
 	kbuild_free(kb);
-	cachefile_close(&cf);
 	return NULL;
+}
+
+/* The index from the cache at path if it is intact (lib/cachefile.c's
+ * checks) and kbcache_parse takes it; otherwise NULL. */
+static struct kbuild *
+kbcache_load(const char *path, const char *srctree, const char *srcarch,
+    const char *real)
+{
+	struct cachefile	 cf;
+	struct kbuild		*kb;
+	char			*cause = NULL;
+
+	if (cachefile_open(&cf, path, KBCACHE_MAGIC, KBCACHE_VERSION,
+	    CACHEFILE_POPULATE, &cause) != 0) {
+		free(cause);
+		return NULL;
+	}
+	kb = kbcache_parse(cf.data, cf.len, cf.identity, true, srctree,
+	    srcarch, real);
+	cachefile_close(&cf);
+	return kb;
+}
+
+/* For fuzzing: a cache's payload read against the tree at srctree (its
+ * identity not checked: any bytes reach the reader). */
+struct kbuild *
+kbuild_from_cache_blob(const void *data, size_t len, const char *srctree,
+    const char *srcarch)
+{
+	return kbcache_parse(data, len, 0, false, srctree, srcarch, srctree);
 }
 
 /* A cache that fails any check is only rebuilt: the scan is the truth. */
