@@ -481,6 +481,13 @@ test_collect(const char *dir)
 	checkf("collect-config-redact", strcmp(got, want) == 0, "got\n%s",
 	    got);
 	free(got);
+	/* found by fuzz_collect: an unterminated value as long as the
+	 * default's quotes ("r for "") was taken for the default */
+	got = collect_config_redact("CONFIG_CMDLINE=\"r", 17);
+	checkf("collect-config-redact-unterminated", strstr(got,
+	    "CONFIG_CMDLINE=\"r") == NULL && strstr(got,
+	    "\nCONFIG_CMDLINE=\"\"\n") != NULL, "got\n%s", got);
+	free(got);
 	got = collect_kallsyms_relative(ksyms, sizeof ksyms - 1);
 	checkf("collect-kallsyms-relative", strcmp(got, kwant) == 0,
 	    "got\n%s", got);
