@@ -14,6 +14,7 @@
 struct session;
 struct session_evidence;
 struct kconfig;
+struct evidence;
 
 /*
  * A command: its name, the synopsis after the name and the text of the
@@ -47,6 +48,13 @@ struct kconfig *cli_open_config(struct session *);
 int	 cli_open_evidence(struct session *, struct session_evidence *);
 int	 cli_open_both(struct session *, struct kconfig **,
 	     struct session_evidence *, double *t_config, double *t_evidence);
+/* " (did you mean A, B?)" for a name no symbol has, "" when none is
+ * close (malloc'd). */
+char	*cli_did_you_mean(struct kconfig *, const char *name);
+/* The bundles' architecture against the configuration's: said; with
+ * refuse and not any_arch, refused (-1). */
+int	 cli_arch_check(struct session *, const struct evidence *,
+	     bool refuse, bool any_arch);
 /* Warnings from evidence readers and the engine: "kctui: text". */
 void	 cli_warn_prefixed(void *, const char *text);
 /* Option arguments shared by commands: --policy P into the session,

@@ -19,118 +19,71 @@
 #include "../core/session.h"
 #include "cli.h"
 
-/* Most names suggested for a mistyped symbol. */
-#define CMD_SUGGEST_MAX	3
-
-/* Edit distance of two short names, case-insensitive (bounded rows). */
-static size_t
-cmd_distance(const char *a, const char *b)
-{
-	size_t	 la = strlen(a), lb = strlen(b), i, j, *row, prev, cur, best;
-	int	 ca, cb;
-
-	row = xcalloc(lb + 1, sizeof *row);
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			ca = a[i - 1] >= 'a' && a[i - 1] <= 'z' ?
-			    a[i - 1] - 32 : a[i - 1];
-			cb = b[j - 1];
-			best = prev + (ca == cb ? 0 : 1);
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			cur = row[j];
-			row[j] = best;
-			prev = cur;
-		}
-	}
-	best = row[lb];
-	free(row);
-	return best;
-}
-
-/* "kctui: no symbol FOO in this tree (did you mean ...?)". */
-static void
-cmd_no_symbol(struct kconfig *k, const char *name)
-{
-	struct kc_symbol	*s, *best[CMD_SUGGEST_MAX];
-	size_t			 dist[CMD_SUGGEST_MAX], d, len = strlen(name);
-	const char		*n;
-	int			 i, j, nbest = 0;
-
-	for (i = 0; i < kconfig_nsymbols(k); i++) {
-		s = kconfig_symbol(k, i);
-		if ((n = kc_sym_name(s)) == NULL)
-			continue;
-		/* Cheap: only names of about the same length. */
-		if (strlen(n) + 3 < len || strlen(n) > len + 3)
-			continue;
-		d = cmd_distance(name, n);
-		if (d > 2 + len / 8)
-			continue;
-		for (j = nbest; j > 0 && dist[j - 1] > d; j--) {
-			if (j < CMD_SUGGEST_MAX) {
-				best[j] = best[j - 1];
-				dist[j] = dist[j - 1];
-			}
-		}
-		if (j < CMD_SUGGEST_MAX) {
-			best[j] = s;
-			dist[j] = d;
-			if (nbest < CMD_SUGGEST_MAX)
-				nbest++;
-		}
-	}
-	fprintf(stderr, "kctui: no symbol %s in this tree", name);
-	for (j = 0; j < nbest; j++)
-		fprintf(stderr, "%s%s", j ? ", " : " (did you mean ",
-		    kc_sym_name(best[j]));
-	fprintf(stderr, "%s\n", nbest ? "?)" : "");
-}
-
 /* The symbol named on the command line, with or without CONFIG_. */
 static struct kc_symbol *
 cmd_find(struct kconfig *k, const char *arg)
 {
-	struct kc_symbol *s;
+	struct kc_symbol	*s;
+	char			*hint;
 
 	if (strncmp(arg, "CONFIG_", 7) == 0)
 		arg += 7;
 	s = kconfig_find(k, arg);
 	if (s == NULL || kc_sym_name(s) == NULL) {
-		cmd_no_symbol(k, arg);
+		hint = cli_did_you_mean(k, arg);
+		fprintf(stderr, "kctui: no symbol %s in this tree%s\n", arg,
+		    hint);
+		free(hint);
 		return NULL;
 	}
 	return s;
 }
 
-/* kctui explain SYMBOL */
+/* kctui explain SYMBOL [-e BUNDLE...]: -e after the command as suggest
+ * and export take it (or before it, as every command). */
 int
 cmd_explain(struct session *s, int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "evidence", required_argument, NULL, 'e' },
+		{ NULL, 0, NULL, 0 }
+	};
 	struct session_evidence	 ce;
 	struct kconfig		*k;
 	struct kc_symbol	*sym;
 	struct explain		*ex;
+	const char		*name;
 	size_t			 i;
-	int			 status = 1;
+	int			 ch, status = 1;
 
-	if (argc != 2 || argv[1][0] == '-') {
+	/* 0: a full reset, so options may follow SYMBOL (main() parsed in
+	 * "+" mode). */
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, "e:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'e':
+			session_add_bundle(s, optarg);
+			break;
+		default:
+			cmd_usage_name(stderr, "explain");
+			return 1;
+		}
+	}
+	if (optind + 1 != argc) {
 		cmd_usage_name(stderr, "explain");
 		return 1;
 	}
+	name = argv[optind];
 	if ((k = cli_open_config(s)) == NULL)
 		return 1;
-	if ((sym = cmd_find(k, argv[1])) == NULL)
+	if ((sym = cmd_find(k, name)) == NULL)
 		goto out;
 	if (cli_open_evidence(s, &ce) != 0)
 		goto out;
-	ex = explain_symbol(k, sym, ce.a);
+	/* the explanation holds whatever the bundles: said, not refused */
+	if (ce.ev != NULL)
+		(void)cli_arch_check(s, ce.ev, false, false);
+	ex = explain_symbol_file(k, sym, ce.a, s->config_path);
 	for (i = 0; i < ex->nlines; i++)
 		printf("%*s%s\n", 2 * ex->lines[i].indent, "",
 		    ex->lines[i].text);

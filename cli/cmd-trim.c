@@ -68,9 +68,11 @@ cmd_load_decisions(const char *path)
 	return d;
 }
 
-/* Everything up to the suggestions; -1 (reason printed) on failure. */
+/* Everything up to the suggestions; -1 (reason printed) on failure, or
+ * when the bundles are of another architecture than the configuration
+ * and not any_arch (--any-arch). */
 static int
-trim_run_open(struct session *s, struct trim_run *r)
+trim_run_open(struct session *s, struct trim_run *r, bool any_arch)
 {
 	char	*cause = NULL;
 	double	 t0;
@@ -86,6 +88,8 @@ trim_run_open(struct session *s, struct trim_run *r)
 		return -1;
 	if (cli_open_both(s, &r->k, &r->ce, &r->t_config,
 	    &r->t_evidence) != 0)
+		return -1;
+	if (cli_arch_check(s, r->ce.ev, true, any_arch) != 0)
 		return -1;
 	session_trim_input(&r->ce, r->d, s->policy, &r->in);
 	/* For tests: the slow, obviously complete way. */
@@ -152,6 +156,7 @@ cmd_all(struct trim *t, size_t *n)
 struct suggest_opts {
 	bool	tsv;		/* --format tsv */
 	bool	kept;		/* --kept: the keep-set instead */
+	bool	any_arch;	/* --any-arch */
 };
 
 /* suggest's arguments into s and o; -1 (reason printed) if bad. */
@@ -164,6 +169,7 @@ cmd_suggest_parse(struct session *s, int argc, char **argv,
 		{ "format", required_argument, NULL, 'f' },
 		{ "decisions", required_argument, NULL, 'd' },
 		{ "kept", no_argument, NULL, 'k' },
+		{ "any-arch", no_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int	opt;
@@ -189,6 +195,9 @@ cmd_suggest_parse(struct session *s, int argc, char **argv,
 			break;
 		case 'k':
 			o->kept = true;
+			break;
+		case 'A':
+			o->any_arch = true;
 			break;
 		default:
 			cmd_usage_name(stderr, "suggest");
@@ -333,7 +342,7 @@ cmd_suggest(struct session *s, int argc, char **argv)
 
 	if (cmd_suggest_parse(s, argc, argv, &o) != 0)
 		return 1;
-	if (trim_run_open(s, &r) != 0)
+	if (trim_run_open(s, &r, o.any_arch) != 0)
 		goto out;
 	if (o.kept)
 		cmd_suggest_kept(&r);
@@ -397,6 +406,7 @@ cmd_export(struct session *s, int argc, char **argv)
 		{ "report", required_argument, NULL, 'r' },
 		{ "decisions", required_argument, NULL, 'd' },
 		{ "builtin", no_argument, NULL, 'b' },
+		{ "any-arch", no_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const labels[] = {
@@ -409,6 +419,7 @@ cmd_export(struct session *s, int argc, char **argv)
 	char			**accept = NULL;
 	size_t			*acc = NULL, nacc = 0;
 	int			 opt, status = 1, naccept = 0;
+	bool			 any_arch = false;
 
 	memset(&r, 0, sizeof r);
 	memset(&e, 0, sizeof e);
@@ -441,6 +452,9 @@ cmd_export(struct session *s, int argc, char **argv)
 		case 'b':
 			e.builtin = true;
 			break;
+		case 'A':
+			any_arch = true;
+			break;
 		default:
 			cmd_usage_name(stderr, "export");
 			goto out;
@@ -462,7 +476,7 @@ cmd_export(struct session *s, int argc, char **argv)
 	names[3] = s->decisions;
 	if (cli_distinct_files("export", labels, names, 4) != 0)
 		goto out;
-	if (trim_run_open(s, &r) != 0)
+	if (trim_run_open(s, &r, any_arch) != 0)
 		goto out;
 	if ((acc = cmd_accepted(r.t, accept, naccept, &nacc)) == NULL)
 		goto out;
@@ -563,8 +577,11 @@ cmd_decide(struct session *s, int argc, char **argv)
 		return 1;
 	if (kconfig_find(k, name) == NULL || kc_sym_index(kconfig_find(k,
 	    name)) < 0) {
+		char *hint = cli_did_you_mean(k, name);
+
 		fprintf(stderr, "kctui: decide: CONFIG_%s is not an option of "
-		    "%s\n", name, s->kconfig);
+		    "%s%s\n", name, s->kconfig, hint);
+		free(hint);
 		kconfig_free(k);
 		return 1;
 	}

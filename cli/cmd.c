@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "../core/trim/export.h"
+#include "../core/trim/trim.h"
+#include "../kconfig-parser/kconfig.h"
 #include "../core/session.h"
 #include "../lib/fileio.h"
 #include "../lib/util.h"
@@ -39,7 +41,7 @@ static const struct cmd_entry cmd_table[] = {
 	  "[--buffer-kb KB]\n[-- COMMAND ARGS...]: record an evidence bundle "
 	  "here; --append BUNDLE\n[--from DIR | --import-modprobed FILE]: add "
 	  "what this machine shows now", cmd_collect },
-	{ "explain", "SYMBOL",
+	{ "explain", "SYMBOL [-e BUNDLE...]",
 	  "its value, why, what blocks it, what depends on it", cmd_explain },
 	{ "enable", "SYMBOL[=y|m]",
 	  "[--apply -o FILE] the changes that turn it on", cmd_enable },
@@ -49,12 +51,16 @@ static const struct cmd_entry cmd_table[] = {
 	  cmd_need },
 	{ "suggest", "-e BUNDLE...",
 	  "[--policy modules|aggressive|verified|minimal] [--format text|tsv]\n"
-	  "[--decisions FILE] [--kept]: trim candidates by subsystem",
+	  "[--decisions FILE] [--kept] [--any-arch]: trim candidates by "
+	  "subsystem\n(bundles of another architecture than the config: "
+	  "refused unless --any-arch)",
 	  cmd_suggest },
 	{ "export", "-e BUNDLE... -o FILE",
 	  "[--policy P] [--accept all|SUBSYSTEM]...\n"
-	  "[--report FILE[.yaml]] [--decisions FILE] [--builtin]: write the "
-	  "trimmed config", cmd_export },
+	  "[--report FILE[.yaml]] [--decisions FILE] [--builtin] [--any-arch]:\n"
+	  "write the trimmed config; without --accept every subsystem's\n"
+	  "candidates are accepted (as --accept all), less what the\n"
+	  "decisions file keeps", cmd_export },
 	{ "verify", "-e BUNDLE",
 	  "[--config TRIMMED] [--base FILE] [--workload SCRIPT] [-j N]\n"
 	  "[--try CONFIG_X,...] [-o FILE] [--report FILE] [--format text|tsv]\n"
@@ -173,6 +179,84 @@ cmd_usage(FILE *f)
 	strbuf_free(&sb);
 }
 
+/* Most names suggested for a mistyped symbol. */
+#define CMD_SUGGEST_MAX	3
+
+/* Edit distance of two short names, case-insensitive (bounded rows). */
+static size_t
+cmd_distance(const char *a, const char *b)
+{
+	size_t	 la = strlen(a), lb = strlen(b), i, j, *row, prev, cur, best;
+	int	 ca, cb;
+
+	row = xcalloc(lb + 1, sizeof *row);
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			ca = a[i - 1] >= 'a' && a[i - 1] <= 'z' ?
+			    a[i - 1] - 32 : a[i - 1];
+			cb = b[j - 1];
+			best = prev + (ca == cb ? 0 : 1);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			cur = row[j];
+			row[j] = best;
+			prev = cur;
+		}
+	}
+	best = row[lb];
+	free(row);
+	return best;
+}
+
+/* " (did you mean A, B?)" for a name that is no symbol of k (the
+ * closest names by edit distance), "" when none is close; malloc'd. The
+ * one hint of explain, enable and decide. */
+char *
+cli_did_you_mean(struct kconfig *k, const char *name)
+{
+	struct strbuf		 sb;
+	struct kc_symbol	*s, *best[CMD_SUGGEST_MAX];
+	size_t			 dist[CMD_SUGGEST_MAX], d, len = strlen(name);
+	const char		*n;
+	int			 i, j, nbest = 0;
+
+	for (i = 0; i < kconfig_nsymbols(k); i++) {
+		s = kconfig_symbol(k, i);
+		if ((n = kc_sym_name(s)) == NULL)
+			continue;
+		/* Cheap: only names of about the same length. */
+		if (strlen(n) + 3 < len || strlen(n) > len + 3)
+			continue;
+		d = cmd_distance(name, n);
+		if (d > 2 + len / 8)
+			continue;
+		for (j = nbest; j > 0 && dist[j - 1] > d; j--) {
+			if (j < CMD_SUGGEST_MAX) {
+				best[j] = best[j - 1];
+				dist[j] = dist[j - 1];
+			}
+		}
+		if (j < CMD_SUGGEST_MAX) {
+			best[j] = s;
+			dist[j] = d;
+			if (nbest < CMD_SUGGEST_MAX)
+				nbest++;
+		}
+	}
+	strbuf_init(&sb);
+	for (j = 0; j < nbest; j++)
+		strbuf_addf(&sb, "%s%s", j ? ", " : " (did you mean ",
+		    kc_sym_name(best[j]));
+	strbuf_adds(&sb, nbest ? "?)" : "");
+	return strbuf_detach(&sb);
+}
+
 /* The session's configuration; NULL, with the reason printed, on
  * failure. */
 struct kconfig *
@@ -273,4 +357,33 @@ cli_distinct_files(const char *cmd, const char *const *labels,
 	fprintf(stderr, "kctui: %s\n", cause);
 	free(cause);
 	return -1;
+}
+
+/*
+ * The bundles against the configuration's architecture (core's
+ * trim_arch_mismatch, the browser's too): a mismatch is said; with
+ * refuse (suggest, export: a list or a file made of evidence that cannot
+ * speak for this config) it is refused, -1, unless --any-arch was given.
+ */
+int
+cli_arch_check(struct session *s, const struct evidence *ev, bool refuse,
+    bool any_arch)
+{
+	const char	*srcarch = envp_get(s->envp, "SRCARCH");
+	char		*why;
+
+	why = trim_arch_mismatch(ev, s->config_text, s->config_path,
+	    srcarch != NULL ? srcarch : "x86");
+	if (why == NULL)
+		return 0;
+	if (refuse && !any_arch) {
+		fprintf(stderr, "kctui: %s.\nkctui: nothing done: every option "
+		    "the bundle could not show would be a candidate (--any-arch "
+		    "to go on anyway)\n", why);
+		free(why);
+		return -1;
+	}
+	fprintf(stderr, "kctui: warning: %s\n", why);
+	free(why);
+	return 0;
 }

@@ -14,6 +14,7 @@
 #include "../core/session.h"
 #include "../lib/util.h"
 #include "../tui/tui.h"
+#include "../lib/cachefile.h"
 #include "cli.h"
 
 /* Whether an argument is a make-style variable assignment. */
@@ -155,6 +156,9 @@ kctui_main(int argc, char **argv)
 			usage(1);
 		}
 	}
+	/* -v: a cache that fails its checks is said as it is rebuilt */
+	if (s.verbose)
+		cachefile_set_note(cli_warn_prefixed, NULL);
 	/* "kctui COMMAND --help": that command's usage, before anything is
 	 * read (the options after a command are its own). */
 	vars_start = optind;

@@ -92,8 +92,8 @@ collect_config_redact(const char *text, size_t len)
 			n--;
 		/* the value as written: "..." */
 		redact = !(n == strlen(collect_private[i].fallback) + 2 &&
-		    v[0] == '"' && memcmp(v + 1, collect_private[i].fallback,
-		    n - 2) == 0);
+		    v[0] == '"' && v[n - 1] == '"' && memcmp(v + 1,
+		    collect_private[i].fallback, n - 2) == 0);
 		if (redact && !collect_private[i].always)
 			redact = n > 1 && v[0] == '"' && (v[1] == '/' ||
 			    v[1] == '~') && !(n == 15 &&

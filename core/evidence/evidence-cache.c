@@ -6,13 +6,18 @@
  *	trace-HASH.cache  a text trace's result, in the "functions" format
  *	text-HASH.cache	  a compressed file's decoded text
  *
- * HASH (and the cache file's identity) is the FNV-1a of the source file's
- * key: its real path, device, inode, size and modification time, so a
- * changed file is read again. The key is also the payload's first line,
- * "key KEY", and compared as a string: a hash collision is never trusted.
+ * HASH (and the cache file's identity) is the source file's content key:
+ * the keyed hash (lib/cachefile.h's cachefile_digest, the cache
+ * directory's key) of its bytes as they are in the bundle, with its size.
+ * A changed file is read again whatever its modification time says (a
+ * copy with cp -p, an edit within the clock's step); a bundle copied or
+ * moved finds its cache; and no bundle can be made to land on another's
+ * entry without the key. The key is also the payload's first line, "key
+ * KEY", compared as a string.
  * Only files read without warnings are cached, so warnings are given on
  * every run.
  */
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <inttypes.h>
@@ -26,9 +31,9 @@
 #include "../../lib/fileio.h"
 
 #define TCACHE_MAGIC	"KCTRACE\n"
-#define TCACHE_VERSION	1
+#define TCACHE_VERSION	2	/* 2: keyed by content */
 #define XCACHE_MAGIC	"KCXTEXT\n"
-#define XCACHE_VERSION	1
+#define XCACHE_VERSION	2
 /*
  * The decoded text is gathered in memory and written once read without
  * warnings. The files that go through this cache are small (kallsyms is
@@ -52,25 +57,38 @@ evidence_set_cache_dir(struct evidence *ev, const char *dir)
 	ev->cache_dir = dir != NULL ? xstrdup(dir) : NULL;
 }
 
-/* The cache file (kind "trace" or "text") of an open file and its key;
+/* The cache file (kind "trace" or "text") of an open file and its key,
+ * from the file's content (mapped, not read: the caller reads it after);
  * -1 when nothing is cached. */
 static int
 evcache_key_make(const struct evidence *ev, int fd, const char *path,
     const char *kind, struct evcache_key *k)
 {
 	struct stat	 st;
-	char		*real;
+	void		*map = NULL;
+	char		*probe, *cause = NULL;
+	uint64_t	 digest;
+	int		 rc;
 
-	if (ev->cache_dir == NULL || fstat(fd, &st) != 0)
+	(void)path;
+	if (ev->cache_dir == NULL || fstat(fd, &st) != 0 ||
+	    !S_ISREG(st.st_mode))
 		return -1;
-	real = realpath(path, NULL);
-	k->key = xasprintf("%s %llu %llu %lld %lld.%09ld", real ? real : path,
-	    (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
-	    (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-	    st.st_mtim.tv_nsec);
-	free(real);
-	k->identity = hash_fnv64(0xcbf29ce484222325ULL, k->key,
-	    strlen(k->key));
+	if (st.st_size > 0 && (map = mmap(NULL, (size_t)st.st_size, PROT_READ,
+	    MAP_PRIVATE, fd, 0)) == MAP_FAILED)
+		return -1;
+	probe = xasprintf("%s/%s.cache", ev->cache_dir, kind);
+	rc = cachefile_digest(probe, map != NULL ? map : "", (size_t)st.st_size,
+	    &digest, &cause);
+	free(probe);
+	free(cause);
+	if (map != NULL)
+		munmap(map, (size_t)st.st_size);
+	if (rc != 0)
+		return -1;
+	k->key = xasprintf("%s content %016llx size %lld", kind,
+	    (unsigned long long)digest, (long long)st.st_size);
+	k->identity = digest;
 	k->path = xasprintf("%s/%s-%016llx.cache", ev->cache_dir, kind,
 	    (unsigned long long)k->identity);
 	return 0;
@@ -126,32 +144,26 @@ evcache_write(const struct evcache_key *k,
 		free(cause);
 }
 
-/* Read a trace's cached result into bundle b; false when there is none. */
+/* A trace cache's payload past its key line, [p, e), into bundle b:
+ * "events N lost N" then the functions; false (nothing added) when its
+ * first line is not that. */
 static bool
-tcache_read(struct evidence *ev, int b, const struct evcache_key *k,
+tcache_parse(struct evidence *ev, int b, const char *p, const char *e,
     uint64_t *lostp)
 {
-	struct cachefile cf;
 	struct ev_ctx	 c;
-	const char	*p, *e, *nl;
+	const char	*nl;
 	char		*line;
 	uint64_t	 events, lost;
 	int		 n;
 
-	if (evcache_open(&cf, k, TCACHE_MAGIC, TCACHE_VERSION, &p, &e) != 0)
+	if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL)
 		return false;
-	/* "events N lost N" then the functions */
-	if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL) {
-		cachefile_close(&cf);
-		return false;
-	}
 	line = xstrndup(p, (size_t)(nl - p));
 	n = sscanf(line, "events %" SCNu64 " lost %" SCNu64, &events, &lost);
 	free(line);
-	if (n != 2) {
-		cachefile_close(&cf);
+	if (n != 2)
 		return false;
-	}
 	p = nl + 1;
 	ev_ctx_init(&c, ev, b, ev_functions_line, NULL, EVF_NONUL);
 	ev_feed(&c, p, (size_t)(e - p), 1);
@@ -159,8 +171,33 @@ tcache_read(struct evidence *ev, int b, const struct evcache_key *k,
 	c.malformed = 0;	/* written by us, read by the same parser */
 	ev_ctx_done(&c);
 	*lostp = lost;
-	cachefile_close(&cf);
 	return true;
+}
+
+/* For fuzzing: a trace cache's payload (past the key line) into bundle
+ * 0; whether it was taken. */
+bool
+evidence_trace_cache_blob(struct evidence *ev, const void *data, size_t n)
+{
+	uint64_t lost = 0;
+
+	return tcache_parse(ev, 0, data, (const char *)data + n, &lost);
+}
+
+/* Read a trace's cached result into bundle b; false when there is none. */
+static bool
+tcache_read(struct evidence *ev, int b, const struct evcache_key *k,
+    uint64_t *lostp)
+{
+	struct cachefile cf;
+	const char	*p, *e;
+	bool		 ok;
+
+	if (evcache_open(&cf, k, TCACHE_MAGIC, TCACHE_VERSION, &p, &e) != 0)
+		return false;
+	ok = tcache_parse(ev, b, p, e, lostp);
+	cachefile_close(&cf);
+	return ok;
 }
 
 /* After reading a clean trace into bundle b: write what it added (hits

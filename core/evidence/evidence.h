@@ -83,6 +83,8 @@ int		 evidence_load(struct evidence *, const char *dir,
 /* Where parsed text traces are cached (NULL: not cached). A trace is
  * read again whenever its file changes. */
 void		 evidence_set_cache_dir(struct evidence *, const char *dir);
+/* For fuzzing: a trace cache's payload (evidence-cache.c) into bundle 0. */
+bool		 evidence_trace_cache_blob(struct evidence *, const void *, size_t);
 
 /* The kernel build kctui runs in (its include/config/kernel.release and
  * its modules.builtin.ranges): a bundle whose uname -r is that release and

@@ -435,3 +435,121 @@ explain_hidden(struct kconfig *k, struct kc_menu *m)
 		return xstrdup("nothing visible inside");
 	return xstrdup("not visible");
 }
+
+/* ------------------------------------------------------------------ */
+/* Expressions as menuconfig's help shows them. */
+
+/* The binding of an operator: || below &&, below the rest (a symbol, a
+ * comparison, a negation), as the kernel's expr_print orders them. */
+static int
+ex_values_prec(const struct kc_expr *e)
+{
+	switch (kc_expr_op(e)) {
+	case KC_EXPR_OR:
+		return 1;
+	case KC_EXPR_AND:
+		return 2;
+	case KC_EXPR_NOT:
+		return 3;
+	default:
+		return 4;
+	}
+}
+
+/* A symbol of an expression: a constant as written ("y", "64", "\"s\""),
+ * a symbol of no type (one this architecture never defines, S390 on
+ * x86) by its name alone, any other with its value ("BLOCK [=y]"). */
+static void
+ex_values_sym(struct kconfig *k, struct kc_symbol *s, struct strbuf *sb)
+{
+	const char *name = kc_sym_name(s);
+
+	if (name == NULL) {
+		strbuf_adds(sb, "<choice>");
+		return;
+	}
+	if (kc_sym_is_const(s)) {
+		if (strcmp(name, "y") == 0 || strcmp(name, "m") == 0 ||
+		    strcmp(name, "n") == 0 || (*name >= '0' && *name <= '9') ||
+		    *name == '-')
+			strbuf_adds(sb, name);
+		else
+			strbuf_addf(sb, "\"%s\"", name);
+		return;
+	}
+	if (kc_sym_type(s) == KC_UNKNOWN)
+		strbuf_adds(sb, name);
+	else
+		strbuf_addf(sb, "%s [=%s]", name, kc_sym_string(k, s));
+}
+
+/* explain_expr_values below an operator of binding prec. */
+static void
+ex_values(struct kconfig *k, const struct kc_expr *e, struct strbuf *sb,
+    int prec)
+{
+	static const char *const cmp[] = {
+		[KC_EXPR_EQUAL] = "=", [KC_EXPR_UNEQUAL] = "!=",
+		[KC_EXPR_LTH] = "<", [KC_EXPR_LEQ] = "<=",
+		[KC_EXPR_GTH] = ">", [KC_EXPR_GEQ] = ">="
+	};
+	enum kc_expr_op	 op;
+	int		 my;
+	char		*str;
+
+	if (e == NULL) {
+		strbuf_adds(sb, "y");
+		return;
+	}
+	op = kc_expr_op(e);
+	my = ex_values_prec(e);
+	if (my < prec)
+		strbuf_addc(sb, '(');
+	switch (op) {
+	case KC_EXPR_NONE:
+		strbuf_adds(sb, "y");
+		break;
+	case KC_EXPR_OR:
+	case KC_EXPR_AND:
+		/* associative: a chain of one operator needs none */
+		ex_values(k, kc_expr_left(e), sb, my);
+		strbuf_adds(sb, op == KC_EXPR_OR ? " || " : " && ");
+		ex_values(k, kc_expr_right(e), sb, my);
+		break;
+	case KC_EXPR_NOT:
+		/* "!S390", "!X86_32 [=n]", "!(A [=y] && B [=n])": the
+		 * parentheses only around what binds looser than "!" */
+		strbuf_addc(sb, '!');
+		ex_values(k, kc_expr_left(e), sb, my);
+		break;
+	case KC_EXPR_SYMBOL:
+		ex_values_sym(k, kc_expr_sym(e), sb);
+		break;
+	case KC_EXPR_EQUAL:
+	case KC_EXPR_UNEQUAL:
+	case KC_EXPR_LTH:
+	case KC_EXPR_LEQ:
+	case KC_EXPR_GTH:
+	case KC_EXPR_GEQ:
+		ex_values_sym(k, kc_expr_sym(e), sb);
+		strbuf_adds(sb, cmp[op]);
+		ex_values_sym(k, kc_expr_sym2(e), sb);
+		break;
+	default:
+		str = kc_expr_str(e);
+		strbuf_adds(sb, str);
+		free(str);
+		break;
+	}
+	if (my < prec)
+		strbuf_addc(sb, ')');
+}
+
+/* An expression with its symbols' values, as menuconfig's help prints
+ * it (see explain.h). */
+void
+explain_expr_values(struct kconfig *k, const struct kc_expr *e,
+    struct strbuf *sb)
+{
+	ex_values(k, e, sb, 0);
+}

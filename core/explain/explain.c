@@ -438,7 +438,7 @@ ex_choice(struct explain *ex, struct kconfig *k, struct kc_symbol *s,
 		return;
 	if (kc_sym_has_user_value(sel) && kc_sym_user_tristate(sel) == KC_YES) {
 		ex_add(ex, EXPLAIN_REASON, 1, sel, "The choice is %s because "
-		    "you picked it in .config.", ex_name(sel));
+		    "you picked it in %s.", ex_name(sel), ex->config_name);
 		return;
 	}
 	for (i = 0; kc_sym_prop(cs, i, &pi); i++) {
@@ -501,7 +501,7 @@ ex_value_string(struct explain *ex, struct kconfig *k, struct kc_symbol *s,
 
 	if (vis != KC_NO && kc_sym_has_user_value(s)) {
 		ex_add(ex, EXPLAIN_VALUE, 0, NULL, "Value: %s, set by "
-		    "you in .config.", kc_sym_string(k, s));
+		    "you in %s.", kc_sym_string(k, s), ex->config_name);
 		return;
 	}
 	if (ex_active_default(k, s, &pi)) {
@@ -539,22 +539,23 @@ ex_value_user(struct explain *ex, struct kconfig *k, struct kc_symbol *s,
 	if (v > base && nsel > 0) {
 		ex_add(ex, EXPLAIN_VALUE, 0, who, "Value: %s, selected "
 		    "by %s.", explain_tri_name(v), sel);
-		ex_add(ex, EXPLAIN_REASON, 1, NULL, "Your .config says "
-		    "%s, but a select raises it.",
+		ex_add(ex, EXPLAIN_REASON, 1, NULL, "Your %s says "
+		    "%s, but a select raises it.", ex->config_name,
 		    explain_tri_name(ut));
 	} else if (ut > vis) {
 		why = explain_why_low(k, ex_prompt_cond(s, &pf, &pl,
 		    &nop), KC_YES);
 		ex_add(ex, EXPLAIN_VALUE, 0, ex_first_culprit(k,
 		    ex_prompt_cond(s, &pf, &pl, &nop), KC_YES, true),
-		    "Value: %s, limited to %s: you set %s in .config, "
+		    "Value: %s, limited to %s: you set %s in %s, "
 		    "but it depends on something that is %s (%s).",
 		    explain_tri_name(v), explain_tri_name(vis),
-		    explain_tri_name(ut), explain_tri_name(vis), why);
+		    explain_tri_name(ut), ex->config_name,
+		    explain_tri_name(vis), why);
 		free(why);
 	} else {
 		ex_add(ex, EXPLAIN_VALUE, 0, NULL, "Value: %s, set by "
-		    "you in .config.", explain_tri_name(v));
+		    "you in %s.", explain_tri_name(v), ex->config_name);
 	}
 }
 
@@ -641,8 +642,8 @@ ex_value_reasons(struct explain *ex, struct kconfig *k, struct kc_symbol *s)
 	}
 	if (kc_sym_has_user_value(s) && vis == KC_NO &&
 	    kc_sym_user_tristate(s) != v)
-		ex_add(ex, EXPLAIN_REASON, 1, NULL, "Your .config says %s, but "
-		    "that is ignored while it is not shown.",
+		ex_add(ex, EXPLAIN_REASON, 1, NULL, "Your %s says %s, but "
+		    "that is ignored while it is not shown.", ex->config_name,
 		    explain_tri_name(kc_sym_user_tristate(s)));
 	free(sel);
 }
@@ -994,11 +995,26 @@ ex_evidence(struct explain *ex, const struct attrib *a, struct kc_symbol *s)
 struct explain *
 explain_symbol(struct kconfig *k, struct kc_symbol *s, const struct attrib *a)
 {
+	return explain_symbol_file(k, s, a, NULL);
+}
+
+/* explain_symbol, the configuration file named config_path's last
+ * component ("set by you in c1"); NULL: ".config". */
+struct explain *
+explain_symbol_file(struct kconfig *k, struct kc_symbol *s,
+    const struct attrib *a, const char *config_path)
+{
 	struct explain		*ex = xcalloc(1, sizeof *ex);
 	struct explain_line	*l;
 	struct kc_prop_info	 pi;
-	const char		*prompt = NULL;
+	const char		*prompt = NULL, *slash;
 	int			 i;
+
+	if (config_path == NULL || *config_path == '\0')
+		config_path = ".config";
+	if ((slash = strrchr(config_path, '/')) != NULL && slash[1] != '\0')
+		config_path = slash + 1;
+	ex->config_name = xstrdup(config_path);
 
 	for (i = 0; kc_sym_prop(s, i, &pi); i++) {
 		if (EX_IS_PROMPT(pi.kind)) {
@@ -1045,6 +1061,7 @@ explain_free(struct explain *ex)
 	for (i = 0; i < ex->nlines; i++)
 		free(ex->lines[i].text);
 	free(ex->lines);
+	free(ex->config_name);
 	free(ex);
 }
 

@@ -36,6 +36,8 @@ struct explain_line {
 struct explain {
 	struct explain_line	*lines;
 	size_t			 nlines;
+	char			*config_name;	/* "c1": the file the user's
+						   values are in, as named */
 };
 
 struct attrib;
@@ -45,6 +47,11 @@ struct attrib;
  * attrib NULL: no evidence line. */
 struct explain	*explain_symbol(struct kconfig *, struct kc_symbol *,
 		     const struct attrib *);
+/* The same, naming the configuration file (its last component) where
+ * the user's values come from ("set by you in c1"); NULL: ".config".
+ * The browser's help should pass the file it edits. */
+struct explain	*explain_symbol_file(struct kconfig *, struct kc_symbol *,
+		     const struct attrib *, const char *config_path);
 void		 explain_free(struct explain *);
 
 /* A short phrase for list views: "set by you", "default", "selected by
@@ -63,6 +70,18 @@ char		*explain_hidden(struct kconfig *, struct kc_menu *);
  * e already has the value. Shared with enable.c's refusals. */
 char		*explain_why_low(struct kconfig *, const struct kc_expr *,
 		     enum kc_tri want);
+
+/*
+ * An expression as menuconfig's help prints it, appended to sb: each
+ * symbol with its value ("EXT3_FS [=n] && BLOCK [=y]"), a symbol no
+ * Kconfig of this architecture defines by its name alone, a negation of
+ * one symbol without parentheses ("!S390", "!X86_32 [=n]"), and the
+ * parentheses precedence needs ("!(A [=y] || B [=n])", "(A || B) && C").
+ * NULL is "y". The CLI's and the browser's one rendering.
+ */
+struct strbuf;
+void		 explain_expr_values(struct kconfig *, const struct kc_expr *,
+		     struct strbuf *);
 
 /* A symbol's prompt property: "menuconfig" entries keep theirs as a
  * MENU property, as the kernel's parser does. */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../../lib/cachefile.h"
+#include "../../lib/fileio.h"
 
 #include "kbuild-int.h"
 
@@ -31,7 +32,8 @@
  *     ngroups, str SRCARCH of each group
  *     nstrings, str each (object paths, modules, conds)
  *     ndeps, each: u8 kind, str path, then
- *       'F' u8 regular file   'R' i64 mtime ns, i64 size, u64 inode
+ *       'F' u8 regular file   'R' i64 mtime ns, i64 size, u64 inode,
+ *                             u64 content key (cachefile_digest)
  *       'D' i64 mtime ns, u64 inode   'G' nmatches, str each
  *     nobjs, each (in scan order): path, module + 1 (0: none), group,
  *       u8 always, u8 source ('c', 'S', 0), nconds, conds (string ids)
@@ -39,9 +41,13 @@
  * The cache is valid if the header, identity, srcarch and both srctree
  * strings match and every dependency still holds: it is loaded by
  * replaying the objects through kb_obj_insert, as the scan recorded them.
+ * Every Makefile read ('R') holds by its content, not its mtime alone: a
+ * Makefile changed with its mtime put back (cp -p, tar, an edit within
+ * the clock's step) is seen. Reading them costs a few tens of ms of the
+ * seconds a scan takes.
  */
 #define KBCACHE_MAGIC	"KCKBUILD"
-#define KBCACHE_VERSION	2	/* 2: MAKEFLAGS as the final make sees it */
+#define KBCACHE_VERSION	3	/* 3: Makefiles keyed by content */
 #define KBCACHE_MAX	(1u << 30)
 
 /*
@@ -104,6 +110,36 @@ kbcache_dirlen(const char *path)
 	const char	*slash = strrchr(path, '/');
 
 	return slash != NULL ? (size_t)(slash - path) : 0;
+}
+
+/*
+ * The content key of the tree's file path (cachefile_digest, keyed with
+ * the key of the cache at cache_path), if it is still the regular file of
+ * mtime (ns) and size; -1 otherwise.
+ */
+static int
+kbcache_content(const struct kbuild *kb, const char *cache_path,
+    const char *path, int64_t mtime, int64_t size, uint64_t *digest)
+{
+	struct stat	 sb;
+	char		*text, *cause = NULL;
+	size_t		 len;
+	int		 fd, rc = -1;
+
+	if (cache_path == NULL || (fd = openat(kb->treefd, path, O_RDONLY |
+	    O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    kbdeps_mtime(&sb) == mtime && sb.st_size == size &&
+	    (text = fd_read_all(fd, &len, true)) != NULL) {
+		if (len == (size_t)size && cachefile_digest(cache_path, text,
+		    len, digest, &cause) == 0)
+			rc = 0;
+		free(cause);
+		free(text);
+	}
+	close(fd);
+	return rc;
 }
 
 /*
@@ -292,7 +328,9 @@ kbcache_save(struct kbuild *kb, const char *path, const char *srcarch,
 	struct strmap		 ids;
 	uint32_t		 nstr = 0;
 	size_t			 i, off, l, ndv;
+	uint64_t		 digest = 0;
 	char			*why = NULL;
+	bool			 bad = false;
 	int			 c, g;
 
 	strmap_init(&ids);
@@ -345,9 +383,13 @@ kbcache_save(struct kbuild *kb, const char *path, const char *srcarch,
 			strbuf_addc(&body, d->ok ? 1 : 0);
 			break;
 		case 'R':
+			if (kbcache_content(kb, path, d->path, d->mtime,
+			    d->size, &digest) != 0)
+				bad = true;	/* changed since it was read */
 			kbcache_put64(&body, (uint64_t)d->mtime);
 			kbcache_put64(&body, (uint64_t)d->size);
 			kbcache_put64(&body, d->ino);
+			kbcache_put64(&body, digest);
 			break;
 		case 'D':
 			kbcache_put64(&body, (uint64_t)d->mtime);
@@ -370,7 +412,7 @@ kbcache_save(struct kbuild *kb, const char *path, const char *srcarch,
 	strbuf_free(&objs);
 	strmap_free(&ids);
 
-	if (body.len <= KBCACHE_MAX) {
+	if (!bad && body.len <= KBCACHE_MAX) {
 		cachefile_write(path, KBCACHE_MAGIC, KBCACHE_VERSION,
 		    kbcache_identity(srcarch, real, kb->srctree), body.s,
 		    body.len, &why);
@@ -383,6 +425,7 @@ kbcache_save(struct kbuild *kb, const char *path, const char *srcarch,
 struct kbcache_rd {
 	const char	*p, *end;
 	bool		 bad;
+	const char	*cache_path;	/* whose key the content keys have */
 };
 
 /* Take n bytes; NULL (and bad) if there are not so many. */
@@ -506,7 +549,7 @@ kbcache_deps_hold(struct kbcache_rd *rd, const struct kbuild *kb)
 	struct stat	 sb;
 	const char	*path;
 	uint32_t	 n, i;
-	uint64_t	 mtime, size, ino;
+	uint64_t	 mtime, size, ino, digest, now;
 	bool		 there, ok;
 	int		 kind;
 
@@ -527,10 +570,14 @@ kbcache_deps_hold(struct kbcache_rd *rd, const struct kbuild *kb)
 			mtime = kbcache_get64(rd);
 			size = kbcache_get64(rd);
 			ino = kbcache_get64(rd);
+			digest = kbcache_get64(rd);
 			if (!there || !S_ISREG(sb.st_mode) ||
 			    (uint64_t)kbdeps_mtime(&sb) != mtime ||
 			    (uint64_t)sb.st_size != size ||
-			    (uint64_t)sb.st_ino != ino)
+			    (uint64_t)sb.st_ino != ino || rd->bad ||
+			    kbcache_content(kb, rd->cache_path, path,
+			    (int64_t)mtime, (int64_t)size, &now) != 0 ||
+			    now != digest)
 				return false;
 			break;
 		case 'D':
@@ -602,14 +649,15 @@ out:
 }
 
 /*
- * The index from the cache at path if it is intact, for this srctree,
- * srcarch and real path, and every dependency holds; otherwise NULL.
+ * The index from a cache's payload (data, len) for this srctree, srcarch
+ * and real path, if every dependency holds; otherwise NULL. identity is
+ * the header's (checked unless check_identity is false: the fuzzer's).
  */
 static struct kbuild *
-kbcache_load(const char *path, const char *srctree, const char *srcarch,
-    const char *real)
+kbcache_parse(const void *data, size_t len, uint64_t identity,
+    bool check_identity, const char *srctree, const char *srcarch,
+    const char *real, const char *cache_path)
 {
-	struct cachefile	 cf;
 	struct kbcache_rd	 rd;
 	struct kbuild		*kb = NULL;
 	struct kbuild_stats	 st;
@@ -618,16 +666,14 @@ kbcache_load(const char *path, const char *srctree, const char *srcarch,
 	size_t			 l;
 	uint32_t		 nstr, nobj, ngroups, i;
 
-	if (cachefile_open(&cf, path, KBCACHE_MAGIC, KBCACHE_VERSION,
-	    CACHEFILE_POPULATE, &cause) != 0)
+	if (len > KBCACHE_MAX)
 		goto bad;
-	if (cf.len > KBCACHE_MAX)
-		goto bad;
-	rd.p = cf.data;
-	rd.end = rd.p + cf.len;
+	rd.p = data;
+	rd.end = rd.p + len;
 	rd.bad = false;
-	if ((kb = kb_scan_open(srctree, &cause)) == NULL ||
-	    cf.identity != kbcache_identity(srcarch, real, kb->srctree))
+	rd.cache_path = cache_path;
+	if ((kb = kb_scan_open(srctree, &cause)) == NULL || (check_identity &&
+	    identity != kbcache_identity(srcarch, real, kb->srctree)))
 		goto bad;
 	if (strcmp(kbcache_getstr(&rd, NULL), srcarch) != 0 ||
 	    strcmp(kbcache_getstr(&rd, NULL), real) != 0 || rd.bad ||
@@ -676,15 +722,44 @@ kbcache_load(const char *path, const char *srctree, const char *srcarch,
 		goto bad;
 	kb->st = st;
 	free(strv);
-	cachefile_close(&cf);
 	return kb;
 
 bad:
 	free(cause);
 	free(strv);
 	kbuild_free(kb);
-	cachefile_close(&cf);
 	return NULL;
+}
+
+/* The index from the cache at path if it is intact (lib/cachefile.c's
+ * checks) and kbcache_parse takes it; otherwise NULL. */
+static struct kbuild *
+kbcache_load(const char *path, const char *srctree, const char *srcarch,
+    const char *real)
+{
+	struct cachefile	 cf;
+	struct kbuild		*kb;
+	char			*cause = NULL;
+
+	if (cachefile_open(&cf, path, KBCACHE_MAGIC, KBCACHE_VERSION,
+	    CACHEFILE_POPULATE, &cause) != 0) {
+		free(cause);
+		return NULL;
+	}
+	kb = kbcache_parse(cf.data, cf.len, cf.identity, true, srctree,
+	    srcarch, real, path);
+	cachefile_close(&cf);
+	return kb;
+}
+
+/* For fuzzing: a cache's payload read against the tree at srctree (its
+ * identity not checked: any bytes reach the reader). */
+struct kbuild *
+kbuild_from_cache_blob(const void *data, size_t len, const char *srctree,
+    const char *srcarch)
+{
+	return kbcache_parse(data, len, 0, false, srctree, srcarch, srctree,
+	    NULL);
 }
 
 /* A cache that fails any check is only rebuilt: the scan is the truth. */

@@ -72,4 +72,7 @@ void		 kbuild_get_stats(const struct kbuild *, struct kbuild_stats *);
 int		 kbuild_parse_text(struct kbuild *, const char *dir,
 		     const char *text, size_t len);
 struct kbuild	*kbuild_new_empty(void);
+/* For fuzzing: a kbuild cache's payload read against the tree srctree. */
+struct kbuild	*kbuild_from_cache_blob(const void *, size_t,
+		     const char *srctree, const char *srcarch);
 #endif

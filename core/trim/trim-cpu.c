@@ -215,3 +215,155 @@ trim_cpu_guest_unused(const struct evidence *ev, const char *sym,
 	free(dmi);
 	return true;
 }
+
+/* uname's machine names and the kernel's SRCARCH each builds on (the
+ * top Makefile's SUBARCH rules: i?86 and x86_64 are x86, ...); prefix:
+ * the name starts the machine ("armv7l", "ppc64le", "riscv64"), else it
+ * is the whole word. */
+static const struct {
+	const char	*machine;
+	const char	*srcarch;
+	bool		 prefix;
+} arch_machines[] = {
+	{ "x86_64", "x86", false }, { "amd64", "x86", false },
+	{ "i386", "x86", false }, { "i486", "x86", false },
+	{ "i586", "x86", false }, { "i686", "x86", false },
+	{ "aarch64", "arm64", true }, { "arm64", "arm64", false },
+	{ "armv", "arm", true }, { "riscv", "riscv", true },
+	{ "ppc", "powerpc", true }, { "s390", "s390", true },
+	{ "mips", "mips", true }, { "loongarch", "loongarch", true },
+	{ "sparc", "sparc", true }, { "parisc", "parisc", true },
+	{ "alpha", "alpha", false }, { "m68k", "m68k", false },
+	{ "ia64", "ia64", false }, { "sh4", "sh", true },
+	{ "sh3", "sh", true }, { "xtensa", "xtensa", false },
+	{ "openrisc", "openrisc", false }, { "csky", "csky", false },
+};
+
+/* The SRCARCH of a uname machine word ("x86_64", "aarch64") or, with
+ * srcarch_too, of an architecture's own name too ("x86", "powerpc": a
+ * config heading's word); NULL when the word names none. */
+static const char *
+trim_arch_of_word(const char *w, size_t n, bool srcarch_too)
+{
+	size_t	i, l;
+
+	for (i = 0; i < sizeof arch_machines / sizeof arch_machines[0]; i++) {
+		l = strlen(arch_machines[i].machine);
+		if ((n == l || (arch_machines[i].prefix && n > l)) &&
+		    memcmp(w, arch_machines[i].machine, l) == 0)
+			return arch_machines[i].srcarch;
+		l = strlen(arch_machines[i].srcarch);
+		if (srcarch_too && n == l &&
+		    memcmp(w, arch_machines[i].srcarch, l) == 0)
+			return arch_machines[i].srcarch;
+	}
+	return NULL;
+}
+
+/*
+ * The SRCARCH a bundle was recorded on: its uname -a line's machine
+ * (the last word that names one, before "GNU/Linux"), else its cpu
+ * modalias ("cpu:type:x86,...", "cpu:type:aarch64:..."); NULL when it
+ * says neither. The machine word itself in *machine (malloc'd).
+ */
+static const char *
+trim_bundle_arch(const struct evidence *ev, int b, char **machine)
+{
+	const struct ev_bundle	*bu = evidence_bundle(ev, b);
+	const struct ev_item	*it;
+	const char		*p, *w, *arch = NULL;
+	size_t			 i, n;
+
+	*machine = NULL;
+	/* "Linux HOST RELEASE #VERSION... MACHINE [PROC PLATFORM] OS":
+	 * the version has spaces, so the machine is found from the end */
+	for (p = bu->uname; p != NULL && *p != '\0'; p = w + n) {
+		w = p + strspn(p, " \t\n");
+		n = strcspn(w, " \t\n");
+		if (n == 0)
+			break;
+		if (w != bu->uname && trim_arch_of_word(w, n, false) != NULL) {
+			arch = trim_arch_of_word(w, n, false);
+			free(*machine);
+			*machine = xstrndup(w, n);
+		}
+	}
+	if (arch != NULL)
+		return arch;
+	n = evidence_count(ev, EV_DEVICE);
+	for (i = 0; i < n; i++) {
+		it = evidence_item(ev, EV_DEVICE, i);
+		if (strncmp(it->name, "cpu:type:", 9) != 0 ||
+		    (it->bundles & ((uint64_t)1 << (b & 63))) == 0)
+			continue;
+		w = it->name + 9;
+		if ((arch = trim_arch_of_word(w, strcspn(w, ",:"), true)) !=
+		    NULL) {
+			*machine = xstrndup(w, strcspn(w, ",:"));
+			return arch;
+		}
+	}
+	return NULL;
+}
+
+/* The architecture a config's text was written for: its heading's
+ * "# Linux/ARCH VERSION Kernel Configuration", as conf writes it; NULL
+ * when it has none. */
+static const char *
+trim_config_arch(const char *text)
+{
+	const char	*p, *w;
+
+	for (p = text; p != NULL && *p == '#'; p = strchr(p, '\n'),
+	    p = p != NULL ? p + 1 : NULL) {
+		if (strncmp(p, "# Linux/", 8) != 0)
+			continue;
+		w = p + 8;
+		return trim_arch_of_word(w, strcspn(w, " \t\n"), true);
+	}
+	return NULL;
+}
+
+/*
+ * Whether the bundles and the configuration are of one architecture:
+ * NULL when they are (or nothing says), else a malloc'd sentence naming
+ * each side. A bundle recorded on x86_64 says nothing of an arm64
+ * config's drivers: every option it never saw would be a candidate. The
+ * configuration's architecture is its heading's; a config read with
+ * another SRCARCH is said too (its symbols are another tree's).
+ * config_name names it in the sentence.
+ */
+char *
+trim_arch_mismatch(const struct evidence *ev, const char *config_text,
+    const char *config_name, const char *srcarch)
+{
+	struct strbuf	 sb;
+	const char	*carch, *barch;
+	char		*machine;
+	int		 b;
+
+	strbuf_init(&sb);
+	carch = config_text != NULL ? trim_config_arch(config_text) : NULL;
+	if (carch != NULL && srcarch != NULL && strcmp(carch, srcarch) != 0)
+		strbuf_addf(&sb, "%s is a configuration for %s, read here as "
+		    "%s (SRCARCH=%s; give ARCH=%s to read it as its own)",
+		    config_name, carch, srcarch, srcarch, carch);
+	if (carch == NULL)
+		carch = srcarch;
+	for (b = 0; ev != NULL && carch != NULL &&
+	    b < evidence_nbundles(ev); b++) {
+		if ((barch = trim_bundle_arch(ev, b, &machine)) != NULL &&
+		    strcmp(barch, carch) != 0)
+			strbuf_addf(&sb, "%s%s was recorded on %s (%s), the "
+			    "configuration is for %s: its evidence says nothing "
+			    "of this architecture's options", sb.len ? "; " :
+			    "", evidence_bundle(ev, b)->path, machine, barch,
+			    carch);
+		free(machine);
+	}
+	if (sb.len == 0) {
+		strbuf_free(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}

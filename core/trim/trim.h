@@ -221,4 +221,12 @@ const char	*trim_cpu_option(const char *sym, const char **what,
  * not (its DMI, no device of it); why in *why (malloc'd, may be NULL). */
 bool		 trim_cpu_guest_unused(const struct evidence *, const char *sym,
 		     char **why);
+/* trim-cpu.c: NULL when the bundles were recorded on the architecture
+ * the configuration (its text's heading, else srcarch) is for, and the
+ * configuration is read with its own SRCARCH; else a malloc'd sentence
+ * naming each side (config_name names the file). For suggest, export,
+ * explain and the browser alike. */
+char		*trim_arch_mismatch(const struct evidence *,
+		     const char *config_text, const char *config_name,
+		     const char *srcarch);
 #endif

@@ -115,3 +115,105 @@ else
 	fail "$(R lock-free-quiet)" "stderr:"
 	indent < "$work/dec.err"
 fi
+
+# Issue 35 item 10, the command line's smaller promises.
+# An x86_64 bundle on an arm64 config: said, and suggest/export refuse
+# (a list or a file made of evidence that cannot speak for the config)
+# unless --any-arch; explain says it and goes on. The arm64 config is the
+# tree's own arm64 defconfig, made by kctui's defconfig.
+arm=$work/arm64.config
+"$KCTUI" -C "$TREE" --config "$arm" ARCH=arm64 defconfig > /dev/null 2> "$work/arm.err" ||
+	{ fail "$(R arch-setup)" "ARCH=arm64 defconfig failed:"; indent < "$work/arm.err"; }
+"$KCTUI" -C "$TREE" --config "$arm" ARCH=arm64 suggest -e "$BUNDLE" > "$work/arm.out" 2> "$work/arm.err"
+rc=$?
+if [ $rc -ne 0 ] && grep -q "cloud-vm was recorded on x86_64 (x86), the configuration is for arm64" "$work/arm.err" &&
+   grep -q -- "--any-arch" "$work/arm.err" && ! grep -q candidate "$work/arm.out"; then
+	pass "$(R arch-suggest-refused)"
+else
+	fail "$(R arch-suggest-refused)" "exit $rc; stderr:"
+	indent < "$work/arm.err"
+fi
+"$KCTUI" -C "$TREE" --config "$arm" ARCH=arm64 export -e "$BUNDLE" -o "$work/arm.out.config" > /dev/null 2> "$work/arm.err"
+rc=$?
+if [ $rc -ne 0 ] && [ ! -e "$work/arm.out.config" ] && grep -q "recorded on x86_64" "$work/arm.err"; then
+	pass "$(R arch-export-refused)"
+else
+	fail "$(R arch-export-refused)" "exit $rc; stderr:"
+	indent < "$work/arm.err"
+fi
+# Read without ARCH=arm64: the config's own heading says arm64.
+"$KCTUI" -C "$TREE" --config "$arm" suggest -e "$BUNDLE" > /dev/null 2> "$work/arm.err"
+rc=$?
+if [ $rc -ne 0 ] && grep -q "arm64.config is a configuration for arm64, read here as x86" "$work/arm.err"; then
+	pass "$(R arch-config-heading)"
+else
+	fail "$(R arch-config-heading)" "exit $rc; stderr:"
+	indent < "$work/arm.err"
+fi
+"$KCTUI" -C "$TREE" --config "$arm" ARCH=arm64 suggest -e "$BUNDLE" --any-arch > "$work/arm.out" 2> "$work/arm.err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q "warning: .*recorded on x86_64" "$work/arm.err" && grep -q candidate "$work/arm.out"; then
+	pass "$(R arch-any-arch)"
+else
+	fail "$(R arch-any-arch)" "exit $rc; stderr:"
+	indent < "$work/arm.err"
+fi
+"$KCTUI" -C "$TREE" --config "$arm" ARCH=arm64 explain EXT4_FS -e "$BUNDLE" > "$work/arm.out" 2> "$work/arm.err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q "warning: .*recorded on x86_64" "$work/arm.err" && grep -q '^Value:' "$work/arm.out"; then
+	pass "$(R arch-explain-warns)"
+else
+	fail "$(R arch-explain-warns)" "exit $rc; stderr:"
+	indent < "$work/arm.err"
+fi
+# The x86 bundle on the x86 config: nothing said.
+"$KCTUI" -C "$TREE" --config "$DEBIAN_CLOUD" explain EXT4_FS -e "$BUNDLE" > /dev/null 2> "$work/arm.err"
+if [ $? -eq 0 ] && ! grep -q "recorded on" "$work/arm.err"; then
+	pass "$(R arch-same-quiet)"
+else
+	fail "$(R arch-same-quiet)" "stderr:"
+	indent < "$work/arm.err"
+fi
+
+# export's usage says what no --accept does.
+"$KCTUI" export --help > "$work/h-export"
+if grep -q "without --accept every subsystem's" "$work/h-export"; then
+	pass "$(R export-help-accept-all)"
+else
+	fail "$(R export-help-accept-all)" "export --help:"
+	indent < "$work/h-export"
+fi
+
+# -e after the command, as suggest and export take it: explain too.
+"$KCTUI" -C "$TREE" --config "$DEBIAN_CLOUD" explain EXT4_FS -e "$BUNDLE" > "$work/ex-e.out" 2> "$work/ex-e.err"
+rc=$?
+"$KCTUI" -C "$TREE" --config "$DEBIAN_CLOUD" -e "$BUNDLE" explain EXT4_FS > "$work/ex-e0.out" 2> /dev/null
+if [ $rc -eq 0 ] && cmp -s "$work/ex-e.out" "$work/ex-e0.out" && grep -qi "evidence\|seen\|used" "$work/ex-e.out"; then
+	pass "$(R explain-e-after)"
+else
+	fail "$(R explain-e-after)" "exit $rc; stderr:"
+	indent < "$work/ex-e.err"
+	diff "$work/ex-e0.out" "$work/ex-e.out" | indent
+fi
+
+# decide: a misspelled option gets the names explain would suggest.
+cp "$DEBIAN_CLOUD" "$work/lockdir/d.config"
+"$KCTUI" -C "$TREE" --config "$work/lockdir/d.config" decide CONFIG_EXT4_FSS keep > /dev/null 2> "$work/dec.err"
+rc=$?
+if [ $rc -ne 0 ] && grep -q "CONFIG_EXT4_FSS is not an option of .*(did you mean EXT4_FS" "$work/dec.err" &&
+   [ ! -e "$work/lockdir/d.config.kctui-decisions" ]; then
+	pass "$(R decide-did-you-mean)"
+else
+	fail "$(R decide-did-you-mean)" "exit $rc; stderr:"
+	indent < "$work/dec.err"
+fi
+
+# explain names the file the user's values are in.
+cp "$DEBIAN_CLOUD" "$work/c1"
+"$KCTUI" -C "$TREE" --config "$work/c1" explain EXT4_FS > "$work/ex-c1.out" 2>&1
+if grep -q "set by you in c1\." "$work/ex-c1.out" && ! grep -q "\.config" "$work/ex-c1.out"; then
+	pass "$(R explain-names-config)"
+else
+	fail "$(R explain-names-config)" "explain EXT4_FS:"
+	indent < "$work/ex-c1.out"
+fi

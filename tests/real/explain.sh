@@ -88,7 +88,7 @@ esac
 # ------------------------------------------------------------ reason kinds
 expect real/explain-user EXT4_FS \
 	"CONFIG_EXT4_FS — The Extended 4 (ext4) filesystem (tristate)" \
-	"Value: y, set by you in .config." \
+	"Value: y, set by you in cloud.config." \
 	"Defined at fs/ext4/Kconfig:29"
 # The second default wins: its line is quoted from the source with file:line.
 expect real/explain-default INET_DCCP_DIAG \
@@ -100,7 +100,7 @@ expect real/explain-default-inactive X86_32 \
 	"  Its default \"def_bool y\" (arch/x86/Kconfig:11) does not apply: 64BIT is y."
 expect real/explain-selected "$sel_sym" "$sel_line"
 expect real/explain-select-blocker CRC32 \
-	"Value: y, set by you in .config." \
+	"Value: y, set by you in cloud.config." \
 	"It selects BITREVERSE (now y)."
 grep -q "^It can't be turned off or made a module because .*JBD2 (y).* select it\.$" \
 	"$work/out" && pass "real/explain-select-blocker-text$sfx" ||
@@ -109,7 +109,7 @@ expect real/explain-implied RT_MUTEXES \
 	"Value: y, implied by FUTEX (y)."
 expect real/explain-choice HZ_250 \
 	"Value: y, chosen in the choice \"Timer frequency\"." \
-	"  The choice is HZ_250 because you picked it in .config." \
+	"  The choice is HZ_250 because you picked it in cloud.config." \
 	"To turn it off, pick another value of its choice."
 expect real/explain-choice-other HZ_1000 \
 	"Value: n, because the choice \"Timer frequency\" picked HZ_250."

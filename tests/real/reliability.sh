@@ -342,6 +342,66 @@ else
 	fail "$(R collect-force)"; indent < "$work/err"
 fi
 check collect-force-no-leftover "" sh -c "! ls '$work' | grep -q 'collected.kctui-'"
+# item 14: a cache changed by a tool that recomputes its plain checksum
+# (hash_buf64, lib/util.c) does not change the evidence: the seal is keyed
+# (cache.key), the cache refused and rebuilt, and -v says so.
+c14=$work/cache14
+KCTUI_CACHE_DIR=$c14 "$KCTUI" -C "$TREE" --config "$in" -e "$BUNDLE" evidence --functions \
+	> "$work/fn1" 2> /dev/null
+forge_trace_cache() {
+	python3 - "$1" <<'PY'
+import struct, sys
+M = (1 << 64) - 1
+def fnv(h, b):
+    for c in b:
+        h = ((h ^ c) * 0x100000001b3) & M
+    return h
+def hash_buf64(b):
+    h = 0x9e3779b97f4a7c15 ^ len(b)
+    i = 0
+    while i + 8 <= len(b):
+        w = struct.unpack_from('<Q', b, i)[0]
+        h = ((h ^ w) * 0xff51afd7ed558ccd) & M
+        h ^= h >> 29
+        i += 8
+    return fnv(h, b[i:])
+d = open(sys.argv[1], 'rb').read()
+payload = d[48:] + b'forged_function_x 1000\n'
+hdr = bytearray(d[:48])
+struct.pack_into('<QQ', hdr, 24, len(payload), hash_buf64(payload))
+open(sys.argv[1], 'r+b').write(bytes(hdr) + payload)
+PY
+}
+forged=
+for f in "$c14"/trace-*.cache; do [ -e "$f" ] && forge_trace_cache "$f" && forged=$f; done
+KCTUI_CACHE_DIR=$c14 "$KCTUI" -v -C "$TREE" --config "$in" -e "$BUNDLE" evidence --functions \
+	> "$work/fn2" 2> "$work/err"
+if [ -n "$forged" ] && ! grep -q forged_function_x "$work/fn2" && cmp -s "$work/fn1" "$work/fn2" &&
+    grep -q "cache $forged: seal mismatch .*: not used, rebuilt" "$work/err"; then
+	pass "$(R cache-forged-rebuilt)" "($(grep -c . "$work/fn2") functions, as before)"
+else
+	fail "$(R cache-forged-rebuilt)" "forged ${forged:-nothing}; stderr:"
+	indent < "$work/err"
+	diff "$work/fn1" "$work/fn2" | head -5 | indent
+fi
+# rebuilt: the next run uses it, and says nothing
+KCTUI_CACHE_DIR=$c14 "$KCTUI" -v -C "$TREE" --config "$in" -e "$BUNDLE" evidence --functions \
+	> "$work/fn3" 2> "$work/err"
+if cmp -s "$work/fn1" "$work/fn3" && ! grep -q "rebuilt" "$work/err"; then
+	pass "$(R cache-rebuilt-quiet)"
+else
+	fail "$(R cache-rebuilt-quiet)"; indent < "$work/err"
+fi
+# The key is the user's alone: one others can read makes no cache trusted.
+chmod 0644 "$c14/cache.key"
+KCTUI_CACHE_DIR=$c14 "$KCTUI" -v -C "$TREE" --config "$in" -e "$BUNDLE" evidence --functions \
+	> "$work/fn4" 2> "$work/err"
+if cmp -s "$work/fn1" "$work/fn4" && grep -q "cache.key: not the user's own private key file" "$work/err"; then
+	pass "$(R cache-key-private)"
+else
+	fail "$(R cache-key-private)"; indent < "$work/err"
+fi
+chmod 0600 "$c14/cache.key"
 # ------------------------------------------------------ the command line
 if "$KCTUI" verify --help > "$work/out" 2>&1 &&
     grep -q '^usage: kctui \[OPTIONS\] *verify -e BUNDLE' "$work/out" &&

@@ -1269,6 +1269,134 @@ test_trace_cache(void)
 		evidence_free(ev[k]);
 }
 
+static unsigned count_prefixed(const char *, const char *);
+
+/* Rewrite the cache file cpath in place as a tool that knows the format
+ * but not the key would: "more" appended to its payload, the length
+ * and the old unkeyed checksum (hash_buf64 of the payload) recomputed. */
+static void
+forge_raw(const char *cpath, const char *more)
+{
+	char		*buf = NULL;
+	size_t		 n = 0, m = strlen(more);
+	uint64_t	 len, sum;
+	FILE		*f;
+
+	if ((f = fopen(cpath, "rb")) != NULL) {
+		buf = malloc(64 << 20);
+		n = fread(buf, 1, 64 << 20, f);
+		fclose(f);
+	}
+	if (buf == NULL || n < CACHEFILE_HEADER) {
+		printf("# %s: no cache to forge\n", cpath);
+		free(buf);
+		return;
+	}
+	memcpy(buf + n, more, m);
+	len = n + m - CACHEFILE_HEADER;
+	sum = hash_buf64(buf + CACHEFILE_HEADER, len);
+	memcpy(buf + 24, &len, 8);
+	memcpy(buf + 32, &sum, 8);
+	if ((f = fopen(cpath, "r+b")) != NULL) {
+		fwrite(buf, 1, n + m, f);
+		fclose(f);
+	}
+	free(buf);
+}
+
+/* The first file of dir whose name starts with pre, into path. */
+static void
+first_prefixed(const char *dir, const char *pre, char *path, size_t size)
+{
+	struct dirent	*de;
+	DIR		*d;
+
+	*path = '\0';
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL)
+		if (strncmp(de->d_name, pre, strlen(pre)) == 0) {
+			snprintf(path, size, "%s/%s", dir, de->d_name);
+			break;
+		}
+	closedir(d);
+}
+
+/*
+ * Issue 37 item 14. The trace cache is keyed by the trace's content: a
+ * trace rewritten in place with the same size, inode and modification
+ * time (what path, inode, size and mtime took for the same file) is read
+ * again. And a cache changed by something that recomputes its plain
+ * checksum is refused (its seal is keyed), so the evidence stays what
+ * the trace says.
+ */
+static void
+test_cache_content(void)
+{
+	static const char t1[] = "# tracer: function\n"
+	    "            bash-1     [000] ..... 10.000001: aaaa_func <-bbbb_func\n";
+	static const char t2[] = "# tracer: function\n"
+	    "            bash-1     [000] ..... 10.000001: cccc_func <-bbbb_func\n";
+	struct evidence		*ev;
+	struct timespec		 ts[2];
+	struct stat		 st;
+	const char		*dir = bundle_dir("content");
+	char			 cdir[4096], path[4096], cpath[4096 + 256];
+	char			*cause = NULL;
+	ino_t			 ino;
+	FILE			*f;
+
+	snprintf(cdir, sizeof cdir, "%s/ccache", tmpdir);
+	snprintf(path, sizeof path, "%s/trace", dir);
+	put(dir, "trace", t1);
+	stat(path, &st);
+	ino = st.st_ino;
+	ts[0] = st.st_atim;
+	ts[1] = st.st_mtim;
+	ev = evidence_new();
+	evidence_set_cache_dir(ev, cdir);
+	if (evidence_load(ev, dir, NULL, NULL, &cause) != 0)
+		free(cause);
+	evidence_free(ev);
+	/* same bytes count, same inode, the mtime put back */
+	if ((f = fopen(path, "r+")) != NULL) {
+		fwrite(t2, 1, sizeof t2 - 1, f);
+		fclose(f);
+	}
+	utimensat(AT_FDCWD, path, ts, 0);
+	stat(path, &st);
+	ev = evidence_new();
+	evidence_set_cache_dir(ev, cdir);
+	if (evidence_load(ev, dir, NULL, NULL, &cause) != 0)
+		free(cause);
+	check("cache-content/same-stat-new-content", st.st_ino == ino &&
+	    evidence_find(ev, EV_TRACE, "cccc_func") != NULL &&
+	    evidence_find(ev, EV_TRACE, "aaaa_func") == NULL,
+	    "the old trace's cached result was used");
+	evidence_free(ev);
+	/* the cache of t2, forged with a recomputed plain checksum */
+	first_prefixed(cdir, "trace-", cpath, sizeof cpath);
+	forge_raw(cpath, "forged_func 1000\n");
+	ev = evidence_new();
+	evidence_set_cache_dir(ev, cdir);
+	if (evidence_load(ev, dir, NULL, NULL, &cause) != 0)
+		free(cause);
+	check("cache-content/forged-refused",
+	    evidence_find(ev, EV_TRACE, "forged_func") == NULL &&
+	    evidence_find(ev, EV_TRACE, "cccc_func") != NULL,
+	    "a forged cache changed the evidence");
+	evidence_free(ev);
+	/* and it was rebuilt: a load after it reads the cache again */
+	ev = evidence_new();
+	evidence_set_cache_dir(ev, cdir);
+	if (evidence_load(ev, dir, NULL, NULL, &cause) != 0)
+		free(cause);
+	check("cache-content/rebuilt", evidence_find(ev, EV_TRACE,
+	    "forged_func") == NULL && count_prefixed(cdir, "trace-") >= 1,
+	    "no cache after the forged one");
+	evidence_free(ev);
+}
+
 /* Files with the name prefix pre in directory dir. */
 static unsigned
 count_prefixed(const char *dir, const char *pre)
@@ -1458,6 +1586,7 @@ main(void)
 	test_compressed();
 	test_trace_cache();
 	test_text_cache();
+	test_cache_content();
 	test_errors();
 	test_ranges();
 	test_fixture();

@@ -395,10 +395,70 @@ test_enable(void)
 	kconfig_free(k);
 }
 
+/* How the depends-on of sym reads with values (explain_expr_values). */
+static void
+expect_values(const char *name, struct kconfig *k, const char *sym,
+    const char *want)
+{
+	struct strbuf	sb;
+	char		d[512];
+
+	strbuf_init(&sb);
+	explain_expr_values(k, kc_menu_depends(kc_sym_menu(kconfig_find(k,
+	    sym))), &sb);
+	snprintf(d, sizeof d, "got \"%s\", want \"%s\"", sb.s, want);
+	check(name, strcmp(sb.s, want) == 0, d);
+	strbuf_free(&sb);
+}
+
+/* Issue 35 item 10: dependencies as menuconfig's help prints them: a
+ * negated symbol without parentheses, one no Kconfig defines (S390 on
+ * x86) by its name alone, parentheses only where precedence needs. */
+static void
+test_expr_values(void)
+{
+	struct kconfig *k;
+
+	k = load("config X86_32\n\tbool\n"
+	    "config A\n\tbool \"a\"\nconfig B\n\ttristate \"b\"\n"
+	    "config NEG_UNDEF\n\tbool \"n1\"\n\tdepends on !S390\n"
+	    "config NEG_DEF\n\tbool \"n2\"\n\tdepends on A && !X86_32\n"
+	    "config NEG_OR\n\tbool \"n3\"\n\tdepends on !(A || B)\n"
+	    "config OR_AND\n\tbool \"n4\"\n\tdepends on (A || B) && !S390\n"
+	    "config CMP\n\tbool \"n5\"\n\tdepends on B != n\n",
+	    "CONFIG_A=y\nCONFIG_B=m\n");
+	expect_values("values-not-undefined", k, "NEG_UNDEF", "!S390");
+	expect_values("values-not-symbol", k, "NEG_DEF",
+	    "A [=y] && !X86_32 [=n]");
+	expect_values("values-not-or", k, "NEG_OR", "!(A [=y] || B [=m])");
+	expect_values("values-or-in-and", k, "OR_AND",
+	    "(A [=y] || B [=m]) && !S390");
+	expect_values("values-compare", k, "CMP", "B [=m]!=n");
+	kconfig_free(k);
+}
+
+/* Issue 35 item 10: the user's values are said to be in the file they
+ * came from, not always ".config". */
+static void
+test_config_name(void)
+{
+	struct kconfig	*k;
+	struct explain	*ex;
+
+	k = load("config A\n\tbool \"Option A\"\n", "CONFIG_A=y\n");
+	ex = explain_symbol_file(k, kconfig_find(k, "A"), NULL, "/tmp/x/c1");
+	check("config-name-file", has_line(ex, EXPLAIN_VALUE,
+	    "Value: y, set by you in c1.") != NULL, "no \"set by you in c1\"");
+	explain_free(ex);
+	kconfig_free(k);
+}
+
 int
 main(void)
 {
 	test_reasons();
+	test_expr_values();
+	test_config_name();
 	test_enable();
 	return unit_failures != 0;
 }

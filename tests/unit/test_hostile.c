@@ -481,6 +481,13 @@ test_collect(const char *dir)
 	checkf("collect-config-redact", strcmp(got, want) == 0, "got\n%s",
 	    got);
 	free(got);
+	/* found by fuzz_collect: an unterminated value as long as the
+	 * default's quotes ("r for "") was taken for the default */
+	got = collect_config_redact("CONFIG_CMDLINE=\"r", 17);
+	checkf("collect-config-redact-unterminated", strstr(got,
+	    "CONFIG_CMDLINE=\"r") == NULL && strstr(got,
+	    "\nCONFIG_CMDLINE=\"\"\n") != NULL, "got\n%s", got);
+	free(got);
 	got = collect_kallsyms_relative(ksyms, sizeof ksyms - 1);
 	checkf("collect-kallsyms-relative", strcmp(got, kwant) == 0,
 	    "got\n%s", got);
@@ -694,6 +701,124 @@ test_cache_owner(const char *dir)
 	free(d);
 }
 
+/* What the caches' note function was told (cachefile_set_note). */
+static char *cache_said;
+
+static void
+cache_note(void *arg, const char *text)
+{
+	(void)arg;
+	free(cache_said);
+	cache_said = xstrdup(text);
+}
+
+/*
+ * Item 14: a cache whose payload was changed and its plain checksum
+ * (hash_buf64, the old one) recomputed is refused, its seal being keyed
+ * with the directory's private cache.key, and the refusal is said (-v);
+ * the content keys of one directory are stable, another directory's
+ * (another key) differ.
+ */
+static void
+test_cache_seal(const char *dir)
+{
+	struct cachefile cf;
+	char		*d = xasprintf("%s/sealed", dir), *p, *k, *q;
+	char		*cause = NULL;
+	char		 buf[CACHEFILE_HEADER + 16];
+	uint64_t	 len, sum, d1, d2, d3;
+	struct stat	 st;
+	FILE		*f;
+	int		 rc;
+
+	p = xasprintf("%s/x.cache", d);
+	k = xasprintf("%s/cache.key", d);
+	if (cachefile_write(p, "KCTEST1\n", 1, 42, "payload-A", 9,
+	    &cause) != 0) {
+		check("cache-seal", 0, cause);
+		goto out;
+	}
+	checkf("cache-key-made", stat(k, &st) == 0 && st.st_size == 16 &&
+	    (st.st_mode & 0777) == 0600, "%s", k);
+	/* payload-A -> payload-B, the length and plain checksum redone */
+	if ((f = fopen(p, "r+b")) != NULL) {
+		if (fread(buf, 1, sizeof buf, f) == CACHEFILE_HEADER + 9) {
+			buf[CACHEFILE_HEADER + 8] = 'B';
+			len = 9;
+			sum = hash_buf64(buf + CACHEFILE_HEADER, 9);
+			memcpy(buf + 24, &len, 8);
+			memcpy(buf + 32, &sum, 8);
+			rewind(f);
+			fwrite(buf, 1, CACHEFILE_HEADER + 9, f);
+		}
+		fclose(f);
+	}
+	cachefile_set_note(cache_note, NULL);
+	rc = cachefile_open(&cf, p, "KCTEST1\n", 1, 0, &cause);
+	checkf("cache-forged-refused", rc == -1 && cause != NULL &&
+	    strstr(cause, "seal mismatch") != NULL, "rc %d, %s", rc,
+	    S(cause));
+	checkf("cache-forged-said", cache_said != NULL &&
+	    strstr(cache_said, "seal mismatch") != NULL &&
+	    strstr(cache_said, "not used, rebuilt") != NULL, "said %s",
+	    S(cache_said));
+	cachefile_set_note(NULL, NULL);
+	free(cause);
+	cause = NULL;
+	/* rewritten by kctui: used again */
+	cachefile_write(p, "KCTEST1\n", 1, 42, "payload-B", 9, &cause);
+	rc = cachefile_open(&cf, p, "KCTEST1\n", 1, 0, &cause);
+	check("cache-resealed", rc == 0 && cf.len == 9, cause);
+	cachefile_close(&cf);
+	free(cause);
+	cause = NULL;
+	/* a key others can read is no key (a directory this process has
+	 * not used: keys are read once) */
+	q = xasprintf("%s/readable", dir);
+	path_mkdir_p(q, 0700, NULL);
+	free(q);
+	q = xasprintf("%s/readable/cache.key", dir);
+	if ((f = fopen(q, "wb")) != NULL) {
+		fwrite("0123456789abcdef", 1, 16, f);
+		fclose(f);
+	}
+	chmod(q, 0644);
+	free(q);
+	/* (kctui writes none there: a copy of the one above) */
+	q = xasprintf("%s/readable/x.cache", dir);
+	if ((f = fopen(p, "rb")) != NULL) {
+		len = fread(buf, 1, sizeof buf, f);
+		fclose(f);
+		if ((f = fopen(q, "wb")) != NULL) {
+			fwrite(buf, 1, (size_t)len, f);
+			fclose(f);
+			chmod(q, 0600);
+		}
+	}
+	rc = cachefile_open(&cf, q, "KCTEST1\n", 1, 0, &cause);
+	checkf("cache-key-readable-refused", rc == -1 && cause != NULL &&
+	    strstr(cause, "not the user's own private key file") != NULL,
+	    "rc %d, %s", rc, S(cause));
+	cachefile_close(&cf);
+	free(q);
+	free(cause);
+	cause = NULL;
+	/* content keys: stable in one directory, another key elsewhere */
+	cachefile_digest(p, "abc", 3, &d1, &cause);
+	cachefile_digest(p, "abc", 3, &d2, &cause);
+	free(p);
+	p = xasprintf("%s/other/x.cache", dir);
+	cachefile_digest(p, "abc", 3, &d3, &cause);
+	check("cache-digest-keyed", d1 == d2 && d1 != d3, NULL);
+	free(cause);
+out:
+	free(cache_said);
+	cache_said = NULL;
+	free(k);
+	free(p);
+	free(d);
+}
+
 int
 main(void)
 {
@@ -712,6 +837,7 @@ main(void)
 	test_bundle_c(dir);
 	test_console_rc(dir);
 	test_cache_owner(dir);
+	test_cache_seal(dir);
 	unit_rmtree(dir);
 	return unit_failures != 0;
 }

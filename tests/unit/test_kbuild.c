@@ -1055,6 +1055,18 @@ test_cache_mini(void)
 	set_mtime("c/sub/Makefile", 1000000000, 1);
 	check_cached("cache-mini-same-size", tree, "x86", cache, 0);
 	check_cached("cache-mini-same-size-again", tree, "x86", cache, 1);
+	/* Issue 37 item 14: same size, inode and mtime, other content (cp
+	 * -p, tar, an edit within the clock's step): keyed by content. */
+	mkfile("c/sub/Makefile", "obj-$(CONFIG_QUX) += foo.o bar.o\n");
+	set_mtime("c/sub/Makefile", 1000000000, 1);
+	check_cached("cache-mini-same-stat-content", tree, "x86", cache, 0);
+	kb = kbuild_scan_cached(tree, "x86", cache, &cause);
+	check("cache-mini-same-stat-content-read", kb != NULL &&
+	    from_cache(kb) && kbuild_source(kb, "sub/foo.c") != NULL &&
+	    kbuild_source(kb, "sub/foo.c")->nconds > 0 && strcmp(
+	    kbuild_source(kb, "sub/foo.c")->conds[kbuild_source(kb,
+	    "sub/foo.c")->nconds - 1], "QUX") == 0, "CONFIG_BAZ kept");
+	kbuild_free(kb);
 	/* A source file looked for (bar.c, then bar.S) appears. */
 	mkfile("c/sub/bar.S", "");
 	check_cached("cache-mini-new-source", tree, "x86", cache, 0);
