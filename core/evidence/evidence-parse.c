@@ -1019,6 +1019,14 @@ alias_line(struct ev_ctx *c, const char *s, size_t n)
 	return 1;
 }
 
+/* Read a modules.alias file from memory (for evidence_alias_modules). */
+int
+evidence_read_aliases(struct evidence *ev, int b, const char *text,
+    size_t len)
+{
+	return ev_read_mem(ev, b, text, len, alias_line, NULL, EVF_NONUL);
+}
+
 /* Order matches by load order. */
 static int
 alias_cmp(const void *a, const void *b)
@@ -1105,6 +1113,32 @@ uname_line(struct ev_ctx *c, const char *s, size_t n)
 	c->bundle->uname = ev_intern(c->ev, s, n);
 	c->bundle->release = ev_intern(c->ev, t[2].s, t[2].n);
 	return 1;
+}
+
+/*
+ * The release (uname -r) in a uname file's text, read as uname_line
+ * reads it (the third word of the first line that has words), or NULL
+ * when there is none, or it could not be a directory's name (a '/',
+ * "." or ".."): the baseline's package and lib/modules path are made
+ * of it. malloc'd.
+ */
+char *
+evidence_uname_release(const char *text)
+{
+	struct ev_tok	 t[3];
+	const char	*line, *end;
+	int		 nt = 0;
+
+	for (line = text; *line != '\0' && nt == 0; line = end) {
+		end = line + strcspn(line, "\n");
+		if ((nt = ev_split(line, (size_t)(end - line), t, 3)) == 0 &&
+		    *end == '\n')
+			end++;
+	}
+	if (nt < 3 || memchr(t[2].s, '/', t[2].n) != NULL ||
+	    ev_eq(t[2].s, t[2].n, ".") || ev_eq(t[2].s, t[2].n, ".."))
+		return NULL;
+	return xstrndup(t[2].s, t[2].n);
 }
 
 /*

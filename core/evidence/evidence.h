@@ -167,6 +167,11 @@ int		 evidence_read_mounts(struct evidence *, int b, const char *,
 		     size_t);
 int		 evidence_read_crypto(struct evidence *, int b, const char *,
 		     size_t);
+int		 evidence_read_aliases(struct evidence *, int b, const char *,
+		     size_t);
+/* The release (uname -r) of a uname file's text as the evidence reads
+ * it, NULL if none or not a directory name (malloc'd). */
+char		*evidence_uname_release(const char *);
 /* modules.builtin.ranges, then kallsyms, of one bundle. */
 int		 evidence_read_ranges(struct evidence *, int b, const char *,
 		     size_t, const char *, size_t);

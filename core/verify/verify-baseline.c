@@ -19,6 +19,7 @@
 #include "../../lib/fileio.h"
 #include "../../lib/proc.h"
 #include "../../lib/util.h"
+#include "../evidence/evidence.h"
 #include "verify-int.h"
 #include "userspace.h"
 #include "verify.h"
@@ -26,22 +27,16 @@
 static void verify_measure_baseline(struct verify_state *, const char *,
     const char *, const char *);
 
-/* The release of the kernel the bundle was recorded on (uname -r: the
- * third word of its uname file), or NULL (malloc'd). */
+/* The release of the kernel the bundle was recorded on (uname -r, read
+ * by the evidence's rule for its uname file), or NULL (malloc'd). */
 static char *
 verify_bundle_release(const struct verify *v)
 {
-	char	*text, *w[3], *save = NULL, *rel = NULL;
-	int	 i;
+	char	*text, *rel;
 
 	if ((text = verify_bundle_file(v, "uname")) == NULL)
 		return NULL;
-	w[0] = strtok_r(text, " \t\n", &save);
-	for (i = 1; i < 3 && w[i - 1] != NULL; i++)
-		w[i] = strtok_r(NULL, " \t\n", &save);
-	if (i == 3 && w[2] != NULL && strchr(w[2], '/') == NULL &&
-	    strcmp(w[2], "..") != 0)
-		rel = xstrdup(w[2]);
+	rel = evidence_uname_release(text);
 	free(text);
 	return rel;
 }

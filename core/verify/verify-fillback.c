@@ -12,6 +12,7 @@
 
 #include "../../lib/fileio.h"
 #include "../../lib/util.h"
+#include "../evidence/evidence.h"
 #include "verify-informed.h"
 #include "verify-int.h"
 #include "verify-search.h"
@@ -65,6 +66,23 @@ verify_informed_sym(void *arg, const char *sym)
 	}
 }
 
+/* The bundle's modules.alias read by the evidence's own reader (its
+ * lines and its matching: evidence_alias_modules), or NULL when the
+ * bundle has none. */
+static struct evidence *
+verify_bundle_aliases(const struct verify *v)
+{
+	struct evidence	*ev;
+	char		*text = verify_bundle_file(v, "modules.alias");
+
+	if (text == NULL)
+		return NULL;
+	ev = evidence_new();
+	(void)evidence_read_aliases(ev, -1, text, strlen(text));
+	free(text);
+	return ev;
+}
+
 /*
  * Informed fill-back: the trims of want[] that build what the last boot
  * named (verify-informed.c), each given the message that named it in
@@ -77,7 +95,8 @@ verify_informed_named(struct verify_state *st, const char *step,
 	struct verify			*v = st->v;
 	struct verify_informed_ctx	 c;
 	struct verify_named		 nm;
-	char				*console, *aliases, *why;
+	struct evidence			*aliases;
+	char				*console, *why;
 	size_t				 i;
 
 	memset(&nm, 0, sizeof nm);
@@ -88,7 +107,7 @@ verify_informed_named(struct verify_state *st, const char *step,
 	}
 	for (i = 0; i < v->nlost; i++)
 		verify_named_lost(&nm, v->lost[i]);
-	aliases = verify_bundle_file(v, "modules.alias");
+	aliases = verify_bundle_aliases(v);
 	memset(&c, 0, sizeof c);
 	c.v = v;
 	c.want = want;
@@ -103,7 +122,8 @@ verify_informed_named(struct verify_state *st, const char *step,
 		    verify_informed_sym, &c);
 		free(why);
 	}
-	free(aliases);
+	if (aliases != NULL)
+		evidence_free(aliases);
 	verify_named_free(&nm);
 	return c.kept;
 }
@@ -119,12 +139,13 @@ verify_keep_nontwin(struct verify_state *st)
 {
 	struct verify			*v = st->v;
 	struct verify_informed_ctx	 c;
-	char				*aliases, *why, *note;
+	struct evidence			*aliases;
+	char				*why, *note;
 	size_t				 i;
 
 	if (v->nnontwin == 0 || v->kb == NULL)
 		return;
-	aliases = verify_bundle_file(v, "modules.alias");
+	aliases = verify_bundle_aliases(v);
 	memset(&c, 0, sizeof c);
 	c.v = v;
 	for (i = 0; i < v->nnontwin; i++) {
@@ -145,7 +166,8 @@ verify_keep_nontwin(struct verify_state *st)
 		verify_note(v, note);
 		free(note);
 	}
-	free(aliases);
+	if (aliases != NULL)
+		evidence_free(aliases);
 }
 
 /* The search's view of verify (verify-search.h's callbacks). */

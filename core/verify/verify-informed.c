@@ -11,12 +11,12 @@
  * Kbuild index, to the options that build it. Putting those back costs
  * one probe; bisecting for them costs a build per halving.
  */
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../lib/strmap.h"
 #include "../../lib/util.h"
+#include "../evidence/evidence.h"
 #include "../kbuild/kbuild.h"
 #include "verify.h"
 #include "verify-informed.h"
@@ -102,52 +102,23 @@ verify_named_lost(struct verify_named *nm, const char *lost)
 	free(why);
 }
 
-/* The module an alias names in a modules.alias text ("alias PATTERN
- * MODULE" lines, patterns with fnmatch wildcards), or NULL (malloc'd). */
-static char *
-informed_alias(const char *aliases, const char *name)
-{
-	const char	*line, *end, *p, *q;
-	char		*pat, *mod = NULL;
-
-	for (line = aliases; line != NULL && *line != '\0' && mod == NULL;
-	    line = end) {
-		end = strchr(line, '\n');
-		if (strncmp(line, "alias ", 6) == 0) {
-			p = line + 6;
-			q = strchr(p, ' ');
-			if (q != NULL && (end == NULL || q < end)) {
-				pat = xstrndup(p, (size_t)(q - p));
-				if (fnmatch(pat, name, 0) == 0)
-					mod = xstrndup(q + 1, end != NULL ?
-					    (size_t)(end - q - 1) :
-					    strlen(q + 1));
-				free(pat);
-			}
-		}
-		end = end != NULL ? end + 1 : NULL;
-	}
-	return mod;
-}
-
 /* Call fn for every symbol that builds module (or the module an alias
  * of that name resolves to). The number of objects found. */
 size_t
-verify_named_options(const struct kbuild *kb, const char *aliases,
+verify_named_options(const struct kbuild *kb, const struct evidence *aliases,
     const char *name, void (*fn)(void *, const char *), void *arg)
 {
 	const struct kbuild_obj *const *objs;
-	char			*mod = NULL;
+	const char *const	*mods;
 	size_t			 n, i;
 	int			 c;
 
 	if ((n = kbuild_module(kb, name, &objs)) == 0 && aliases != NULL &&
-	    (mod = informed_alias(aliases, name)) != NULL)
-		n = kbuild_module(kb, mod, &objs);
+	    evidence_alias_modules(aliases, name, &mods) > 0)
+		n = kbuild_module(kb, mods[0], &objs);
 	for (i = 0; i < n; i++)
 		for (c = 0; c < objs[i]->nconds; c++)
 			fn(arg, objs[i]->conds[c]);
-	free(mod);
 	return n;
 }
 

@@ -10,6 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct evidence;
+struct kbuild;
+
 struct kbuild;
 struct strmap;
 struct vm_device;
@@ -31,9 +34,10 @@ void	verify_named_scan(struct verify_named *, const char *console);
 /* Add the driver of a lost device ("bus driver device"). */
 void	verify_named_lost(struct verify_named *, const char *lost);
 /* fn(arg, SYMBOL) for each condition of each object of the module name
- * (an alias resolved through modules.alias text, may be NULL); the
- * number of objects. */
-size_t	verify_named_options(const struct kbuild *, const char *aliases,
+ * (an alias resolved through the evidence's modules.alias, the first
+ * module in file order; aliases may be NULL); the number of objects. */
+size_t	verify_named_options(const struct kbuild *,
+	    const struct evidence *aliases,
 	    const char *name, void (*fn)(void *, const char *), void *arg);
 void	verify_named_free(struct verify_named *);
 

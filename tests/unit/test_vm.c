@@ -22,6 +22,7 @@
 #include "../../lib/strmap.h"
 #include "../../core/verify/verify.h"
 #include "../../core/machine/vm-allow.h"
+#include "../../core/evidence/evidence.h"
 #include "../../core/verify/verify-informed.h"
 #include "../../core/kbuild/kbuild.h"
 #include "../../lib/clock.h"
@@ -294,6 +295,7 @@ test_informed(void)
 	    "alias fs-vfat vfat\n"
 	    "alias pci:v00008086d0000100Esv*sd*bc*sc*i* e1000\n";
 	struct verify_named	 nm;
+	struct evidence		*al = evidence_new();
 	struct kbuild		*kb = kbuild_new_empty();
 	struct strbuf		 sb;
 	const char		*t;
@@ -319,12 +321,14 @@ test_informed(void)
 	    "%zu named: %s, %s", nm.n, nm.n > 0 ? nm.v[0].name : "",
 	    nm.n > 1 ? nm.v[1].name : "");
 	strbuf_init(&sb);
-	n = verify_named_options(kb, aliases, "binfmt_misc", join_sym, &sb);
+	/* the aliases read as verify reads the bundle's: the evidence's */
+	evidence_read_aliases(al, -1, aliases, strlen(aliases));
+	n = verify_named_options(kb, al, "binfmt_misc", join_sym, &sb);
 	checkf("informed-module", n == 1 && sb.s != NULL &&
 	    strcmp(sb.s, "BINFMT_MISC") == 0, "%zu objects: %s", n, S(sb.s));
 	strbuf_free(&sb);
 	strbuf_init(&sb);
-	n = verify_named_options(kb, aliases, "fs-vfat", join_sym, &sb);
+	n = verify_named_options(kb, al, "fs-vfat", join_sym, &sb);
 	checkf("informed-alias", n >= 1 && sb.s != NULL &&
 	    strstr(sb.s, "VFAT_FS") != NULL, "%zu objects: %s", n, S(sb.s));
 	strbuf_free(&sb);
@@ -333,6 +337,7 @@ test_informed(void)
 	check("informed-unknown", n == 0 && sb.len == 0, sb.s);
 	strbuf_free(&sb);
 	verify_named_free(&nm);
+	evidence_free(al);
 	kbuild_free(kb);
 }
 
