@@ -301,16 +301,22 @@ fi
 # is tests/unit/test_profile.c's) and a second run adds nothing.
 if kt --config "$work/cloud.config" twin -e "$BUNDLE" -o "$work/twin"; then
 	cp "$work/twin/workload" "$work/workload.orig"
-	kt --config "$work/cloud.config" need --no-record containers wireguard nftables \
+	kt --config "$work/cloud.config" need --no-record bluetooth containers kvm-host \
+		nfs-client nftables systemd usb-storage wireguard \
 		--workload "$work/twin/workload"
-	if grep -qx 'step containers need_containers' "$work/twin/workload" &&
-	   grep -qx 'step wireguard need_wireguard' "$work/twin/workload" &&
-	   grep -q "^nftables: its step is described, not written as a script" "$work/out" &&
+	missing=
+	for st in bluetooth containers kvm-host nfs-client nftables systemd \
+	    usb-storage wireguard; do
+		grep -qx "step $st need_${st//-/_}" "$work/twin/workload" ||
+			missing="$missing $st"
+	done
+	if [ -z "$missing" ] &&
+	   ! grep -q "its step is described, not written as a script" "$work/out" &&
 	   busybox sh -n "$work/twin/workload" 2> "$work/sh.err" &&
 	   cmp -s "$work/workload.orig" <(head -n "$(wc -l < "$work/workload.orig")" "$work/twin/workload"); then
 		pass "real/need-workload$sfx" "($(grep -c '^step ' "$work/twin/workload") steps)"
 	else
-		fail_with "real/need-workload$sfx" "workload" cat "$work/out" "$work/sh.err"
+		fail_with "real/need-workload$sfx" "workload (no step:$missing)" cat "$work/out" "$work/sh.err"
 	fi
 	cp "$work/twin/workload" "$work/workload.1"
 	kt --config "$work/cloud.config" need --no-record containers --workload "$work/twin/workload"

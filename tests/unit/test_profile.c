@@ -357,7 +357,12 @@ test_detect(void)
 static void
 test_workload(void)
 {
-	static const char *names[] = { "containers", "wireguard" };
+	static const char *names[] = { "bluetooth", "containers", "kvm-host",
+	    "nfs-client", "nftables", "systemd", "usb-storage", "wireguard" };
+	static const char none[] = "name: x\ndescription: no step\n"
+	    "options:\n  - name: A\n    value: y\n    reason: r\n"
+	    "    source: s\n";
+	const size_t	 n = sizeof names / sizeof names[0];
 	char		 dir[] = "/tmp/kctui-profile-wl.XXXXXX", *path, *cause;
 	char		*step;
 	struct profile	*pr;
@@ -372,7 +377,7 @@ test_workload(void)
 	}
 	strbuf_init(&sb);
 	strbuf_adds(&sb, "step first true\n");
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < n; i++) {
 		path = xasprintf("profiles/%s.yaml", names[i]);
 		cause = NULL;
 		pr = profile_load_file(path, &cause);
@@ -394,17 +399,17 @@ test_workload(void)
 	cause = NULL;
 	if (workload_load(&w, path, &cause) != 0)
 		ok = false;
-	checkf("workload", ok && w.nsteps == 3 &&
-	    strcmp(w.steps[1], "containers") == 0 &&
-	    strcmp(w.steps[2], "wireguard") == 0, "%s",
-	    cause != NULL ? cause : sb.s);
+	ok = ok && w.nsteps == n + 1;
+	for (i = 0; ok && i < n; i++)
+		ok = strcmp(w.steps[i + 1], names[i]) == 0;
+	checkf("workload", ok, "%s", cause != NULL ? cause : sb.s);
 	free(cause);
 	workload_free(&w);
 	free(path);
 	strbuf_free(&sb);
 	/* A profile without run text gives none. */
 	cause = NULL;
-	pr = profile_load_file("profiles/nftables.yaml", &cause);
+	pr = profile_parse_buffer("x.yaml", none, sizeof none - 1, &cause);
 	check("workload-none", pr != NULL && profile_workload_text(pr) ==
 	    NULL, cause);
 	free(cause);
