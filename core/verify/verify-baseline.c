@@ -41,6 +41,30 @@ verify_bundle_release(const struct verify *v)
 	return rel;
 }
 
+/*
+ * Whether the modules of a kernel the user unpacked (--base-kernel) have
+ * their modules.dep: a package unpacked with dpkg-deb -x has none (the
+ * package's postinst runs depmod), and without it every modprobe of the
+ * guest fails, which would blame the machine or the workload. The user's
+ * directory is not written: false with *cause saying the command.
+ */
+static bool
+verify_root_has_depmod(const char *root, const char *release, char **cause)
+{
+	char		*dep = xasprintf("%s/lib/modules/%s/modules.dep", root,
+			    release);
+	struct stat	 st;
+	bool		 ok = stat(dep, &st) == 0;
+
+	if (!ok)
+		*cause = xasprintf("%s: no modules.dep (an unpacked package "
+		    "ships none: its installation runs depmod); run 'depmod "
+		    "-b %s %s', or leave out --base-kernel and verify fetches "
+		    "and prepares the package itself", dep, root, release);
+	free(dep);
+	return ok;
+}
+
 /* Run a command of the baseline's set-up quietly in dir; 0 when it
  * exited 0, else -1 with *cause naming it and its last line. */
 static int
@@ -189,6 +213,9 @@ verify_baseline(struct verify_state *st, char **cause)
 		    "(--base-kernel wants an unpacked kernel package)", root);
 		goto out;
 	}
+	if (v->base_kernel != NULL && !verify_root_has_depmod(root, release,
+	    cause))
+		goto out;
 	kernel = xasprintf("%s/boot/vmlinuz-%s", root, release);
 	verify_note(v, "baseline: booting the kernel the bundle was recorded "
 	    "on");

@@ -416,6 +416,24 @@ else
 	indent < "$work/err"; indent < "$work/out"
 fi
 
+# --base-kernel of a package unpacked with dpkg-deb -x has no
+# modules.dep (the package's installation makes it): said before any
+# boot, with the command, and the user's directory not written.
+if [ "$sfx" = "" ]; then
+	ROOT2=$work/baseline-nodep
+	cp -a "$ROOT" "$ROOT2" && rm -f "$ROOT2/lib/modules/$rel/modules.dep"
+	cp "$work/user.config" "$work/bn.config"
+	kv --config "$work/bn.config" verify -e "$BUNDLE" --work-dir "$WORK" \
+		--base-kernel "$ROOT2" --baseline-only --decisions "$work/decisions5"
+	if [ $rc -ne 0 ] && grep -qF "$ROOT2/lib/modules/$rel/modules.dep: no modules.dep" "$work/err" &&
+	   grep -qF "run 'depmod -b $ROOT2 $rel'" "$work/err" &&
+	   [ ! -e "$ROOT2/lib/modules/$rel/modules.dep" ] && ! grep -q 'step' "$work/out"; then
+		pass "real/verify-base-kernel-no-depmod" "exit $rc, nothing booted"
+	else
+		fail_with "real/verify-base-kernel-no-depmod" "exit $rc" cat "$work/err" "$work/out"
+	fi
+fi
+
 # distcc: with DISTCC_HOSTS set, a probe's compiles go to the distccd
 # named there (here one on 127.0.0.1), behind ccache (CCACHE_PREFIX);
 # CCACHE_RECACHE makes ccache compile instead of answering from its
