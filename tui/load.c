@@ -51,6 +51,10 @@ struct tui_load {
 	double			 ms_evidence, ms_trim;
 
 	char			*said;		/* the loaders' first message */
+	/* load_retrim: the evidence is keep_ce's, the decisions next_dpath
+	 * (the new configuration's), and the review is replaced. */
+	bool			 retrim;
+	char			*next_dpath;
 	/* Kept until the end: the interface shows their data. */
 	struct session_evidence	 keep_ce;
 	struct kconfig		*keep_k;
@@ -94,8 +98,11 @@ load_main(void *arg)
 	char		*cause = NULL, *msgs = NULL;
 	double		 t0 = clock_now();
 
-	/* Its messages, for the message line: the first. */
-	if (session_open_evidence(l->session, &l->ce, &msgs) != 0)
+	/* Its messages, for the message line: the first. A recompute
+	 * for another configuration has its evidence already. */
+	if (l->retrim)
+		;
+	else if (session_open_evidence(l->session, &l->ce, &msgs) != 0)
 		l->error = xstrdup("evidence could not be loaded");
 	else
 		l->ev_ok = true;
@@ -105,10 +112,12 @@ load_main(void *arg)
 	l->ms_evidence = (clock_now() - t0) * 1e3;
 	t0 = clock_now();
 	if (l->ev_ok) {
-		l->dpath = xstrdup(l->session->decisions);
-		/* The directory's old .kctui-decisions, once (said). */
-		if (decisions_migrate(l->dpath, &cause) != 0 ||
-		    cause != NULL)
+		l->dpath = xstrdup(l->retrim ? l->next_dpath :
+		    l->session->decisions);
+		/* The directory's old .kctui-decisions, once (said); not
+		 * while curses owns the terminal. */
+		if (!l->retrim && (decisions_migrate(l->dpath, &cause) != 0 ||
+		    cause != NULL))
 			fprintf(stderr, "%s\n", cause);
 		free(cause);
 		cause = NULL;
@@ -177,6 +186,95 @@ load_busy(struct tui *t)
 	return t->load != NULL && t->load->running;
 }
 
+/* Recompute the suggestions for the configuration being edited now (see
+ * tui.h): the thread of the first load again, with the evidence kept. */
+void
+load_retrim(struct tui *t)
+{
+	struct tui_load	*l = t->load;
+	const char	*dpath = review_decisions_path(t);
+	char		*cause = NULL;
+
+	if (l == NULL || l->running || !l->ev_ok || t->trim == NULL ||
+	    dpath == NULL)
+		return;
+	l->retrim = true;
+	free(l->next_dpath);
+	l->next_dpath = xstrdup(dpath);
+	kconfig_values_free(l->values);
+	l->values = kconfig_values_save(t->k);
+	l->ce = l->keep_ce;
+	free(l->error);
+	l->error = NULL;
+	l->trim = NULL;
+	l->k = NULL;
+	l->in = NULL;
+	if (bgjob_start(&l->job, load_main, l, &cause) != 0) {
+		tui_message(t, EL_ERROR, "trim: %s", cause);
+		free(cause);
+		memset(&l->ce, 0, sizeof l->ce);
+		return;
+	}
+	l->running = true;
+}
+
+/* The recompute is done: the review replaced (its views closed first:
+ * their lines name the old one's candidates), or the old one kept with
+ * the reason. */
+static int
+load_finish_retrim(struct tui *t, struct tui_load *l)
+{
+	struct tui_view	*v;
+	bool		 reopen = false;
+
+	memset(&l->ce, 0, sizeof l->ce);	/* keep_ce's */
+	l->retrim = false;
+	if (l->trim == NULL) {
+		tui_message(t, EL_ERROR, "Trim suggestions not recomputed: %s",
+		    l->error != NULL ? l->error : "unknown");
+		if (l->k != NULL)
+			kconfig_free(l->k);
+		free(l->in);
+		decisions_free(l->d);
+		free(l->dpath);
+		l->k = NULL;
+		l->in = NULL;
+		l->d = NULL;
+		l->dpath = NULL;
+		return R_ALL;
+	}
+	for (v = t->view; v != NULL; v = v->prev)
+		if (strncmp(v->ops->name, "trim", 4) == 0)
+			reopen = true;
+	while (t->view != NULL && t->view->prev != NULL &&
+	    strncmp(t->view->ops->name, "trim", 4) == 0)
+		tui_pop(t);
+	pthread_mutex_lock(&t->trim_lock);
+	review_free(t);
+	pthread_mutex_unlock(&t->trim_lock);
+	if (l->keep_k != NULL)
+		kconfig_free(l->keep_k);
+	free(l->keep_in);
+	tui_message(t, EL_STATUS, "Trim suggestions recomputed for %s: %zu "
+	    "candidates in %zu subsystems (t reviews them)", t->config_path,
+	    trim_ncands(l->trim), trim_nsubsys(l->trim));
+	t->trim = review_new(t, l->k, l->trim, l->d, l->dpath,
+	    (int)l->policy, l->ms_trim);
+	l->keep_k = l->k;
+	l->keep_in = l->in;
+	l->k = NULL;
+	l->in = NULL;
+	l->d = NULL;
+	l->dpath = NULL;
+	l->trim = NULL;
+	tui_changed(t);
+	if (t->view != NULL)
+		tree_build(t->view->tree);
+	if (reopen)
+		review_open(t);
+	return R_ALL;
+}
+
 int
 load_finish(struct tui *t)
 {
@@ -189,6 +287,8 @@ load_finish(struct tui *t)
 	bgjob_join(&l->job);
 	l->running = false;
 	bgjob_close(&l->job);
+	if (l->retrim)
+		return load_finish_retrim(t, l);
 	said = l->said;
 	l->said = NULL;
 	if (l->ev_ok) {
@@ -251,7 +351,20 @@ load_free(struct tui *t)
 
 	if (l == NULL)
 		return;
-	if (l->running) {
+	if (l->running && l->retrim) {
+		/* Leaving while it recomputes: the new trim goes, the kept
+		 * evidence and configuration below. */
+		bgjob_join(&l->job);
+		bgjob_close(&l->job);
+		trim_free(l->trim);
+		l->trim = NULL;
+		if (l->k != NULL)
+			kconfig_free(l->k);
+		free(l->in);
+		l->k = NULL;
+		l->in = NULL;
+		memset(&l->ce, 0, sizeof l->ce);
+	} else if (l->running) {
 		/* Leaving while it still loads: wait for it (it can't be
 		 * cancelled half-way), then drop everything. */
 		bgjob_join(&l->job);
@@ -272,6 +385,7 @@ load_free(struct tui *t)
 	free(l->dpath);
 	free(l->error);
 	free(l->said);
+	free(l->next_dpath);
 	kconfig_values_free(l->values);
 	free(l);
 	t->load = NULL;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../core/trim/decisions.h"
+#include "../core/trim/effects.h"
 #include "../core/trim/trim.h"
 #include "../kconfig-parser/kconfig.h"
 #include "tui.h"
@@ -24,6 +25,9 @@ struct review_undo {
 	enum trim_state		*state;
 	enum decision		*dec;
 	char		       **reason;
+	/* What the step decided for each (its own word): undo puts back
+	 * only those still so, not one decided outside since. */
+	enum decision		*set;
 };
 
 /* What the worker computes for the open subsystem. */
@@ -33,13 +37,22 @@ struct review_change {
 	const char		*why;		/* the trim's */
 };
 
+/* No subsystem open: a request or result for the list alone. */
+#define REVIEW_NO_SUB	((size_t)-1)
+
 struct review_result {
 	uint64_t		 id;
-	size_t			 sub, n;
+	size_t			 sub, n;	/* sub: REVIEW_NO_SUB or the
+						   open one */
 	size_t			*cands;
 	struct review_change   **ch;		/* per candidate, others */
 	size_t			*nch;
-	size_t			 removes;	/* all n together */
+	/* Everything accepting all n turns off, grouped (effects.h):
+	 * what the subsystem view lists, fx.n its "turns off N". */
+	struct trim_effects	 fx;
+	/* Per subsystem, what accepting the candidates not yet accepted
+	 * turns off now (the list's "off"), taken over by the review. */
+	size_t			*sub_removes;
 	double			 ms;
 };
 
@@ -48,9 +61,13 @@ struct review_req {
 	struct tui_trim		*tt;
 	size_t			 sub, n;
 	size_t			*cands;
+	/* Per candidate, accepted when asked (the worker does not read
+	 * the states the interface changes). */
+	bool			*accepted;
 };
 
 struct tui_trim {
+	struct tui		*tui;
 	struct kconfig		*k;	/* the trim's (start values) */
 	struct trim		*t;
 	struct decisions	*d;
@@ -82,9 +99,15 @@ struct tui_trim {
 	/* Whether some candidate's modules have a known size (KiB): the
 	 * list has a KiB column only then. */
 	bool			 sizes;
+	/* Per subsystem, what it turns off on the values as they are now
+	 * (the worker's last sub_removes), or NULL before the first. */
+	size_t			*removes;
 };
 
-enum ritem_kind { RI_SUB, RI_ALL, RI_CAND, RI_CHANGE };
+/* RI_GROUP: a group of what accepting the subsystem drags along
+ * (change: enum trim_effect_group); RI_EFFECT: one option of it
+ * (change: its index in the result's fx). */
+enum ritem_kind { RI_SUB, RI_ALL, RI_CAND, RI_CHANGE, RI_GROUP, RI_EFFECT };
 
 struct ritem {
 	enum ritem_kind	 kind;
@@ -96,11 +119,13 @@ struct ritem {
  * accept or reject candidates (each with its reason, or NULL) as one
  * undo step. */
 void	 review_result_free(struct review_result *);
-void	 review_request(struct tui *);
 void	 review_request_clear(struct tui *);
 struct review_change *review_changes_of(struct tui_trim *, size_t cand,
 	     size_t *n);
 size_t	 review_done(struct tui_trim *, size_t sub);
+bool	 review_gone(struct tui_trim *, size_t cand);
+size_t	 review_removes(struct tui_trim *, size_t sub);
+const struct trim_effects *review_effects(struct tui_trim *, size_t sub);
 size_t	 review_subsys_done(struct tui_trim *);
 void	 review_decide(struct tui *, const size_t *cands, size_t n,
 	     enum trim_state to, char *const *reasons);

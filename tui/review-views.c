@@ -46,7 +46,19 @@ ritem_key(struct tui_trim *tt, const struct ritem *ri)
 	struct review_change	*ch;
 	size_t			 n;
 
+	size_t			 nsyms = (size_t)kconfig_nsymbols(tt->k);
+	size_t			 base = trim_nsubsys(tt->t) + trim_ncands(tt->t);
+	const struct trim_effects *fx;
+
 	switch (ri->kind) {
+	case RI_GROUP:
+		return &tt->keys[base + 2 * nsyms + ri->change];
+	case RI_EFFECT:
+		fx = review_effects(tt, ri->sub);
+		if (fx != NULL && ri->change < fx->n)
+			return &tt->keys[base + nsyms +
+			    (size_t)fx->e[ri->change].sym];
+		return &tt->keys[base + 2 * nsyms + TE_NGROUPS];
 	case RI_CHANGE:
 		ch = review_changes_of(tt, ri->cand, &n);
 		if (ch != NULL && ri->change < n)
@@ -182,7 +194,9 @@ rlist_cmp(const void *a, const void *b)
 			c = (oy > ox) - (oy < ox);
 		break;
 	case RS_OFF:
-		c = (sy->removes > sx->removes) - (sy->removes < sx->removes);
+		ox = review_removes(rlist_sort_tt, x);
+		oy = review_removes(rlist_sort_tt, y);
+		c = (oy > ox) - (oy < ox);
 		break;
 	case RS_COUNT:
 		c = (sy->ncands > sx->ncands) - (sy->ncands < sx->ncands);
@@ -242,7 +256,7 @@ rlist_draw(void *arg, struct tree *tr, const struct tree_line *l,
 		row_addf(r, EL_NORMAL, "%7llu ", (bytes + 1023) / 1024);
 	else if (tt->sizes)
 		row_addf(r, EL_NORMAL, "%7s ", "-");
-	row_addf(r, EL_TRIM, "%4zu off", sub->removes);
+	row_addf(r, EL_TRIM, "%4zu off", review_removes(tt, ri->sub));
 	row_add(r, EL_NORMAL, "  ");
 	review_path(t, r, sub->path, width - r->n);
 	review_cut(t, r, width);
@@ -474,6 +488,9 @@ rsub_build(void *arg, struct tree *tr)
 	struct tree_item	*it;
 	struct review_change	*ch;
 	size_t			 base = trim_nsubsys(tt->t) + trim_ncands(tt->t);
+	size_t			 nsyms = (size_t)kconfig_nsymbols(tt->k);
+	const struct trim_effects *fx;
+	int			 g;
 
 	tree_add(tr, NULL, ritem_new(RI_ALL, s, 0, 0), &tt->keys[s], false);
 	for (i = 0; i < sub->ncands; i++) {
@@ -485,11 +502,32 @@ rsub_build(void *arg, struct tree *tr)
 			tree_add(tr, it, ritem_new(RI_CHANGE, s, sub->cands[i],
 			    j), &tt->keys[base + (size_t)ch[j].sym], false);
 	}
+	/* What the candidates drag along together, every option once, in
+	 * this subsystem then elsewhere (issue 35, item 3): with the
+	 * candidates above, all that "turns off N" counts. */
+	if ((fx = review_effects(tt, s)) == NULL)
+		return;
+	for (g = TE_HERE; g < TE_NGROUPS; g++) {
+		if (fx->ngroup[g] == 0)
+			continue;
+		it = tree_add(tr, NULL, ritem_new(RI_GROUP, s, 0, g),
+		    &tt->keys[base + 2 * nsyms + g], true);
+		for (j = 0; j < fx->n; j++)
+			if (fx->e[j].group == (enum trim_effect_group)g)
+				tree_add(tr, it, ritem_new(RI_EFFECT, s, 0, j),
+				    &tt->keys[base + nsyms +
+				    (size_t)fx->e[j].sym], false);
+	}
 }
 
 static const char *
-rsub_state(struct tui *t, const struct trim_cand *c, int *el)
+rsub_state(struct tui *t, const struct trim_cand *c, size_t cand, int *el)
 {
+	if (review_gone(t->trim, cand)) {
+		/* Off already: no ✂ on what is n (issue 35, item 6). */
+		*el = EL_INVISIBLE;
+		return " off  ";
+	}
 	switch (c->state) {
 	case TRIM_ACCEPTED:
 		*el = EL_TRIM;
@@ -528,6 +566,8 @@ rsub_draw(void *arg, struct tree *tr, const struct tree_line *l,
 	struct trim_subsys	*sub = trim_subsys(tt->t, ri->sub);
 	struct trim_cand	*c;
 	struct review_change	*ch;
+	const struct trim_effects *fx;
+	const struct trim_effect *e;
 	const char		*st;
 	size_t			 n, done = review_done(tt, ri->sub);
 	int			 el, col, w;
@@ -538,17 +578,46 @@ rsub_draw(void *arg, struct tree *tr, const struct tree_line *l,
 		row_addf(r, EL_HELP_TITLE, " All %zu candidates, %zu "
 		    "reviewed: ", sub->ncands, done);
 		review_saving(tt, sub->cands, sub->ncands, r, EL_NORMAL);
-		if (tt->res == NULL || tt->res->id != tt->reqid)
+		if ((fx = review_effects(tt, ri->sub)) == NULL)
 			row_addf(r, EL_INVISIBLE, "; computing%s", t->ascii ?
 			    "..." : "\u2026");
 		else if (tt->res->n > 0)
-			row_addf(r, EL_TRIM, "; trimming %s turns off %zu",
-			    tt->res->n == sub->ncands ? "all" : "the rest",
-			    tt->res->removes);
+			/* The count, then where each line of it is. */
+			row_addf(r, EL_TRIM, "; %sturns off %zu: %zu + %zu "
+			    "here + %zu elsewhere", tt->res->n ==
+			    sub->ncands ? "" : "the rest ", fx->n,
+			    fx->ngroup[TE_CANDIDATE], fx->ngroup[TE_HERE],
+			    fx->ngroup[TE_ELSEWHERE]);
+		break;
+	case RI_GROUP:
+		if ((fx = review_effects(tt, ri->sub)) == NULL)
+			break;
+		row_addf(r, EL_HELP_TITLE, " Dragged along %s: %zu",
+		    ri->change == TE_HERE ? "in this subsystem" :
+		    "in other menus", fx->ngroup[ri->change]);
+		break;
+	case RI_EFFECT:
+		if ((fx = review_effects(tt, ri->sub)) == NULL ||
+		    ri->change >= fx->n)
+			break;
+		e = &fx->e[ri->change];
+		row_add(r, EL_NORMAL, "   ");
+		tree_prefix(l, r, EL_TREE, t->ascii);
+		row_addf(r, EL_NAME, "CONFIG_%s", kc_sym_name(kconfig_symbol(
+		    t->k, e->sym)));
+		row_addf(r, EL_NORMAL, " %c%s%c", "nmy"[e->before],
+		    t->ascii ? "->" : "\u2192", "nmy"[e->after]);
+		row_addf(r, EL_INVISIBLE, "  %s", e->why);
+		if (e->group == TE_ELSEWHERE) {
+			/* Its menu, cut from the middle: the leaf says
+			 * where (the bottom line has it whole). */
+			row_add(r, EL_NORMAL, "  in ");
+			review_path(t, r, e->path, width - r->n);
+		}
 		break;
 	case RI_CAND:
 		c = trim_cand(tt->t, ri->cand);
-		st = rsub_state(t, c, &el);
+		st = rsub_state(t, c, ri->cand, &el);
 		row_add(r, EL_NORMAL, " ");
 		row_add(r, el, st);
 		row_addf(r, EL_NORMAL, " %c  ", c->value == KC_YES ? 'y' :
@@ -563,7 +632,10 @@ rsub_draw(void *arg, struct tree *tr, const struct tree_line *l,
 		 * run into it. */
 		w = rsub_saving_width(tt);
 		row_fit(r, EL_NORMAL, r->n < col + w ? col + w + 2 : r->n + 2);
-		if (c->decided)
+		if (review_gone(tt, ri->cand))
+			row_add(r, EL_INVISIBLE, "(off: another accept took "
+			    "it along) ");
+		else if (c->decided)
 			row_add(r, EL_TRIM, "(decision: trim) ");
 		else if (c->to_verify)
 			row_add(r, EL_TRIM, "(to be verified by booting) ");
@@ -675,7 +747,8 @@ rsub_action(struct tui *t, struct tui_view *v, enum tui_action act)
 	switch (act) {
 	case A_ACCEPT:
 	case A_REJECT:
-		if (ri->kind == RI_ALL)
+		if (ri->kind == RI_ALL || ri->kind == RI_GROUP ||
+		    ri->kind == RI_EFFECT)
 			review_decide_sub(t, ri->sub, act == A_ACCEPT ?
 			    TRIM_ACCEPTED : TRIM_REJECTED);
 		else {
@@ -689,9 +762,16 @@ rsub_action(struct tui *t, struct tui_view *v, enum tui_action act)
 	case A_ENABLE:
 		/* Help on the option (or the one that changes); on the
 		 * subsystem's line, ? lists the keys. */
-		if (ri->kind == RI_ALL)
+		if (ri->kind == RI_ALL || ri->kind == RI_GROUP)
 			return act == A_HELP ? -1 : R_NONE;
-		if (ri->kind == RI_CHANGE) {
+		if (ri->kind == RI_EFFECT) {
+			const struct trim_effects *fx = review_effects(t->trim,
+			    ri->sub);
+
+			if (fx == NULL || ri->change >= fx->n)
+				return R_NONE;
+			s = kconfig_symbol(t->k, fx->e[ri->change].sym);
+		} else if (ri->kind == RI_CHANGE) {
 			size_t n;
 			struct review_change *ch = review_changes_of(t->trim,
 			    ri->cand, &n);
@@ -732,14 +812,34 @@ rsub_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 	(void)width;
 	if (ri == NULL)
 		return;
-	if (ri->kind == RI_ALL) {
+	if (ri->kind == RI_ALL || ri->kind == RI_GROUP) {
 		row_add(r, EL_STATUS, "the whole subsystem:  a trims all  r "
 		    "keeps all  u undo  e export  v verify  Esc back");
 		return;
 	}
+	if (ri->kind == RI_EFFECT) {
+		/* The line in full: its reason, its menu, what takes it. */
+		const struct trim_effects	*fx = review_effects(t->trim,
+						    ri->sub);
+		const struct trim_effect	*e;
+
+		if (fx == NULL || ri->change >= fx->n)
+			return;
+		e = &fx->e[ri->change];
+		row_addf(r, EL_NAME, "CONFIG_%s", kc_sym_name(kconfig_symbol(
+		    t->k, e->sym)));
+		row_addf(r, EL_STATUS, ": %s; in %s", e->why, e->path);
+		if (e->cand >= 0)
+			row_addf(r, EL_STATUS, "; goes with CONFIG_%s",
+			    trim_cand(t->trim->t, (size_t)e->cand)->name);
+		return;
+	}
 	c = trim_cand(t->trim->t, ri->cand);
 	row_addf(r, EL_NAME, "CONFIG_%s", c->name);
-	if (c->state == TRIM_ACCEPTED)
+	if (review_gone(t->trim, ri->cand))
+		row_add(r, EL_STATUS, ": off already (another accept took it "
+		    "along);");
+	else if (c->state == TRIM_ACCEPTED)
 		row_add(r, EL_STATUS, ": trimmed;");
 	else if (c->state == TRIM_REJECTED)
 		row_add(r, EL_STATUS, ": kept;");

@@ -38,8 +38,8 @@ review_new(struct tui *t, struct kconfig *k, struct trim *tr,
 	struct tui_trim *tt = xcalloc(1, sizeof *tt);
 	size_t		 i;
 
-	(void)t;
 	(void)ms;
+	tt->tui = t;
 	tt->k = k;
 	tt->t = tr;
 	tt->d = d;
@@ -51,8 +51,10 @@ review_new(struct tui *t, struct kconfig *k, struct trim *tr,
 	tt->dragged = xcalloc(trim_ncands(tr) + 1, sizeof *tt->dragged);
 	tt->ndragged = xcalloc(trim_ncands(tr) + 1, sizeof *tt->ndragged);
 	pthread_mutex_init(&tt->calc, NULL);
+	/* Subsystems, candidates, their changes (a symbol each), the
+	 * groups' options (a symbol each), the groups. */
 	tt->keys = xcalloc(trim_ncands(tr) + trim_nsubsys(tr) +
-	    (size_t)kconfig_nsymbols(k) + 2, 1);
+	    2 * (size_t)kconfig_nsymbols(k) + TE_NGROUPS + 2, 1);
 	return tt;
 }
 
@@ -69,6 +71,8 @@ review_result_free(struct review_result *r)
 	free(r->ch);
 	free(r->nch);
 	free(r->cands);
+	trim_effects_free(&r->fx);
+	free(r->sub_removes);
 	free(r);
 }
 
@@ -88,6 +92,7 @@ review_undo_clear(struct review_undo *u)
 		free(u->reason[i]);
 	free(u->reason);
 	free(u->dec);
+	free(u->set);
 	free(u->state);
 	free(u->cands);
 }
@@ -98,19 +103,14 @@ review_free(struct tui *t)
 	struct tui_trim	*tt = t->trim;
 	size_t		 i;
 
-	pthread_mutex_lock(&t->req_lock);
-	if (t->req != NULL) {
-		free(t->req->cands);
-		free(t->req);
-		t->req = NULL;
-	}
-	pthread_mutex_unlock(&t->req_lock);
+	review_request_clear(t);
 	if (tt == NULL)
 		return;
 	for (i = 0; i < tt->nundo; i++)
 		review_undo_clear(&tt->undo[i]);
 	free(tt->undo);
 	review_result_free(tt->res);
+	free(tt->removes);
 	for (i = 0; i < trim_ncands(tt->t); i++)
 		free(tt->dragged[i]);
 	free(tt->dragged);
@@ -148,15 +148,50 @@ review_mark(struct tui *t, const struct kc_symbol *s)
 }
 
 static void	review_save_decisions(struct tui *);
+static void	review_reread(struct tui *);
 static void	review_remember(struct tui_trim *,
 		    const struct review_result *);
 
 /* ------------------------------------------------------ consequences */
 
-/* What accepting each candidate (and all of them) changes, on k. */
+/* Per subsystem, what accepting its candidates not accepted yet turns
+ * off on k's values (the list's "off" column, as they are now). */
+static size_t *
+review_sub_removes(struct tui_trim *tt, struct kconfig *k,
+    const bool *accepted)
+{
+	struct trim_subsys	*sub;
+	struct trim_change	*ch;
+	size_t			*rm, *cands, nc, nch, s, i;
+	char			*cause = NULL;
+
+	rm = xcalloc(trim_nsubsys(tt->t) + 1, sizeof *rm);
+	cands = xcalloc(trim_ncands(tt->t) + 1, sizeof *cands);
+	for (s = 0; s < trim_nsubsys(tt->t); s++) {
+		sub = trim_subsys(tt->t, s);
+		for (i = nc = 0; i < sub->ncands; i++)
+			if (!accepted[sub->cands[i]])
+				cands[nc++] = sub->cands[i];
+		if (nc == 0)
+			continue;
+		if (trim_consequences(tt->t, k, cands, nc, &ch, &nch,
+		    &cause) != 0) {
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		rm[s] = trim_changes_removed(ch, nch);
+		free(ch);
+	}
+	free(cands);
+	return rm;
+}
+
+/* What accepting each candidate (and all of them, grouped) changes, on
+ * k, and what every subsystem turns off now. */
 static struct review_result *
 review_compute(struct tui_trim *tt, struct kconfig *k, uint64_t id,
-    size_t sub, const size_t *cands, size_t n)
+    size_t sub, const size_t *cands, size_t n, const bool *accepted)
 {
 	struct review_result	*r = xcalloc(1, sizeof *r);
 	struct trim_change	*ch;
@@ -193,14 +228,12 @@ review_compute(struct tui_trim *tt, struct kconfig *k, uint64_t id,
 		r->nch[i] = m;
 		free(ch);
 	}
-	if (n > 0 && trim_consequences(tt->t, k, cands, n, &ch, &nch,
-	    &cause) == 0) {
-		for (j = 0; j < nch; j++)
-			r->removes += ch[j].before != KC_NO &&
-			    ch[j].after == KC_NO;
-		free(ch);
-	} else
+	if (n > 0 && sub != REVIEW_NO_SUB && trim_effects(tt->t, k, sub,
+	    cands, n, &r->fx, &cause) != 0) {
 		free(cause);
+		cause = NULL;
+	}
+	r->sub_removes = review_sub_removes(tt, k, accepted);
 	pthread_mutex_unlock(&tt->calc);
 	r->ms = (double)(clock_ns() - t0) / 1e6;
 	return r;
@@ -214,56 +247,82 @@ review_consequences(void *arg, struct kconfig *k, const struct kc_values *b)
 	struct review_result	*res;
 
 	(void)b;
+	pthread_mutex_lock(&t->trim_lock);
 	pthread_mutex_lock(&t->req_lock);
 	if (t->req == NULL) {
 		pthread_mutex_unlock(&t->req_lock);
+		pthread_mutex_unlock(&t->trim_lock);
 		return NULL;
 	}
 	r = *t->req;
 	r.cands = xcalloc(r.n + 1, sizeof *r.cands);
 	memcpy(r.cands, t->req->cands, r.n * sizeof *r.cands);
+	r.accepted = xcalloc(trim_ncands(r.tt->t) + 1, sizeof *r.accepted);
+	memcpy(r.accepted, t->req->accepted, trim_ncands(r.tt->t) *
+	    sizeof *r.accepted);
 	pthread_mutex_unlock(&t->req_lock);
-	res = review_compute(r.tt, k, r.id, r.sub, r.cands, r.n);
+	res = review_compute(r.tt, k, r.id, r.sub, r.cands, r.n, r.accepted);
+	pthread_mutex_unlock(&t->trim_lock);
 	free(r.cands);
+	free(r.accepted);
 	return res;
 }
 
-/* Ask for the consequences in the open subsystem (of the candidates
- * not yet accepted), on the values as they are now. */
+static void	review_request_free(struct review_req *);
+
+/* Ask for what every subsystem turns off now and, with a subsystem open,
+ * its consequences (of the candidates not yet accepted), on the values
+ * as they are now: after every change of the values, so that no row of
+ * the review is left from before an accept (issue 35, item 6). */
 void
 review_request(struct tui *t)
 {
 	struct tui_trim		*tt = t->trim;
-	struct trim_subsys	*sub = trim_subsys(tt->t, tt->open_sub);
+	struct trim_subsys	*sub;
 	struct review_req	*q = xcalloc(1, sizeof *q);
 	size_t			 i;
 
 	q->id = ++tt->reqid;
 	q->tt = tt;
-	q->sub = tt->open_sub;
-	q->cands = xcalloc(sub->ncands + 1, sizeof *q->cands);
-	for (i = 0; i < sub->ncands; i++) {
-		if (trim_cand(tt->t, sub->cands[i])->state != TRIM_ACCEPTED)
+	q->sub = tt->sub_open ? tt->open_sub : REVIEW_NO_SUB;
+	q->accepted = xcalloc(trim_ncands(tt->t) + 1, sizeof *q->accepted);
+	for (i = 0; i < trim_ncands(tt->t); i++)
+		q->accepted[i] = trim_cand(tt->t, i)->state == TRIM_ACCEPTED;
+	sub = tt->sub_open ? trim_subsys(tt->t, tt->open_sub) : NULL;
+	q->cands = xcalloc((sub != NULL ? sub->ncands : 0) + 1,
+	    sizeof *q->cands);
+	for (i = 0; sub != NULL && i < sub->ncands; i++) {
+		if (!q->accepted[sub->cands[i]])
 			q->cands[q->n++] = sub->cands[i];
 	}
 	if (t->w == NULL) {
 		/* No worker: here (the values are restored). */
 		review_result_free(tt->res);
 		tt->res = review_compute(tt, t->k, q->id, q->sub, q->cands,
-		    q->n);
+		    q->n, q->accepted);
 		review_remember(tt, tt->res);
-		free(q->cands);
-		free(q);
+		free(tt->removes);
+		tt->removes = tt->res->sub_removes;
+		tt->res->sub_removes = NULL;
+		review_request_free(q);
 		return;
 	}
 	pthread_mutex_lock(&t->req_lock);
-	if (t->req != NULL) {
-		free(t->req->cands);
-		free(t->req);
-	}
+	review_request_free(t->req);
 	t->req = q;
 	pthread_mutex_unlock(&t->req_lock);
 	t->gen = worker_submit(t->w, kconfig_values_save(t->k));
+}
+
+/* Free a request (NULL: none). */
+static void
+review_request_free(struct review_req *q)
+{
+	if (q == NULL)
+		return;
+	free(q->cands);
+	free(q->accepted);
+	free(q);
 }
 
 /* Drop the request not yet taken by the worker. */
@@ -271,11 +330,8 @@ void
 review_request_clear(struct tui *t)
 {
 	pthread_mutex_lock(&t->req_lock);
-	if (t->req != NULL) {
-		free(t->req->cands);
-		free(t->req);
-		t->req = NULL;
-	}
+	review_request_free(t->req);
+	t->req = NULL;
 	pthread_mutex_unlock(&t->req_lock);
 }
 
@@ -301,13 +357,19 @@ review_collect(struct tui *t, struct worker_snapshot *s)
 {
 	struct review_result *r = s->consequences;
 
-	if (r == NULL || t->trim == NULL || r->id != t->trim->reqid ||
-	    !t->trim->sub_open)
+	if (r == NULL || t->trim == NULL || r->id != t->trim->reqid)
 		return;
+	free(t->trim->removes);
+	t->trim->removes = r->sub_removes;
+	r->sub_removes = NULL;
 	review_result_free(t->trim->res);
 	t->trim->res = r;
 	review_remember(t->trim, r);
 	s->consequences = NULL;
+	/* Rows come and go with the result (the groups, the
+	 * candidates already off). */
+	if (t->view != NULL)
+		tree_build(t->view->tree);
 	tui_bench(t, "consequences %.3f", r->ms);
 }
 
@@ -377,7 +439,19 @@ review_changes_of(struct tui_trim *tt, size_t cand, size_t *n)
 
 /* ---------------------------------------------------------- decisions */
 
-/* Reviewed candidates of a subsystem. */
+/* Whether a candidate not decided is off already: another accept took
+ * it along (its value in the newest snapshot is n). */
+bool
+review_gone(struct tui_trim *tt, size_t cand)
+{
+	struct trim_cand *c = trim_cand(tt->t, cand);
+
+	return c->state == TRIM_PENDING && tt->tui->snap != NULL &&
+	    tt->tui->snap->tri[kc_sym_index(c->sym)] == KC_NO;
+}
+
+/* Reviewed candidates of a subsystem: decided, or off already (nothing
+ * left to decide). */
 size_t
 review_done(struct tui_trim *tt, size_t s)
 {
@@ -385,8 +459,28 @@ review_done(struct tui_trim *tt, size_t s)
 	size_t			 i, n = 0;
 
 	for (i = 0; i < sub->ncands; i++)
-		n += trim_cand(tt->t, sub->cands[i])->state != TRIM_PENDING;
+		n += trim_cand(tt->t, sub->cands[i])->state != TRIM_PENDING ||
+		    review_gone(tt, sub->cands[i]);
 	return n;
+}
+
+/* What accepting a subsystem's candidates not accepted yet turns off,
+ * on the values as they are now (the suggestion's count until the
+ * worker's first answer). */
+size_t
+review_removes(struct tui_trim *tt, size_t s)
+{
+	return tt->removes != NULL ? tt->removes[s] :
+	    trim_subsys(tt->t, s)->removes;
+}
+
+/* The open subsystem's grouped effects, current, or NULL. */
+const struct trim_effects *
+review_effects(struct tui_trim *tt, size_t s)
+{
+	if (tt->res == NULL || tt->res->id != tt->reqid || tt->res->sub != s)
+		return NULL;
+	return &tt->res->fx;
 }
 
 /* Subsystems whose every candidate is reviewed. */
@@ -398,6 +492,65 @@ review_subsys_done(struct tui_trim *tt)
 	for (s = 0; s < trim_nsubsys(tt->t); s++)
 		n += review_done(tt, s) == trim_subsys(tt->t, s)->ncands;
 	return n;
+}
+
+/*
+ * Take in the decisions made beside the browser since it last read or
+ * wrote the file (another `kctui decide` on this config; issue 37, item
+ * 12) and show them: a candidate kept outside is kept here (set back on
+ * if it was accepted), one trimmed or forgotten outside is open again;
+ * the message names them, the marks follow.
+ */
+static void
+review_reread(struct tui *t)
+{
+	struct tui_trim		*tt = t->trim;
+	struct trim_cand	*c;
+	struct kc_symbol	*s;
+	struct strbuf		 names;
+	enum decision		 d;
+	char			**syms = NULL, *cause = NULL;
+	size_t			 n = 0, i;
+	long			 ci;
+	bool			 values = false;
+
+	if (decisions_reread(tt->d, tt->dpath, &syms, &n, &cause) != 0) {
+		tui_message(t, EL_ERROR, "%s", cause);
+		free(cause);
+		return;
+	}
+	strbuf_init(&names);
+	for (i = 0; i < n; i++) {
+		d = decisions_get(tt->d, syms[i]);
+		strbuf_addf(&names, "%sCONFIG_%s %s", i ? ", " : "", syms[i],
+		    decision_name(d));
+		s = kconfig_find(t->k, syms[i]);
+		if (s == NULL || (ci = trim_cand_of(tt->t, s)) < 0)
+			continue;
+		c = trim_cand(tt->t, (size_t)ci);
+		if (d == DECISION_KEEP) {
+			if (c->state == TRIM_ACCEPTED) {
+				kc_sym_set_tristate(t->k, s, c->value);
+				t->snap->tri[kc_sym_index(s)] =
+				    (uint8_t)c->value;
+				values = true;
+			}
+			c->state = TRIM_REJECTED;
+		} else if (c->state == TRIM_REJECTED)
+			c->state = TRIM_PENDING;
+	}
+	for (i = 0; i < n; i++)
+		free(syms[i]);
+	free(syms);
+	if (n > 0) {
+		tui_message(t, EL_STATUS, "Decided outside the browser (%s), "
+		    "taken in: %s", tt->dpath, names.s);
+		if (values)
+			tui_changed(t);
+		if (t->view != NULL)
+			tree_build(t->view->tree);
+	}
+	strbuf_free(&names);
 }
 
 /*
@@ -413,7 +566,11 @@ review_save(struct tui *t, char **cause)
 {
 	struct tui_trim *tt = t->trim;
 
-	if (tt == NULL || decisions_unsaved(tt->d) == 0)
+	if (tt == NULL)
+		return 0;
+	/* Shown first: what was decided beside the browser. */
+	review_reread(t);
+	if (decisions_unsaved(tt->d) == 0)
 		return 0;
 	/* Saved (merged with what other writers saved meanwhile) first;
 	 * then a file this review created and left empty goes, unless
@@ -474,16 +631,12 @@ review_save_decisions(struct tui *t)
 		t->dirty = true;
 }
 
-/* Values changed: recompute (with the consequences when a subsystem is
- * open). */
+/* Values changed: recompute, with what every subsystem turns off (and
+ * the consequences when a subsystem is open). */
 static void
 review_changed(struct tui *t)
 {
-	if (t->trim->sub_open) {
-		t->dirty = true;
-		review_request(t);
-	} else
-		tui_changed(t);
+	tui_changed(t);
 }
 
 /* Accept (or reject) candidates: one undo step. */
@@ -510,6 +663,7 @@ review_decide(struct tui *t, const size_t *cands, size_t n,
 	u->cands = xcalloc(n, sizeof *u->cands);
 	u->state = xcalloc(n, sizeof *u->state);
 	u->dec = xcalloc(n, sizeof *u->dec);
+	u->set = xcalloc(n, sizeof *u->set);
 	u->reason = xcalloc(n, sizeof *u->reason);
 	acc = xcalloc(n, sizeof *acc);
 	for (i = 0; i < n; i++) {
@@ -555,6 +709,9 @@ review_decide(struct tui *t, const size_t *cands, size_t n,
 			    reasons != NULL ? reasons[i] :
 			    "kept in the kctui trim review");
 	}
+	for (i = 0; i < n; i++)
+		u->set[i] = decisions_get(tt->d, trim_cand(tt->t,
+		    cands[i])->name);
 	free(acc);
 	review_save_decisions(t);
 	if (values)
@@ -589,24 +746,37 @@ review_undo(struct tui *t)
 {
 	struct tui_trim		*tt = t->trim;
 	struct review_undo	*u;
-	size_t			 i;
+	size_t			 i, outside = 0;
 
 	if (tt == NULL || tt->nundo == 0) {
 		tui_message(t, EL_STATUS, "Nothing to undo");
 		return R_ALL;
 	}
+	/* What was decided beside the browser first: it is not this
+	 * step's to undo. */
+	review_reread(t);
 	u = &tt->undo[--tt->nundo];
 	if (kconfig_values_restore(t->k, u->values) != 0)
 		tui_message(t, EL_ERROR, "undo: values of another tree");
 	for (i = 0; i < u->n; i++) {
 		struct trim_cand *c = trim_cand(tt->t, u->cands[i]);
 
+		if (decisions_get(tt->d, c->name) != u->set[i]) {
+			/* Decided outside since: that word stays. */
+			outside++;
+			continue;
+		}
 		c->state = u->state[i];
 		decisions_set(tt->d, c->name, u->dec[i], u->reason[i]);
 	}
 	review_save_decisions(t);
 	review_changed(t);
-	if (t->msg == NULL)
+	if (outside > 0)
+		tui_message(t, EL_STATUS, "Undone: %zu option%s as before; "
+		    "%zu decided outside the browser since kept %s decision",
+		    u->n - outside, u->n - outside == 1 ? "" : "s", outside,
+		    outside == 1 ? "its" : "their");
+	else if (t->msg == NULL)
 		tui_message(t, EL_STATUS, "Undone: %zu option%s as before",
 		    u->n, u->n == 1 ? "" : "s");
 	review_undo_clear(u);

@@ -64,6 +64,7 @@ tui_init(struct tui *t, struct session *s, struct kconfig *k,
 	}
 	t->snap = worker_snapshot_compute(k, a);
 	pthread_mutex_init(&t->req_lock, NULL);
+	pthread_mutex_init(&t->trim_lock, NULL);
 	theme_builtin(&t->theme, "classic");
 	t->width = 80;
 	t->height = 24;
@@ -94,6 +95,7 @@ tui_done(struct tui *t)
 	free(t->last_search);
 	theme_free(&t->theme);
 	pthread_mutex_destroy(&t->req_lock);
+	pthread_mutex_destroy(&t->trim_lock);
 }
 
 int
@@ -171,12 +173,19 @@ void
 tui_changed(struct tui *t)
 {
 	t->dirty = true;
+	if (t->w != NULL && t->trim != NULL) {
+		/* The review's counts with the values (issue 35, item 6). */
+		review_request(t);
+		return;
+	}
 	if (t->w != NULL) {
 		t->gen = worker_submit(t->w, kconfig_values_save(t->k));
 		return;
 	}
 	/* No worker (it failed to start): compute here. */
 	tui_recompute(t);
+	if (t->trim != NULL)
+		review_request(t);
 }
 
 void
@@ -335,6 +344,9 @@ tui_save_as(struct tui *t, const char *path)
 		return;
 	}
 	free(old);
+	/* Suggestions for this file now (issue 35: they stayed those of
+	 * the first one). */
+	load_retrim(t);
 }
 
 /* The name typed after s a: written after a y to a question naming it,
@@ -451,6 +463,7 @@ tui_load_done(struct tui *t, const char *path, void *arg)
 	t->config_existed = true;
 	review_follow_config(t, abs);
 	tui_changed(t);
+	load_retrim(t);
 	/* What the file holds is what is being edited: nothing unsaved
 	 * (but what saving would add, which the quit question sees). */
 	t->dirty = false;

@@ -140,6 +140,10 @@ struct tui {
 	const struct kc_symbol	*trim_wanted_sym;
 	/* The consequence request the worker's hook reads (review.c). */
 	pthread_mutex_t		 req_lock;
+	/* Held by the worker while it computes the review's consequences,
+	 * and by the interface while it replaces the review (a load, a
+	 * save under another name: load_retrim): never freed under it. */
+	pthread_mutex_t		 trim_lock;
 	struct review_req	*req;
 	/* The verify run started with v in the trim review (verify.c), or
 	 * NULL. */
@@ -282,6 +286,10 @@ int		 load_fd(struct tui *);
 int		 load_finish(struct tui *);
 /* Free what was loaded (after the worker stopped). */
 void		 load_free(struct tui *);
+/* The configuration being edited is another file now (l, save as):
+ * the trim suggestions recomputed for it, on a thread, with its own
+ * decisions file; the review is replaced when they are done. */
+void		 load_retrim(struct tui *);
 /* Whether evidence is still loading. */
 bool		 load_busy(struct tui *);
 
@@ -301,6 +309,9 @@ void		 review_collect(struct tui *, struct worker_snapshot *);
 /* A snapshot of the newest values came: accepted candidates that are on
  * again are no longer accepted (and it says so). */
 void		 review_sync(struct tui *);
+/* The values changed: recompute them with what every subsystem of the
+ * review turns off now (review.c; tui_changed() calls it). */
+void		 review_request(struct tui *);
 /* Whether a symbol is a pending trim candidate (the main view's mark). */
 bool		 review_is_candidate(struct tui *, const struct kc_symbol *);
 const char	*review_mark(struct tui *, const struct kc_symbol *);

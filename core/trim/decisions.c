@@ -34,7 +34,14 @@ struct decisions {
 	/* Told when a save waits a second for another writer's lock. */
 	void		(*waiting)(void *, const char *);
 	void		*waiting_arg;
+	/* The file's decisions as last read or written here (entries only),
+	 * and its path: what decisions_reread() compares with to find those
+	 * another writer made since. NULL: none seen yet. */
+	struct decisions *seen;
+	char		*seen_path;
 };
+
+static struct decisions *decisions_copy(const struct decisions *);
 
 /* Who is told when a save waits for another writer (see decisions.h). */
 void
@@ -148,8 +155,13 @@ decisions_load(const char *path, char **cause)
 	/* A regular file only: a FIFO or a device would block or never
 	 * end. */
 	if ((text = file_read_regular(path, &len)) == NULL) {
-		if (errno == ENOENT)
-			return decisions_new();
+		if (errno == ENOENT) {
+			/* Seen: nothing there yet. */
+			ds = decisions_new();
+			ds->seen = decisions_new();
+			ds->seen_path = xstrdup(path);
+			return ds;
+		}
 		if (cause != NULL)
 			*cause = xasprintf("%s: %s", path, errno == EINVAL ?
 			    "not a regular file" : strerror(errno));
@@ -210,7 +222,99 @@ decisions_load(const char *path, char **cause)
 		*cause = strbuf_detach(&warn);
 	else
 		strbuf_free(&warn);
+	ds->seen = decisions_copy(ds);
+	ds->seen_path = xstrdup(path);
 	return ds;
+}
+
+/* The entries of a set (no comment lines, none set since), for
+ * decisions_reread()'s memory of the file. */
+static struct decisions *
+decisions_copy(const struct decisions *ds)
+{
+	struct decisions	*c = decisions_new();
+	struct dline		*l;
+	size_t			 i;
+
+	for (i = 0; i < ds->n; i++) {
+		if (ds->lines[i].sym == NULL ||
+		    ds->lines[i].d == DECISION_NONE)
+			continue;
+		l = decisions_add(c);
+		l->sym = xstrdup(ds->lines[i].sym);
+		l->d = ds->lines[i].d;
+		l->reason = ds->lines[i].reason != NULL ?
+		    xstrdup(ds->lines[i].reason) : NULL;
+	}
+	return c;
+}
+
+/* Whether two sets say the same of sym (decision and reason). */
+static bool
+decisions_same(const struct decisions *a, const struct decisions *b,
+    const char *sym)
+{
+	const char *x = decisions_reason(a, sym), *y = decisions_reason(b, sym);
+
+	return decisions_get(a, sym) == decisions_get(b, sym) &&
+	    (x == y || (x != NULL && y != NULL && strcmp(x, y) == 0));
+}
+
+/* Take sym's decision in cur over ds's, as read (not to be saved). */
+static void
+decisions_adopt(struct decisions *ds, const struct decisions *cur,
+    const char *sym, char ***syms, size_t *n)
+{
+	struct dline *l;
+
+	decisions_set(ds, sym, decisions_get(cur, sym),
+	    decisions_reason(cur, sym));
+	if ((l = decisions_find(ds, sym)) != NULL)
+		l->dirty = false;
+	*syms = xrealloc(*syms, (*n + 1) * sizeof **syms);
+	(*syms)[(*n)++] = xstrdup(sym);
+}
+
+/*
+ * Take in what another writer (a `kctui decide` beside the browser)
+ * saved in path since ds last read or wrote it: each decision that
+ * differs there from what ds saw of the file is taken over ds's, even
+ * one set here and not saved yet (the later word wins). The symbols
+ * taken in are in *syms (malloc'd, each name too; *n of them). A path
+ * ds never saw is only read (nothing is taken in: another config's
+ * file). 0, or -1 with *cause when path can't be read.
+ */
+int
+decisions_reread(struct decisions *ds, const char *path, char ***syms,
+    size_t *n, char **cause)
+{
+	struct decisions	*cur, *seen;
+	char			*warn = NULL;
+	size_t			 i;
+
+	*syms = NULL;
+	*n = 0;
+	if ((cur = decisions_load(path, &warn)) == NULL) {
+		*cause = warn;
+		return -1;
+	}
+	free(warn);
+	seen = ds->seen_path != NULL && strcmp(ds->seen_path, path) == 0 ?
+	    ds->seen : NULL;
+	for (i = 0; seen != NULL && i < cur->n; i++)
+		if (cur->lines[i].sym != NULL &&
+		    !decisions_same(cur, seen, cur->lines[i].sym))
+			decisions_adopt(ds, cur, cur->lines[i].sym, syms, n);
+	for (i = 0; seen != NULL && i < seen->n; i++)
+		if (seen->lines[i].sym != NULL &&
+		    decisions_get(cur, seen->lines[i].sym) == DECISION_NONE)
+			decisions_adopt(ds, cur, seen->lines[i].sym, syms, n);
+	decisions_free(ds->seen);
+	ds->seen = decisions_copy(cur);
+	free(ds->seen_path);
+	ds->seen_path = xstrdup(path);
+	decisions_free(cur);
+	return 0;
 }
 
 /* A symbol's decision (name without CONFIG_); DECISION_NONE when it has
@@ -351,9 +455,15 @@ decisions_save(struct decisions *ds, const char *path, char **cause)
 	rc = file_write_atomic(path, text, len, 0666, 0, cause);
 	free(text);
 clean:
-	if (rc == 0)
+	if (rc == 0) {
 		for (i = 0; i < ds->n; i++)
 			ds->lines[i].dirty = false;
+		/* What the file holds now, as this set last saw it. */
+		decisions_free(ds->seen);
+		ds->seen = decisions_copy(cur);
+		free(ds->seen_path);
+		ds->seen_path = xstrdup(path);
+	}
 	decisions_free(cur);
 out:
 	path_unlock(lock);
@@ -404,6 +514,8 @@ decisions_free(struct decisions *ds)
 		free(ds->lines[i].reason);
 	}
 	free(ds->lines);
+	decisions_free(ds->seen);
+	free(ds->seen_path);
 	free(ds);
 }
 

@@ -55,6 +55,15 @@ void		 decisions_set(struct decisions *, const char *sym,
  * meanwhile; nothing is written when nothing was decided. */
 int		 decisions_save(struct decisions *, const char *path,
 		     char **cause);
+/*
+ * Take in the decisions another writer saved in path since this set last
+ * read or wrote it (a `kctui decide` beside the browser): each taken over
+ * this set's, even over one set here and not saved (the later word
+ * wins), and not saved again by this set. Their names in *syms (each
+ * malloc'd, the array too; *n of them). 0, or -1 with *cause.
+ */
+int		 decisions_reread(struct decisions *, const char *path,
+		     char ***syms, size_t *n, char **cause);
 /* Remove path when it holds no line at all (a file the browser created,
  * emptied by undo), under the save's lock; 0 or -1 with *cause. */
 int		 decisions_drop_if_empty(const char *path, char **cause);

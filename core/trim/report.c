@@ -68,9 +68,14 @@ struct report_model {
 	const char		       **why;		/* diff -> reason */
 	char			       **why_owned;	/* those made here */
 	size_t				 nremoved, ndragged, nother, ntree;
+	/* Values (strings, numbers) whose line went with the option they
+	 * depend on: listed under it, not counted as options removed. */
+	size_t				 nvalues;
 	/* accepted to_verify candidates */
 	size_t				 nverify;
-	size_t				 ym_in, ym_out;
+	/* y/m options of the input file, of the input as this tree
+	 * reads it (brought up to date), of the file written. */
+	size_t				 ym_in, ym_base, ym_out;
 };
 
 /* Follow the causes of change i to an accepted candidate. */
@@ -168,7 +173,7 @@ report_model_file(struct report_model *m, size_t i)
 		m->root[i] = r;
 		m->why[i] = m->why_owned[i] = xasprintf("depends on %s",
 		    kc_sym_name(in->changes[ci].sym));
-		m->ndragged++;
+		m->nvalues++;
 	} else if (c != NULL) {
 		m->root[i] = RD_OTHER;
 		m->why[i] = c->why != NULL ? c->why : "no single cause";
@@ -204,6 +209,7 @@ report_model_build(struct report_model *m, const struct report_input *in)
 	m->diffs = report_diff_compute(text_in, in->text_base, in->text_out,
 	    in->k, &m->ndiffs);
 	m->ym_in = report_diff_count_ym(text_in);
+	m->ym_base = report_diff_count_ym(in->text_base);
 	m->ym_out = report_diff_count_ym(in->text_out);
 	m->change_of = xcalloc((size_t)n + 1, sizeof *m->change_of);
 	m->diff_of = xcalloc((size_t)n + 1, sizeof *m->diff_of);
@@ -437,9 +443,15 @@ report_markdown(struct report_model *m, size_t *len)
 
 	strbuf_init(&sb);
 	strbuf_adds(&sb, "# kctui trim report\n\n");
-	strbuf_addf(&sb, "- input: `%s` (%s%zu options y or m)\n",
-	    in->config_in, in->text_in == NULL ? "none: the tree's defaults, " :
-	    "", m->ym_in);
+	/* Both counts when the tree's update changes one: the export
+	 * counts from the second (kctui export's "y/m options N -> M"). */
+	strbuf_addf(&sb, "- input: `%s` (%s%zu options y or m", in->config_in,
+	    in->text_in == NULL ? "none: the tree's defaults, " : "",
+	    m->ym_in);
+	if (m->ym_base != m->ym_in)
+		strbuf_addf(&sb, "; %zu once brought up to date, as "
+		    "olddefconfig", m->ym_base);
+	strbuf_adds(&sb, ")\n");
 	strbuf_addf(&sb, "- output: `%s` (%zu options y or m)\n",
 	    in->config_out, m->ym_out);
 	strbuf_addf(&sb, "- policy: %s\n", in->policy);
@@ -447,8 +459,12 @@ report_markdown(struct report_model *m, size_t *len)
 		strbuf_addf(&sb, "- evidence: `%s`\n", in->bundles[b]);
 	report_each_warning(in->warnings, report_md_warning, &sb);
 	strbuf_addf(&sb, "- removed: %zu options (%zu accepted, %zu dragged "
-	    "along); %zu other changes", m->nremoved + m->ndragged,
-	    m->nremoved, m->ndragged, m->nother);
+	    "along)", m->nremoved + m->ndragged, m->nremoved, m->ndragged);
+	if (m->nvalues != 0)
+		strbuf_addf(&sb, "; %zu value%s no longer written (the option "
+		    "%s on went)", m->nvalues, m->nvalues == 1 ? "" : "s",
+		    m->nvalues == 1 ? "it depends" : "each depends");
+	strbuf_addf(&sb, "; %zu other changes", m->nother);
 	if (m->ntree != 0)
 		strbuf_addf(&sb, "; %zu brought up to date (as olddefconfig)",
 		    m->ntree);
@@ -734,6 +750,7 @@ report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
 	ok = ok && ymap(e, true);
 	ok = ok && ykv(e, "input", in->config_in);
 	ok = ok && ykn(e, "input_ym", m->ym_in);
+	ok = ok && ykn(e, "input_ym_up_to_date", m->ym_base);
 	ok = ok && ykv(e, "output", in->config_out);
 	ok = ok && ykn(e, "output_ym", m->ym_out);
 	ok = ok && ykv(e, "policy", in->policy);
@@ -759,6 +776,7 @@ report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
 	}
 	ok = ok && ykn(e, "accepted", m->nremoved);
 	ok = ok && ykn(e, "dragged", m->ndragged);
+	ok = ok && ykn(e, "values_dropped", m->nvalues);
 	ok = ok && ys(e, "removed") && yseq(e, true);
 	for (s = 0; ok && s < trim_nsubsys(in->t); s++) {
 		sub = trim_subsys(in->t, s);

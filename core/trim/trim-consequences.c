@@ -146,6 +146,28 @@ trim_why(struct trim *t, enum why_kind kind, struct kc_symbol *x)
 	return *slot;
 }
 
+/* The changed symbol that made a choice (nameless: no option of its own)
+ * change: the first of its dependencies or its prompt's condition, or
+ * NULL. A choice value "depends on" its choice; the report names what
+ * the choice went with instead ("depends on ZRAM", not a nameless
+ * choice), and files the value under it. */
+static struct kc_symbol *
+trim_choice_cause(struct trim *t, struct kc_symbol *choice)
+{
+	struct kc_symbol	*x;
+	struct kc_menu		*m;
+	int			 depth;
+
+	for (depth = 0; depth < 8 && choice != NULL &&
+	    kc_sym_name(choice) == NULL; depth++) {
+		if ((x = trim_changed_in(t, kc_sym_depends(choice))) == NULL &&
+		    (m = kc_sym_menu(choice)) != NULL)
+			x = trim_changed_in(t, kc_menu_prompt_cond(m));
+		choice = x;
+	}
+	return choice != NULL && kc_sym_name(choice) != NULL ? choice : NULL;
+}
+
 /* Why a symbol changed: the first changed symbol of its dependencies,
  * prompt condition, selects, implies, then defaults. */
 static void
@@ -164,6 +186,11 @@ trim_explain(struct trim *t, struct trim_change *c)
 	if ((x = trim_changed_in(t, kc_sym_depends(c->sym))) != NULL ||
 	    ((m = kc_sym_menu(c->sym)) != NULL &&
 	    (x = trim_changed_in(t, kc_menu_prompt_cond(m))) != NULL)) {
+		if (kc_sym_name(x) == NULL &&
+		    (x = trim_choice_cause(t, x)) == NULL) {
+			c->why = "choice moved";
+			return;
+		}
 		c->why = trim_why(t, W_DEPEND, x);
 		c->cause = x;
 		return;
@@ -412,7 +439,10 @@ trim_consequences(struct trim *t, struct kconfig *k, const size_t *cands,
 		qsort(t->affected, (size_t)na, sizeof *t->affected, trim_cmp_int);
 	for (j = 0; j < na; j++) {
 		i = full ? j : t->affected[j];
-		if (t->after[i] == t->before[i])
+		/* Options only: a choice has no name, no line, and is no
+		 * option a count or a report could name. */
+		if (t->after[i] == t->before[i] ||
+		    kc_sym_name(kconfig_symbol(k, i)) == NULL)
 			continue;
 		if (nch == ach) {
 			ach = ach ? ach * 2 : 64;

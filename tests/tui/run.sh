@@ -1085,7 +1085,7 @@ real_small() {
 	step small-unsort "subsystem (o: menu order)" o o o || return
 	down_to small-netfilter2 "Core Netfilter Configuration  (0 of" || return
 	step small-sub "Trim review ›" Enter || return
-	step small-sub2 "trimming all turns off" || return
+	step small-sub2 "; turns off " || return
 	screen small-sub
 	if tui_screen | grep -q "^ Trim review › .*… > Core Netfilter Configuration$" &&
 	   tui_screen | grep -qE "^   ✂    m  CONFIG_NF_CONNTRACK +[0-9]+ objs?, [0-9]+ modules?  Netfilter"; then
@@ -1146,7 +1146,7 @@ real_savings() {
 		tui_screen | indent
 	fi
 	step savings-sub "Trim review › $sub" Enter || return
-	step savings-sub2 "trimming all turns off" || return
+	step savings-sub2 "; turns off " || return
 	screen savings-sub
 	if tui_screen | sed -n 4p | grep -qE "^ state  was option +saving +prompt, reason" &&
 	   tui_screen | grep -qE "^   ✂    m  CONFIG_MQ_IOSCHED_KYBER +1 obj, 1 module, 40 KiB +Kyber I/O scheduler" &&
@@ -1456,9 +1456,204 @@ real_enable_cli() {
 	fi
 }
 
+# review_at SYMBOL: from the main menu, the review opened at a candidate
+# (/ finds it, Enter jumps, t opens its subsystem with the cursor on it).
+review_at() {
+	local n=$1 sym=$2
+	step "$n-search" "1 match" / "^$sym\$" Enter || return
+	step "$n-jump" " CONFIG_$sym " Enter || return
+	step "$n-open" "Trim review ›" t || return
+	tui_wait_gone "computing" 30
+	tui_settle
+}
+
+# every_line: the subsystem view's lines, top to bottom, page by page
+# (each line once: candidates and the options dragged along are unique).
+every_line() {
+	local i prev= cur
+	tui_keys Home
+	tui_settle
+	for ((i = 0; i < 60; i++)); do
+		cur=$(tui_screen | sed -n '5,27p')
+		printf '%s\n' "$cur"
+		[ "$cur" = "$prev" ] && break
+		prev=$cur
+		tui_keys NPage
+		tui_settle
+	done | awk '!seen[$0]++'
+}
+
+# Issue 35, items 3 and 6, on Debian's amd64 config with the desktop-vm
+# bundle. "PCI sound devices": the view lists every option accepting it
+# turns off, each once (the candidates, then what they drag along in the
+# subsystem and in other menus, each with its reason), as many as "turns
+# off N" says, the same options as the export's report of that subsystem
+# (kctui export --accept), TOUCHSCREEN_WM97XX among those elsewhere
+# (Input, through AC97_BUS: only when several candidates go together).
+# Then "Wireless LAN" accepted: the row of its child "Ralink driver
+# support" is recomputed (nothing left to turn off, every candidate
+# reviewed), and inside it the candidates are shown off, no ✂.
+real_effects() {
+	local d=$work/effects bundle=$KCTUI_REPO/tests/fixtures/evidence/desktop-vm
+	local sub="Device Drivers > Sound card support > Advanced Linux Sound Architecture > PCI sound devices"
+	local n listed names
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_AMD64" "$d/c1"
+	"$KCTUI" -C "$TREE" --config "$d/c1" -e "$bundle" export \
+	    --accept "$sub" -o "$d/out" --report "$d/out.md" > "$d/export.out" 2>&1
+	TUI_SOCK=kctui-test-$$-effects
+	tui_start "$d" "$KCTUI" -C "$TREE" --config c1 -e "$bundle"
+	step effects-loaded "suggested trim" -t 120 || return
+	review_at effects SND_AD1889 || return
+	step effects-sub "Arch… > PCI sound devices" || return
+	n=$(tui_screen | sed -n 's/.*; turns off \([0-9]*\): .*/\1/p')
+	every_line > "$d/lines"
+	# Candidate rows (state ✂), and the groups' option lines (not the
+	# "also" lines under one candidate: what it alone turns off).
+	grep -E '^   ✂ ' "$d/lines" | sed -E 's/.*CONFIG_([A-Za-z0-9_]+).*/\1/' > "$d/cands"
+	sed -n '/^ Dragged along/,$p' "$d/lines" | grep -E '^   [├└]─ CONFIG_' |
+		sed -E 's/^.*─ CONFIG_([A-Za-z0-9_]+).*/\1/' > "$d/dragged"
+	listed=$(cat "$d/cands" "$d/dragged" | sort -u | wc -l)
+	# The report's options turned off: accepted, and dragged to n.
+	names=$(sed -n 's/^- `CONFIG_\([^`]*\)` (.*/\1/p; s/^  - dragged along: `CONFIG_\([^`]*\)` ([^ ]* -> n,.*/\1/p' "$d/out.md" | sort -u)
+	if [ -n "$n" ] && [ "$n" = "$listed" ] &&
+	   grep -q "^- removed: $n options" "$d/out.md" &&
+	   [ "$names" = "$(cat "$d/cands" "$d/dragged" | sort -u)" ]; then
+		pass "tui/effects-every-line$sfx" "(turns off $n = $listed lines = the report's \"removed: $n\", the same options)"
+	else
+		fail "tui/effects-every-line$sfx" "turns off '$n', $listed lines, report: $(grep '^- removed' "$d/out.md")"
+		diff <(echo "$names") <(cat "$d/cands" "$d/dragged" | sort -u) | head -n 10 | indent
+	fi
+	if grep -qE '^   [├└]─ CONFIG_TOUCHSCREEN_WM97XX m→n  depends on AC97_BUS  in Device Drivers > Input .*> Touchscreens' "$d/lines" &&
+	   sed -n '/^ Dragged along in other menus/,$p' "$d/lines" | grep -q TOUCHSCREEN_WM97XX; then
+		pass "tui/effects-elsewhere$sfx"
+	else
+		fail "tui/effects-elsewhere$sfx" "TOUCHSCREEN_WM97XX not listed elsewhere with its reason"
+		grep -n "Dragged\|WM97" "$d/lines" | indent
+	fi
+	tui_keys Home
+	step effects-golden "Dragged along in this subsystem" End || return
+	screen effects-groups
+	# Item 6: accept Wireless LAN whole; its child's row is recomputed.
+	tui_keys Escape Escape
+	to_main_menu || return
+	review_at stale ADM8211 || return
+	step stale-accepted "options trimmed" Home a || return
+	step stale-list "reviewed," Escape || return
+	tui_settle
+	if tui_screen | grep -E 'Ralink driver support' | grep -qE '^ +. +7/7 .* 0 off'; then
+		pass "tui/stale-child-row$sfx" "($(tui_screen | grep 'Ralink driver support' | sed 's/  */ /g'))"
+	else
+		fail "tui/stale-child-row$sfx" "the Ralink row not recomputed after Wireless LAN"
+		tui_screen | grep -E 'Wireless|Ralink' | indent
+	fi
+	tui_keys Escape
+	to_main_menu || return
+	review_at stale-ralink RT2400PCI || return
+	if tui_screen | grep -qE 'CONFIG_RT2400PCI' && ! tui_screen | grep -qE '✂ +m +CONFIG_RT' &&
+	   tui_screen | grep -E 'CONFIG_RT2400PCI' | grep -qE '^  off +m +CONFIG_RT2400PCI' &&
+	   tui_screen | grep -q '; turns off 0'; then
+		pass "tui/stale-marks$sfx"
+	else
+		fail "tui/stale-marks$sfx" "candidates already off still marked"
+		tui_screen | indent
+	fi
+	screen stale-ralink
+	tui_stop
+}
+
+# Issue 37, item 12: a decision made beside the browser. The browser
+# accepts "Processor type and features" (X86_MSR among its candidates);
+# `kctui decide CONFIG_X86_MSR keep` runs beside it on the same config;
+# u in the browser undoes its own accept of the two others and says the
+# third was decided outside; the row shows [keep]. A second decide
+# (X86_CPUID keep) is shown at the save (its row [keep]), and the file
+# written holds both keeps and none of the undone trims.
+real_beside() {
+	local d=$work/beside bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/c1"
+	TUI_SOCK=kctui-test-$$-beside
+	tui_start "$d" "$KCTUI" -C "$TREE" --config c1 -e "$bundle"
+	step beside-loaded "suggested trim" -t 120 || return
+	review_at beside X86_MSR || return
+	step beside-accept "3 options trimmed" Home a || return
+	(cd "$d" && "$KCTUI" -C "$TREE" --config c1 decide CONFIG_X86_MSR keep "rdmsr needs it") \
+		> "$d/decide1" 2>&1
+	step beside-undo "Undone: 2 options as before; 1 decided outside the browser since kept its decision" u || return
+	if tui_screen | grep -E 'CONFIG_X86_MSR ' | grep -q '\[keep\]' &&
+	   tui_screen | grep -E 'CONFIG_X86_CPUID ' | grep -q '✂'; then
+		pass "tui/beside-undo-own-only$sfx"
+	else
+		fail "tui/beside-undo-own-only$sfx" "the outside keep not shown, or the undo not done"
+		tui_screen | indent
+	fi
+	(cd "$d" && "$KCTUI" -C "$TREE" --config c1 decide CONFIG_X86_CPUID keep "outside, second") \
+		> "$d/decide2" 2>&1
+	step beside-save-ask "Save the configuration to $d/c1 (and the trim decisions)?" s || return
+	step beside-saved "Configuration written to $d/c1" y || return
+	if tui_screen | grep -E 'CONFIG_X86_CPUID ' | grep -q '\[keep\]' &&
+	   grep -qx 'CONFIG_X86_MSR keep  # rdmsr needs it' "$d/c1.kctui-decisions" &&
+	   grep -qx 'CONFIG_X86_CPUID keep  # outside, second' "$d/c1.kctui-decisions" &&
+	   ! grep -q ' trim' "$d/c1.kctui-decisions"; then
+		pass "tui/beside-save-shows$sfx"
+	else
+		fail "tui/beside-save-shows$sfx" "the decisions beside the browser lost or not shown:"
+		indent < "$d/c1.kctui-decisions"
+		tui_screen | indent
+	fi
+	tui_stop
+}
+
+# Issue 35: after a load (l), the trim suggestions are those of the file
+# loaded (they stayed those computed at start): c2 is c1 with the IO
+# schedulers already off; once loaded, the review has the candidates
+# `kctui suggest` gives for c2, and no IO Schedulers row.
+real_retrim() {
+	local d=$work/retrim bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	local want
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	cp "$DEBIAN_CLOUD" "$d/c1"
+	sed 's/^CONFIG_\(IOSCHED_BFQ\|MQ_IOSCHED_KYBER\)=.*/# CONFIG_\1 is not set/' "$DEBIAN_CLOUD" > "$d/c2"
+	want=$("$KCTUI" -C "$TREE" --config "$d/c2" -e "$bundle" suggest 2>/dev/null |
+		sed -n '1s/^# \([0-9]*\) candidates in \([0-9]*\) subsystems.*/\2 reviewed, \1 candidates/p')
+	TUI_SOCK=kctui-test-$$-retrim
+	tui_start "$d" "$KCTUI" -C "$TREE" --config c1 -e "$bundle"
+	step retrim-loaded "suggested trim" -t 120 || return
+	step retrim-list "IO Schedulers" t || return
+	step retrim-main "Main menu" Escape || return
+	step retrim-load-ask "Load configuration: " l || return
+	tui_keys C-u "$d/c2" Enter
+	step retrim-done "Trim suggestions recomputed for $d/c2" -t 120 || return
+	step retrim-list2 "Trim review:" t || return
+	if [ -n "$want" ] && tui_screen | sed -n 2p | grep -qF "of $want, 0 accepted" &&
+	   ! tui_screen | grep -q "IO Schedulers"; then
+		pass "tui/retrim-after-load$sfx" "($want, as kctui suggest on the file loaded)"
+	else
+		fail "tui/retrim-after-load$sfx" "the review not recomputed for c2 (want: $want)"
+		tui_screen | head -n 12 | indent
+	fi
+	tui_stop
+}
+
+# to_main_menu: Escape until the main menu.
+to_main_menu() {
+	local i
+	for ((i = 0; i < 10; i++)); do
+		tui_settle
+		[ "$(tui_screen | sed -n 2p)" = " Main menu" ] && return 0
+		tui_keys Escape
+	done
+	fail "tui/to-main$sfx" "not back at the main menu"
+	return 1
+}
+
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture typed suspend dumb bad_theme colours real real_trim real_kyber real_paths real_decisions real_enable_cli real_review real_forced real_nontwin real_help real_small real_savings real_large real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture typed suspend dumb bad_theme colours real real_trim real_kyber real_paths real_decisions real_enable_cli real_effects real_beside real_retrim real_review real_forced real_nontwin real_help real_small real_savings real_large real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;
