@@ -196,6 +196,17 @@ else
 	diff "$work/ex-e0.out" "$work/ex-e.out" | indent
 fi
 
+# need takes -e after the command too (the same answer as before it).
+"$KCTUI" -C "$TREE" --config "$DEBIAN_CLOUD" need -e "$BUNDLE" > "$work/need-e.out" 2> "$work/need-e.err"
+rc=$?
+"$KCTUI" -C "$TREE" --config "$DEBIAN_CLOUD" -e "$BUNDLE" need > "$work/need-e0.out" 2> /dev/null
+if [ $rc -eq 0 ] && cmp -s "$work/need-e.out" "$work/need-e0.out"; then
+	pass "$(R need-e-after)"
+else
+	fail "$(R need-e-after)" "exit $rc; stderr:"
+	indent < "$work/need-e.err"
+fi
+
 # decide: a misspelled option gets the names explain would suggest.
 cp "$DEBIAN_CLOUD" "$work/lockdir/d.config"
 "$KCTUI" -C "$TREE" --config "$work/lockdir/d.config" decide CONFIG_EXT4_FSS keep > /dev/null 2> "$work/dec.err"
