@@ -388,9 +388,8 @@ done:
 	free(wpath);
 	return status;
 usage:
-	fprintf(stderr, "usage: kctui need PROFILE... [--apply -o FILE] "
-	    "[--decisions FILE] [--no-record] [--workload FILE]\n"
-	    "       kctui need --list\n");
+	/* the table's usage, as every command prints it */
+	cmd_usage_name(stderr, "need");
 	free(out);
 	free(dpath);
 	free(wpath);

@@ -69,7 +69,7 @@ fi
 
 # A bad option prints the command's usage from the table, the same text
 # as COMMAND --help.
-for c in evidence collect explain enable suggest export twin decide verify; do
+for c in evidence collect explain enable need suggest export twin decide verify; do
 	"$KCTUI" "$c" --help > "$work/h-$c" 2>&1
 	"$KCTUI" -C "$TREE" --config "$DEBIAN_CLOUD" "$c" --no-such-option > /dev/null 2> "$work/e-$c"
 	rc=$?
