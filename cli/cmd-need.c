@@ -223,6 +223,7 @@ cmd_need(struct session *s, int argc, char **argv)
 		{ "no-record", no_argument, NULL, 'n' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "workload", required_argument, NULL, 'w' },
+		{ "evidence", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct profile		**prs = NULL;
@@ -237,8 +238,12 @@ cmd_need(struct session *s, int argc, char **argv)
 	int			  ch, status = 1;
 
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
+	/* -e after the command, as suggest, export and explain take it */
+	while ((ch = getopt_long(argc, argv, "e:o:", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'e':
+			session_add_bundle(s, optarg);
+			break;
 		case 'a':
 			apply = true;
 			break;
@@ -383,9 +388,8 @@ done:
 	free(wpath);
 	return status;
 usage:
-	fprintf(stderr, "usage: kctui need PROFILE... [--apply -o FILE] "
-	    "[--decisions FILE] [--no-record] [--workload FILE]\n"
-	    "       kctui need --list\n");
+	/* the table's usage, as every command prints it */
+	cmd_usage_name(stderr, "need");
 	free(out);
 	free(dpath);
 	free(wpath);

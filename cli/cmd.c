@@ -45,8 +45,8 @@ static const struct cmd_entry cmd_table[] = {
 	  "its value, why, what blocks it, what depends on it", cmd_explain },
 	{ "enable", "SYMBOL[=y|m]",
 	  "[--apply -o FILE] the changes that turn it on", cmd_enable },
-	{ "need", "PROFILE...", "[--apply -o FILE] [--decisions FILE] "
-	  "[--no-record]\n[--workload FILE] | need --list: "
+	{ "need", "PROFILE... | -e BUNDLE...", "[--apply -o FILE] "
+	  "[--decisions FILE] [--no-record]\n[--workload FILE] | need --list: "
 	  "what a feature needs (profiles/*.yaml), kept by every policy",
 	  cmd_need },
 	{ "suggest", "-e BUNDLE...",

@@ -129,16 +129,19 @@ kbcache_content(const struct kbuild *kb, const char *cache_path,
 	if (cache_path == NULL || (fd = openat(kb->treefd, path, O_RDONLY |
 	    O_CLOEXEC)) < 0)
 		return -1;
-	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-	    kbdeps_mtime(&sb) == mtime && sb.st_size == size &&
-	    (text = fd_read_all(fd, &len, true)) != NULL) {
-		if (len == (size_t)size && cachefile_digest(cache_path, text,
-		    len, digest, &cause) == 0)
-			rc = 0;
-		free(cause);
-		free(text);
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    kbdeps_mtime(&sb) != mtime || sb.st_size != size) {
+		close(fd);
+		return -1;
 	}
-	close(fd);
+	/* fd_read_all closes fd, whatever it returns */
+	if ((text = fd_read_all(fd, &len, true)) == NULL)
+		return -1;
+	if (len == (size_t)size && cachefile_digest(cache_path, text, len,
+	    digest, &cause) == 0)
+		rc = 0;
+	free(cause);
+	free(text);
 	return rc;
 }
 

@@ -69,7 +69,7 @@ fi
 
 # A bad option prints the command's usage from the table, the same text
 # as COMMAND --help.
-for c in evidence collect explain enable suggest export twin decide verify; do
+for c in evidence collect explain enable need suggest export twin decide verify; do
 	"$KCTUI" "$c" --help > "$work/h-$c" 2>&1
 	"$KCTUI" -C "$TREE" --config "$DEBIAN_CLOUD" "$c" --no-such-option > /dev/null 2> "$work/e-$c"
 	rc=$?
@@ -194,6 +194,17 @@ else
 	fail "$(R explain-e-after)" "exit $rc; stderr:"
 	indent < "$work/ex-e.err"
 	diff "$work/ex-e0.out" "$work/ex-e.out" | indent
+fi
+
+# need takes -e after the command too (the same answer as before it).
+"$KCTUI" -C "$TREE" --config "$DEBIAN_CLOUD" need -e "$BUNDLE" > "$work/need-e.out" 2> "$work/need-e.err"
+rc=$?
+"$KCTUI" -C "$TREE" --config "$DEBIAN_CLOUD" -e "$BUNDLE" need > "$work/need-e0.out" 2> /dev/null
+if [ $rc -eq 0 ] && cmp -s "$work/need-e.out" "$work/need-e0.out"; then
+	pass "$(R need-e-after)"
+else
+	fail "$(R need-e-after)" "exit $rc; stderr:"
+	indent < "$work/need-e.err"
 fi
 
 # decide: a misspelled option gets the names explain would suggest.
