@@ -499,7 +499,7 @@ cmd_verify(struct session *s, int argc, char **argv)
 	struct verify_prepare_opts po;
 	struct sigaction	 sa;
 	struct kconfig		*k = NULL;
-	char			*cause = NULL, *us_why = NULL;
+	char			*cause = NULL, *us_why = NULL, *compare = NULL;
 	int			 rc = 1;
 
 	memset(&o, 0, sizeof o);
@@ -560,7 +560,9 @@ cmd_verify(struct session *s, int argc, char **argv)
 	v.no_fill_back = o.no_fill_back;
 	v.max_probes = o.max_probes;
 	v.boot_runs = o.boot_runs;
-	v.compare = o.compare;
+	/* relative to where kctui was started, not the tree */
+	compare = o.compare != NULL ? session_path(s, o.compare) : NULL;
+	v.compare = compare;
 	v.base_kernel = o.base_kernel;
 	v.no_baseline = o.no_baseline;
 	v.baseline_only = o.baseline_only;
@@ -602,5 +604,6 @@ out:
 	if (k != NULL)
 		kconfig_free(k);
 	free(o.try_syms);
+	free(compare);
 	return rc;
 }

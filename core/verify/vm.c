@@ -316,35 +316,32 @@ vm_mark(struct vm_result *res, const char *s, const char *end)
 static void
 vm_boot_times(struct vm_result *res, const char *line, size_t len)
 {
-	static const char init[] = "Run /init as init process";
-	static const char cold[] = "kctui: coldplug done";
-	const char	*p = line, *end = line + len;
+	static const char *const what[2] = { "] Run /init as init process",
+	    "] kctui: coldplug done" };
+	double		*when[2] = { &res->t_init, &res->t_coldplug };
+	const char	*m, *p;
 	char		*num, *e;
 	double		 t;
+	int		 i;
 
-	if (len < 4 || *p != '[')
-		return;
-	for (p++; p < end && *p == ' '; p++)
-		;
-	e = memchr(p, ']', (size_t)(end - p));
-	if (e == NULL || e == p)
-		return;
-	num = xstrndup(p, (size_t)(e - p));
-	t = strtod(num, &e);
-	if (*e != '\0' || t < 0 || t > 1e6) {
+	for (i = 0; i < 2; i++) {
+		/* the console interleaves: the line may follow a marker
+		 * of /init's on the same line */
+		if (*when[i] >= 0 || (m = memmem(line, len, what[i],
+		    strlen(what[i]))) == NULL)
+			continue;
+		for (p = m; p > line && p[-1] != '['; p--)
+			;
+		if (p == line)
+			continue;
+		num = xstrndup(p, (size_t)(m - p));
+		t = strtod(num, &e);
+		while (*e == ' ')
+			e++;
+		if (e != num && *e == '\0' && t >= 0 && t < 1e6)
+			*when[i] = t;
 		free(num);
-		return;
 	}
-	free(num);
-	p = memchr(p, ']', (size_t)(end - p)) + 1;
-	while (p < end && *p == ' ')
-		p++;
-	if (res->t_init < 0 && (size_t)(end - p) >= sizeof init - 1 &&
-	    memcmp(p, init, sizeof init - 1) == 0)
-		res->t_init = t;
-	else if (res->t_coldplug < 0 && (size_t)(end - p) >= sizeof cold - 1 &&
-	    memcmp(p, cold, sizeof cold - 1) == 0)
-		res->t_coldplug = t;
 }
 
 void
