@@ -141,6 +141,8 @@ us_parse_time(struct userspace_boot *b, const char *s, size_t n)
 	const char	*p = memmem(s, n, " in ", 4), *end = s + n, *q, *o;
 	double		 v;
 
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
 	free(b->time_line);
 	b->time_line = xstrndup(s, n);
 	if (p == NULL)

@@ -170,6 +170,9 @@ test_degraded(void)
 	    b.userspace > 8.08 && b.userspace < 8.09 && b.total > 14.11 &&
 	    b.total < 14.13, "kernel %f userspace %f total %f", b.kernel,
 	    b.userspace, b.total);
+	checkf("degraded-time-line", b.time_line != NULL &&
+	    strcmp(b.time_line, "Startup finished in 6.036s (kernel) + "
+	    "8.083s (userspace) = 14.120s") == 0, "'%s'", b.time_line);
 	ok = userspace_judge(&b, &b, &why, &newly, &n);
 	checkf("degraded-same-failures-pass", ok && n == 0, "%s",
 	    why != NULL ? why : "");
