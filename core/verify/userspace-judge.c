@@ -141,6 +141,8 @@ us_parse_time(struct userspace_boot *b, const char *s, size_t n)
 	const char	*p = memmem(s, n, " in ", 4), *end = s + n, *q, *o;
 	double		 v;
 
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
 	free(b->time_line);
 	b->time_line = xstrndup(s, n);
 	if (p == NULL)
@@ -227,7 +229,36 @@ us_failure_line(const char *s)
 {
 	return strstr(s, "FAILED") != NULL || strstr(s, "Failed to ") !=
 	    NULL || strstr(s, "failed with result") != NULL ||
-	    strstr(s, "Dependency failed") != NULL;
+	    strstr(s, "Dependency failed") != NULL ||
+	    strstr(s, "See 'systemctl status ") != NULL;
+}
+
+/*
+ * Whether a console line names the unit: whole, or as systemd's status
+ * line shortens a long name to the console's width, "systemd-sy\u2026vice"
+ * (its start and end around an ellipsis, a word of the line).
+ */
+static bool
+us_names_unit(const char *line, const char *unit)
+{
+	static const char ell[] = "\xe2\x80\xa6";
+	const char	*e, *w, *x;
+	size_t		 pre, post, ul = strlen(unit);
+
+	if (strstr(line, unit) != NULL)
+		return true;
+	for (e = strstr(line, ell); e != NULL; e = strstr(e + 3, ell)) {
+		for (w = e; w > line && w[-1] != ' '; w--)
+			;
+		for (x = e + 3; *x != '\0' && *x != ' '; x++)
+			;
+		pre = (size_t)(e - w);
+		post = (size_t)(x - (e + 3));
+		if (pre > 0 && pre + post < ul && memcmp(unit, w, pre) == 0 &&
+		    memcmp(unit + ul - post, e + 3, post) == 0)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -270,7 +301,7 @@ userspace_boot_parse(struct userspace_boot *b, char *const *lines, size_t n)
 	b->nquote = 0;
 	for (i = 0; i < nown; i++) {
 		for (k = 0; k < b->nfailed; k++)
-			if (strstr(own[i], b->failed[k]) != NULL)
+			if (us_names_unit(own[i], b->failed[k]))
 				break;
 		if (k < b->nfailed || !b->seen) {
 			b->quote = xrealloc(b->quote, (b->nquote + 1) *

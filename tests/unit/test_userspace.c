@@ -78,7 +78,7 @@ boot_read(const char *name, struct userspace_boot *b, struct vm_result *r)
 }
 
 /* Whether a list of quoted lines has one containing s. */
-static bool __attribute__((unused))
+static bool
 quoted(const struct userspace_boot *b, const char *s)
 {
 	size_t i;
@@ -132,6 +132,81 @@ test_running(void)
 	vm_result_free(&r);
 }
 
+/* The tiny tree's kernel (tests/fixtures/userspace/systemd.config) into
+ * the root: degraded, systemd-sysctl.service failed (the tiny kernel's
+ * pid_max refuses Debian's 4194304). Passes as a baseline (degraded is
+ * what the baseline may be) and against itself; without a baseline to
+ * compare with, the failed unit fails it, named, with its lines. */
+static void
+test_degraded(void)
+{
+	struct userspace_boot	 b, running;
+	struct vm_result	 r, rr;
+	const char		**newly;
+	char			*why;
+	size_t			 n;
+	bool			 ok;
+
+	if (!boot_read("tiny-6.1-baseline-degraded.console.xz", &b, &r)) {
+		vm_result_free(&r);
+		return;
+	}
+	checkf("degraded-state", b.seen && strcmp(b.state, "degraded") == 0,
+	    "state %s", b.state != NULL ? b.state : "(none)");
+	checkf("degraded-failed", b.nfailed == 1 &&
+	    strcmp(b.failed[0], "systemd-sysctl.service") == 0,
+	    "%zu failed: %s", b.nfailed, b.nfailed > 0 ? b.failed[0] : "");
+	/* systemd's own line names it shortened to the console's width */
+	check("degraded-quotes-console", quoted(&b, "[FAILED] Failed to "
+	    "start systemd-sy\xe2\x80\xa6vice - Apply Kernel Variables.") &&
+	    quoted(&b, "See 'systemctl status systemd-sysctl.service' for "
+	    "details."), b.nquote > 0 ? b.quote[0] : "nothing quoted");
+	check("degraded-quotes-journal", quoted(&b, "systemd-sysctl.service: "
+	    "Couldn't write '4194304' to 'kernel/pid_max': Invalid argument"),
+	    NULL);
+	check("degraded-no-colour", !quoted(&b, "\\x1b") &&
+	    !quoted(&b, "\\x0d"), NULL);
+	checkf("degraded-time", b.kernel > 6.03 && b.kernel < 6.04 &&
+	    b.userspace > 8.08 && b.userspace < 8.09 && b.total > 14.11 &&
+	    b.total < 14.13, "kernel %f userspace %f total %f", b.kernel,
+	    b.userspace, b.total);
+	checkf("degraded-time-line", b.time_line != NULL &&
+	    strcmp(b.time_line, "Startup finished in 6.036s (kernel) + "
+	    "8.083s (userspace) = 14.120s") == 0, "'%s'", b.time_line);
+	ok = userspace_judge(&b, &b, &why, &newly, &n);
+	checkf("degraded-same-failures-pass", ok && n == 0, "%s",
+	    why != NULL ? why : "");
+	free(why);
+	free(newly);
+	ok = userspace_judge(NULL, &b, &why, &newly, &n);
+	checkf("degraded-no-baseline-fails", !ok && n == 1 &&
+	    strcmp(newly[0], "systemd-sysctl.service") == 0 && why != NULL &&
+	    strstr(why, "degraded; failed (no baseline to compare with): "
+	    "systemd-sysctl.service") != NULL, "%s", why != NULL ? why : "");
+	free(why);
+	free(newly);
+	/* against a baseline that ran: the unit is new, the trim's fault */
+	if (boot_read("bookworm-6.1-baseline-running.console.xz", &running,
+	    &rr)) {
+		ok = userspace_judge(&running, &b, &why, &newly, &n);
+		checkf("degraded-new-failure-fails", !ok && n == 1 &&
+		    why != NULL && strstr(why, "failed and not on the "
+		    "baseline: systemd-sysctl.service") != NULL, "%s",
+		    why != NULL ? why : "");
+		free(why);
+		free(newly);
+		ok = userspace_judge(&b, &running, &why, &newly, &n);
+		checkf("running-against-degraded-passes", ok, "%s",
+		    why != NULL ? why : "");
+		free(why);
+		free(newly);
+		userspace_boot_free(&running);
+	}
+	vm_result_free(&rr);
+	userspace_boot_free(&b);
+	vm_result_free(&r);
+}
+
 /* systemd's time spans. */
 static void
 test_span(void)
@@ -157,5 +232,6 @@ main(void)
 {
 	test_span();
 	test_running();
+	test_degraded();
 	return unit_failures != 0;
 }
