@@ -34,98 +34,6 @@ help_type(enum kc_type t)
 	}
 }
 
-/* How tightly an operator binds: || 1, && 2, the rest 3. */
-static int
-help_expr_prec(const struct kc_expr *e)
-{
-	switch (kc_expr_op(e)) {
-	case KC_EXPR_OR: return 1;
-	case KC_EXPR_AND: return 2;
-	default: return 3;
-	}
-}
-
-/* A symbol of an expression: its name and, unless a constant, its value
- * ("BLOCK [=y]"). */
-static void
-help_expr_sym(struct tui *t, struct kc_symbol *s, struct strbuf *sb)
-{
-	const char *name = kc_sym_name(s);
-
-	if (name == NULL) {
-		strbuf_adds(sb, "<choice>");
-		return;
-	}
-	if (kc_sym_is_const(s)) {
-		if (strcmp(name, "y") == 0 || strcmp(name, "m") == 0 ||
-		    strcmp(name, "n") == 0 || (*name >= '0' && *name <= '9') ||
-		    *name == '-')
-			strbuf_adds(sb, name);
-		else
-			strbuf_addf(sb, "\"%s\"", name);
-		return;
-	}
-	strbuf_addf(sb, "%s [=%s]", name, kc_sym_string(t->k, s));
-}
-
-/*
- * An expression as mconf prints it, each symbol with its value
- * ("EXT3_FS [=n] && BLOCK [=y]"), and the parentheses its precedence
- * needs: an || inside an && keeps them.
- */
-void
-help_expr_values(struct tui *t, const struct kc_expr *e, struct strbuf *sb,
-    int prec)
-{
-	static const char *cmp[] = {
-		[KC_EXPR_EQUAL] = "=", [KC_EXPR_UNEQUAL] = "!=",
-		[KC_EXPR_LTH] = "<", [KC_EXPR_LEQ] = "<=",
-		[KC_EXPR_GTH] = ">", [KC_EXPR_GEQ] = ">="
-	};
-	enum kc_expr_op	 op = kc_expr_op(e);
-	int		 my = help_expr_prec(e);
-	char		*str;
-
-	if (my < prec)
-		strbuf_addc(sb, '(');
-	switch (op) {
-	case KC_EXPR_NONE:
-		strbuf_adds(sb, "y");
-		break;
-	case KC_EXPR_OR:
-	case KC_EXPR_AND:
-		help_expr_values(t, kc_expr_left(e), sb, my);
-		strbuf_adds(sb, op == KC_EXPR_OR ? " || " : " && ");
-		/* && and || are associative: a chain needs none. */
-		help_expr_values(t, kc_expr_right(e), sb, my);
-		break;
-	case KC_EXPR_NOT:
-		strbuf_addc(sb, '!');
-		help_expr_values(t, kc_expr_left(e), sb, 4);
-		break;
-	case KC_EXPR_SYMBOL:
-		help_expr_sym(t, kc_expr_sym(e), sb);
-		break;
-	case KC_EXPR_EQUAL:
-	case KC_EXPR_UNEQUAL:
-	case KC_EXPR_LTH:
-	case KC_EXPR_LEQ:
-	case KC_EXPR_GTH:
-	case KC_EXPR_GEQ:
-		help_expr_sym(t, kc_expr_sym(e), sb);
-		strbuf_adds(sb, cmp[op]);
-		help_expr_sym(t, kc_expr_sym2(e), sb);
-		break;
-	default:
-		str = kc_expr_str(e);
-		strbuf_adds(sb, str);
-		free(str);
-		break;
-	}
-	if (my < prec)
-		strbuf_addc(sb, ')');
-}
-
 /* "Depends on: A [=y] && B [=m]"; for selects and implies, as mconf,
  * the value they give and one line per symbol that gives it. */
 static void
@@ -137,7 +45,7 @@ help_expr(struct tui *t, struct strbuf *sb, const char *label,
 	if (strcmp(label, "Selected by") != 0 &&
 	    strcmp(label, "Implied by") != 0) {
 		strbuf_addf(sb, "  %s: ", label);
-		help_expr_values(t, e, sb, 0);
+		explain_expr_values(t->k, e, sb);
 		strbuf_addc(sb, '\n');
 		return;
 	}
@@ -155,7 +63,7 @@ help_expr_terms(struct tui *t, const struct kc_expr *e, struct strbuf *sb)
 		return;
 	}
 	strbuf_adds(sb, "  - ");
-	help_expr_values(t, e, sb, 0);
+	explain_expr_values(t->k, e, sb);
 	strbuf_addc(sb, '\n');
 }
 
@@ -322,7 +230,7 @@ help_section_symbol(struct tui *t, struct kc_menu *m, struct strbuf *sb)
 			    kc_sym_string(t->k, pi.target));
 			if (pi.own_cond != NULL) {
 				strbuf_adds(sb, " if ");
-				help_expr_values(t, pi.own_cond, sb, 0);
+				explain_expr_values(t->k, pi.own_cond, sb);
 			}
 			strbuf_addc(sb, '\n');
 		}

@@ -236,12 +236,7 @@ void		 help_open(struct tui *, struct kc_menu *);
 /* The key list (F1; ? where there is no option help). */
 void		 help_keys_open(struct tui *);
 
-/* help.c: an expression with each symbol's value and the parentheses
- * its precedence needs inside an operator of precedence prec (0: none;
- * || 1, && 2). */
 struct strbuf;
-void		 help_expr_values(struct tui *, const struct kc_expr *,
-		     struct strbuf *, int prec);
 /* help.c: wrap text into lines of at most width cells (malloc'd). */
 char		*help_wrap(const char *text, int width, int indent);
 /* Each line of a text so (continuations indented). */
