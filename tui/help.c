@@ -151,7 +151,7 @@ help_section_explain(struct tui *t, struct kc_menu *m, struct strbuf *sb)
 
 	if (s == NULL || kc_sym_name(s) == NULL)
 		return;
-	ex = explain_symbol(t->k, s, t->a);
+	ex = explain_symbol_file(t->k, s, t->a, t->config_path);
 	for (i = 0; i < ex->nlines; i++) {
 		line = xasprintf("%*s%s", 2 * ex->lines[i].indent, "",
 		    ex->lines[i].text);
