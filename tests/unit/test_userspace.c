@@ -207,6 +207,43 @@ test_degraded(void)
 	vm_result_free(&r);
 }
 
+/* The tiny kernel without SIGNALFD: systemd cannot start (its event
+ * loop), reboots (systemd.crash_reboot=1): the step began and never
+ * reported; it fails, systemd's own lines quoted. */
+static void
+test_crash(void)
+{
+	struct userspace_boot	 b;
+	struct vm_result	 r;
+	struct vm_step		*s;
+	const char		**newly;
+	char			*why;
+	size_t			 n;
+	bool			 ok;
+
+	if (!boot_read("tiny-6.1-nosignalfd-crash.console.xz", &b, &r)) {
+		vm_result_free(&r);
+		return;
+	}
+	s = us_step(&r);
+	checkf("crash-step-never-ended", s->state == VM_STEP_FAIL &&
+	    s->rc == -1 && !r.finished, "state %d rc %d", (int)s->state,
+	    s->rc);
+	check("crash-not-seen", !b.seen && b.state == NULL && b.nfailed == 0,
+	    NULL);
+	check("crash-quotes-systemd", quoted(&b, "systemd[1]: Failed to "
+	    "allocate manager object: Function not implemented") &&
+	    quoted(&b, "[!!!!!!] Failed to allocate manager object."),
+	    b.nquote > 0 ? b.quote[0] : "nothing quoted");
+	ok = userspace_judge(NULL, &b, &why, &newly, &n);
+	checkf("crash-fails", !ok && why != NULL && strstr(why, "never "
+	    "reported") != NULL, "%s", why != NULL ? why : "");
+	free(why);
+	free(newly);
+	userspace_boot_free(&b);
+	vm_result_free(&r);
+}
+
 /* systemd's time spans. */
 static void
 test_span(void)
@@ -233,5 +270,6 @@ main(void)
 	test_span();
 	test_running();
 	test_degraded();
+	test_crash();
 	return unit_failures != 0;
 }
