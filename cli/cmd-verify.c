@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "../core/evidence/zstream.h"
-#include "../core/profile/profile.h"
 #include "../core/trim/decisions.h"
 #include "../core/kbuild/kbuild.h"
 #include "../core/session.h"
@@ -306,43 +305,6 @@ verify_parse(struct session *s, struct verify_opts *o, int argc,
 	return 0;
 }
 
-/*
- * Whether the userspace step runs, and why (for the report): asked,
- * refused, or by itself when the bundle's mounts show that the recorded
- * machine ran systemd (core/profile/profile-detect.c: cgroup2 mounted at
- * /sys/fs/cgroup, a systemd cgroup hierarchy, the binfmt_misc automount;
- * no other init makes these). why is malloc'd into *own.
- */
-static void
-verify_userspace_choose(const struct verify_opts *o, struct verify *v,
-    char **own)
-{
-	char	*sign;
-
-	*own = NULL;
-	if (o->userspace == 1) {
-		v->userspace = true;
-		v->userspace_why = "--userspace";
-		return;
-	}
-	if (o->userspace == 0) {
-		v->userspace_why = "--no-userspace";
-		return;
-	}
-	sign = v->bundle != NULL ? profile_bundle_systemd(v->bundle) : NULL;
-	if (sign != NULL) {
-		v->userspace = true;
-		*own = xasprintf("the bundle's mounts show the recorded "
-		    "machine ran systemd (%s); --no-userspace skips it", sign);
-		free(sign);
-	} else
-		*own = xstrdup("the bundle's mounts show no sign of systemd "
-		    "(cgroup2 at /sys/fs/cgroup, a systemd cgroup hierarchy, "
-		    "the binfmt_misc automount); --userspace boots it on any "
-		    "bundle");
-	v->userspace_why = *own;
-}
-
 /* --baseline-only's word on the userspace step: the baseline's state,
  * its failed units and systemd-analyze time. */
 static void
@@ -499,7 +461,7 @@ cmd_verify(struct session *s, int argc, char **argv)
 	struct verify_prepare_opts po;
 	struct sigaction	 sa;
 	struct kconfig		*k = NULL;
-	char			*cause = NULL, *us_why = NULL, *compare = NULL;
+	char			*cause = NULL, *compare = NULL;
 	int			 rc = 1;
 
 	memset(&o, 0, sizeof o);
@@ -513,6 +475,8 @@ cmd_verify(struct session *s, int argc, char **argv)
 	po.workload = o.workload;
 	po.work = o.work;
 	po.jobs = o.jobs;
+	po.userspace = o.userspace == 1 ? VERIFY_US_ON : o.userspace == 0 ?
+	    VERIFY_US_OFF : VERIFY_US_AUTO;
 	if (verify_prepare(s, &po, &vs, &v, &cause) != 0) {
 		fprintf(stderr, "kctui: %s\n", cause);
 		goto out;
@@ -569,7 +533,6 @@ cmd_verify(struct session *s, int argc, char **argv)
 	v.as_is = o.as_is;
 	v.build_bundle_c = o.build_bundle_c;
 	v.qemu = o.qemu;
-	verify_userspace_choose(&o, &v, &us_why);
 	v.cancel = &verify_cancel;
 	o.tty = isatty(STDOUT_FILENO);
 	o.last_build = -VERIFY_BUILD_EVERY;
@@ -599,7 +562,6 @@ cmd_verify(struct session *s, int argc, char **argv)
 out:
 	free(cause);
 	verify_free(&v);
-	free(us_why);
 	verify_setup_free(&vs);
 	if (k != NULL)
 		kconfig_free(k);

@@ -266,6 +266,44 @@ verify_profile_steps(struct session *s, struct workload *wl)
 	return added;
 }
 
+/*
+ * Whether the userspace step runs, and why (for the report): asked,
+ * refused, or by itself when the bundle's mounts show that the recorded
+ * machine ran systemd (core/profile/profile-detect.c: cgroup2 mounted at
+ * /sys/fs/cgroup, a systemd cgroup hierarchy, the binfmt_misc automount;
+ * no other init makes these). The same for the CLI and the browser.
+ */
+static void
+verify_userspace_choose(const struct verify_prepare_opts *o,
+    struct verify_setup *vs, struct verify *v)
+{
+	char	*sign;
+
+	v->userspace = false;
+	if (o->userspace == VERIFY_US_ON) {
+		v->userspace = true;
+		v->userspace_why = "--userspace";
+		return;
+	}
+	if (o->userspace == VERIFY_US_OFF) {
+		v->userspace_why = "--no-userspace";
+		return;
+	}
+	sign = v->bundle != NULL ? profile_bundle_systemd(v->bundle) : NULL;
+	if (sign != NULL) {
+		v->userspace = true;
+		vs->userspace_why = xasprintf("the bundle's mounts show the "
+		    "recorded machine ran systemd (%s); --no-userspace skips "
+		    "it", sign);
+		free(sign);
+	} else
+		vs->userspace_why = xstrdup("the bundle's mounts show no sign "
+		    "of systemd (cgroup2 at /sys/fs/cgroup, a systemd cgroup "
+		    "hierarchy, the binfmt_misc automount); --userspace boots "
+		    "it on any bundle");
+	v->userspace_why = vs->userspace_why;
+}
+
 /* Point v at the inputs (see verify-session.h). */
 void
 verify_inputs_apply(const struct verify_inputs *vi, struct verify *v)
@@ -339,6 +377,7 @@ verify_prepare(struct session *s, const struct verify_prepare_opts *o,
 	verify_inputs_apply(&vs->vi, v);
 	v->bundle = s->bundles[0];
 	v->work = vs->work;
+	verify_userspace_choose(o, vs, v);
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	v->jobs = o->jobs > 0 ? o->jobs : s->jobs > 0 ? s->jobs :
 	    ncpu > 0 ? (int)ncpu : 1;
@@ -369,6 +408,7 @@ verify_setup_free(struct verify_setup *vs)
 		kbuild_free(vs->kb);
 	free(vs->tree);
 	free(vs->work);
+	free(vs->userspace_why);
 	memset(vs, 0, sizeof *vs);
 }
 

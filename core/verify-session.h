@@ -63,6 +63,7 @@ void	 verify_inputs_apply(const struct verify_inputs *, struct verify *);
  */
 struct verify_setup {
 	struct verify_inputs vi;
+	char		*userspace_why;	/* v->userspace_why, owned */
 	char		*tree;		/* the tree's real path */
 	char		*work;		/* the O= build directory, made */
 	struct kbuild	*kb;		/* the index, or NULL (bisection) */
@@ -74,6 +75,9 @@ struct verify_prepare_opts {
 	const char	*workload;	/* --workload SCRIPT */
 	const char	*work;		/* --work-dir DIR */
 	int		 jobs;		/* -j (0: the session's, else CPUs) */
+	/* The distribution userspace step: by itself (0: when the bundle
+	 * shows its machine ran systemd), or asked on or off. */
+	enum { VERIFY_US_AUTO, VERIFY_US_ON, VERIFY_US_OFF } userspace;
 };
 
 /*
