@@ -136,10 +136,7 @@ trim_menu_path(struct trim *t, struct kc_menu *m)
 			return &t->paths[t->npaths - 1];
 		}
 	}
-	if (t->npaths == t->apaths) {
-		t->apaths = t->apaths ? t->apaths * 2 : 64;
-		t->paths = xrealloc(t->paths, t->apaths * sizeof *t->paths);
-	}
+	XGROW(t->paths, t->apaths, t->npaths + 1, 64);
 	e = &t->paths[t->npaths++];
 	e->menu = nearest;
 	e->path = trim_path(m, &dummy);
@@ -173,11 +170,7 @@ trim_subsys_of(struct trim *t, struct kc_menu *m)
 static void
 trim_arch_keep(struct trim *t, struct kc_symbol *s)
 {
-	if (t->st.arch_kept == t->aarch_kept) {
-		t->aarch_kept = t->aarch_kept ? t->aarch_kept * 2 : 64;
-		t->arch_kept = xrealloc(t->arch_kept, t->aarch_kept *
-		    sizeof *t->arch_kept);
-	}
+	XGROW(t->arch_kept, t->aarch_kept, t->st.arch_kept + 1, 64);
 	t->arch_kept[t->st.arch_kept++] = s;
 }
 
@@ -413,11 +406,7 @@ trim_collect(struct trim *t)
 			t->cand_of[idx] = TRIM_FORCED;
 			continue;
 		}
-		if (t->ncands == t->acands) {
-			t->acands = t->acands ? t->acands * 2 : 256;
-			t->cands = xrealloc(t->cands, t->acands *
-			    sizeof *t->cands);
-		}
+		XGROW(t->cands, t->acands, t->ncands + 1, 256);
 		c = &t->cands[t->ncands];
 		memset(c, 0, sizeof *c);
 		c->sym = s;

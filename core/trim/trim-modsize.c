@@ -46,10 +46,7 @@ ko_put(struct ko_map *m, char *name, char *path, unsigned long long size,
 		free(path);
 		return;
 	}
-	if (m->count == m->alloc) {
-		m->alloc = m->alloc ? m->alloc * 2 : 1024;
-		m->ents = xrealloc(m->ents, m->alloc * sizeof *m->ents);
-	}
+	XGROW(m->ents, m->alloc, m->count + 1, 1024);
 	ent = &m->ents[m->count];
 	ent->name = name;		/* the map's key: lives as long */
 	ent->path = path;

@@ -206,10 +206,7 @@ measure_syscalls(const char *path, char **cause)
 			}
 			if (GELF_ST_TYPE(sym.st_info) != STT_FUNC)
 				continue;
-			if (nfns == afns) {
-				afns = afns ? afns * 2 : 4096;
-				fns = xrealloc(fns, afns * sizeof *fns);
-			}
+			XGROW(fns, afns, nfns + 1, 4096);
 			fns[nfns].addr = sym.st_value;
 			/* a COND_SYSCALL stub is weak; sys_ni_syscall is
 			 * every unassigned number's */
