@@ -267,7 +267,9 @@ load_finish_retrim(struct tui *t, struct tui_load *l)
 	l->d = NULL;
 	l->dpath = NULL;
 	l->trim = NULL;
-	tui_changed(t);
+	/* Its counts on the values as they are (nothing changed: the
+	 * configuration is not modified by it). */
+	review_request(t);
 	if (t->view != NULL)
 		tree_build(t->view->tree);
 	if (reopen)

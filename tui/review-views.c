@@ -25,6 +25,16 @@
 
 #include "review-int.h"
 
+/*
+ * The layouts by width (issue 35, item 9): from 100 columns, every column;
+ * below, the candidates' saving goes to the bottom line of the selected
+ * row so that the prompt and reason stay readable; below 72 (60x20), one
+ * column: the list its counts and the path, the candidates their name,
+ * the rest on the bottom line.
+ */
+#define REVIEW_WIDE	100
+#define REVIEW_NARROW	72
+
 /* -------------------------------------------------------------- views */
 
 static struct ritem *
@@ -248,11 +258,18 @@ rlist_draw(void *arg, struct tree *tr, const struct tree_line *l,
 	else
 		row_add(r, EL_NORMAL, "   ");
 	review_counts(tt, sub->cands, sub->ncands, &objs, &mods, &bytes);
-	row_addf(r, EL_NORMAL, "%3zu/%-3zu %4zu objs %3zu mods ", done,
-	    sub->ncands, objs, mods);
+	if (width < REVIEW_NARROW)
+		/* One column: the path, readable; the counts are on the
+		 * bottom line of the selected row. */
+		row_addf(r, EL_NORMAL, "%3zu/%-3zu ", done, sub->ncands);
+	else
+		row_addf(r, EL_NORMAL, "%3zu/%-3zu %4zu objs %3zu mods ",
+		    done, sub->ncands, objs, mods);
 	/* A column of its own when some size is known, so that the rows
 	 * stay aligned under the headings; "-" where none is. */
-	if (bytes)
+	if (width < REVIEW_NARROW)
+		;
+	else if (bytes)
 		row_addf(r, EL_NORMAL, "%7llu ", (bytes + 1023) / 1024);
 	else if (tt->sizes)
 		row_addf(r, EL_NORMAL, "%7s ", "-");
@@ -269,10 +286,13 @@ static void
 rlist_heading(struct tui *t, struct tui_view *v, struct row *r, int width)
 {
 	(void)v;
-	(void)width;
-	row_addf(r, EL_HELP_TITLE, "  reviewed   objects  modules %s     off  "
-	    "subsystem (o: %s)", t->trim->sizes ? "    KiB " : "",
-	    rlist_sorts[t->trim->sort]);
+	if (width < REVIEW_NARROW)
+		row_addf(r, EL_HELP_TITLE, "  reviewed    off  subsystem (o: %s)",
+		    rlist_sorts[t->trim->sort]);
+	else
+		row_addf(r, EL_HELP_TITLE, "  reviewed   objects  modules %s    "
+		    " off  subsystem (o: %s)", t->trim->sizes ? "    KiB " : "",
+		    rlist_sorts[t->trim->sort]);
 }
 
 static const char *
@@ -388,8 +408,20 @@ rlist_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 
 	/* The selected row's path: what the list cut from its middle, in
 	 * full, or at least its end (the list shows its start). */
-	counts = xasprintf("  (%zu of %zu reviewed)", review_done(t->trim,
-	    ri->sub), trim_subsys(t->trim->t, ri->sub)->ncands);
+	if (width < REVIEW_NARROW) {
+		/* The columns the one-column list leaves out. */
+		struct trim_subsys	*sub = trim_subsys(t->trim->t, ri->sub);
+		size_t			 objs, mods;
+		unsigned long long	 bytes;
+
+		review_counts(t->trim, sub->cands, sub->ncands, &objs, &mods,
+		    &bytes);
+		counts = xasprintf("  (%zu/%zu, %zu objs, %zu mods)",
+		    review_done(t->trim, ri->sub), sub->ncands, objs, mods);
+	} else
+		counts = xasprintf("  (%zu of %zu reviewed)", review_done(
+		    t->trim, ri->sub), trim_subsys(t->trim->t,
+		    ri->sub)->ncands);
 	row_init(&p);
 	row_add(&p, EL_STATUS, trim_subsys(t->trim->t, ri->sub)->path);
 	avail = width - r->n - (int)strlen(counts) - 1;
@@ -547,6 +579,7 @@ rsub_state(struct tui *t, const struct trim_cand *c, size_t cand, int *el)
  * the state (6), the value (4), CONFIG_ and 28 cells of name, a blank. */
 #define RSUB_COL_SAVING	(1 + 6 + 4 + 7 + 28 + 1)
 
+
 /* The saving column's width: "15 objs, 10 modules" (17), wider when
  * sizes are known (", 1234 KiB"), so the prompts stay in a column. */
 static int
@@ -575,9 +608,20 @@ rsub_draw(void *arg, struct tree *tr, const struct tree_line *l,
 	(void)tr;
 	switch (ri->kind) {
 	case RI_ALL:
-		row_addf(r, EL_HELP_TITLE, " All %zu candidates, %zu "
-		    "reviewed: ", sub->ncands, done);
-		review_saving(tt, sub->cands, sub->ncands, r, EL_NORMAL);
+		/* Narrower: the count before the saving (which the list's
+		 * bottom line has). */
+		if (width < REVIEW_NARROW)
+			row_addf(r, EL_HELP_TITLE, " All %zu, %zu reviewed",
+			    sub->ncands, done);
+		else if (width < REVIEW_WIDE)
+			row_addf(r, EL_HELP_TITLE, " All %zu candidates, %zu "
+			    "reviewed", sub->ncands, done);
+		else {
+			row_addf(r, EL_HELP_TITLE, " All %zu candidates, %zu "
+			    "reviewed: ", sub->ncands, done);
+			review_saving(tt, sub->cands, sub->ncands, r,
+			    EL_NORMAL);
+		}
 		if ((fx = review_effects(tt, ri->sub)) == NULL)
 			row_addf(r, EL_INVISIBLE, "; computing%s", t->ascii ?
 			    "..." : "\u2026");
@@ -622,16 +666,25 @@ rsub_draw(void *arg, struct tree *tr, const struct tree_line *l,
 		row_add(r, el, st);
 		row_addf(r, EL_NORMAL, " %c  ", c->value == KC_YES ? 'y' :
 		    'm');
+		if (width < REVIEW_NARROW) {
+			/* One column: the name; the rest below. */
+			row_addf(r, EL_NAME, "CONFIG_%s", c->name);
+			break;
+		}
 		row_addf(r, EL_NAME, "CONFIG_%-28s", c->name);
 		row_add(r, EL_NORMAL, " ");
 		/* A longer name pushes the rest right (past the heading's
 		 * column): cut nothing of it. */
 		col = r->n;
-		review_saving(tt, &ri->cand, 1, r, EL_NORMAL);
-		/* Two blanks at least before the prompt: the counts never
-		 * run into it. */
-		w = rsub_saving_width(tt);
-		row_fit(r, EL_NORMAL, r->n < col + w ? col + w + 2 : r->n + 2);
+		if (width >= REVIEW_WIDE) {
+			review_saving(tt, &ri->cand, 1, r, EL_NORMAL);
+			/* Two blanks at least before the prompt: the
+			 * counts never run into it. */
+			w = rsub_saving_width(tt);
+			row_fit(r, EL_NORMAL, r->n < col + w ? col + w + 2 :
+			    r->n + 2);
+		} else
+			row_add(r, EL_NORMAL, " ");
 		if (review_gone(tt, ri->cand))
 			row_add(r, EL_INVISIBLE, "(off: another accept took "
 			    "it along) ");
@@ -676,9 +729,14 @@ static void
 rsub_heading(struct tui *t, struct tui_view *v, struct row *r, int width)
 {
 	(void)v;
-	(void)width;
 	row_add(r, EL_HELP_TITLE, " state  was option");
+	if (width < REVIEW_NARROW)
+		return;
 	row_fit(r, EL_HELP_TITLE, RSUB_COL_SAVING);
+	if (width < REVIEW_WIDE) {
+		row_add(r, EL_HELP_TITLE, " prompt, reason");
+		return;
+	}
 	row_add(r, EL_HELP_TITLE, "saving");
 	row_fit(r, EL_HELP_TITLE, RSUB_COL_SAVING + rsub_saving_width(t->trim) +
 	    2);
@@ -809,7 +867,6 @@ rsub_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 	struct trim_cand	*c;
 	size_t			 n;
 
-	(void)width;
 	if (ri == NULL)
 		return;
 	if (ri->kind == RI_ALL || ri->kind == RI_GROUP) {
@@ -835,6 +892,17 @@ rsub_info(struct tui *t, struct tui_view *v, struct row *r, int width)
 		return;
 	}
 	c = trim_cand(t->trim->t, ri->cand);
+	if (width < REVIEW_WIDE) {
+		/* What the row could not hold, the reason first: the
+		 * name is on the row. */
+		if (width < REVIEW_NARROW && kc_sym_menu(c->sym) != NULL &&
+		    kc_menu_prompt(kc_sym_menu(c->sym)) != NULL)
+			row_addf(r, EL_STATUS, "%s: ",
+			    kc_menu_prompt(kc_sym_menu(c->sym)));
+		row_addf(r, EL_STATUS, "%s; ", c->reason);
+		review_saving(t->trim, &ri->cand, 1, r, EL_STATUS);
+		return;
+	}
 	row_addf(r, EL_NAME, "CONFIG_%s", c->name);
 	if (review_gone(t->trim, ri->cand))
 		row_add(r, EL_STATUS, ": off already (another accept took it "

@@ -1103,7 +1103,9 @@ tui_render(struct tui *t, struct row *rows, int height, int width)
 			rows[height - 1].n = width - n;
 			row_add(&rows[height - 1], EL_BUSY, busy);
 		}
-	} else if (t->dirty && used <= width - 10) {
+	} else if (t->dirty && used <= width - 12) {
+		/* Two blanks at least between a message and the marker:
+		 * never "s sa modified" (issue 35, item 9). */
 		rows[height - 1].n = width - 10;
 		row_add(&rows[height - 1], EL_STATUS, " modified ");
 	}
