@@ -173,6 +173,18 @@ load_start(struct tui *t)
 	t->load = l;
 }
 
+/* The bundles against the configuration's architecture (core's
+ * trim_arch_mismatch, as suggest and export check it), or NULL. */
+static char *
+load_arch_mismatch(struct tui *t, struct tui_load *l)
+{
+	struct session	*s = t->session;
+	const char	*srcarch = envp_get(s->envp, "SRCARCH");
+
+	return trim_arch_mismatch(l->ce.ev, s->config_text, t->config_path,
+	    srcarch != NULL ? srcarch : "x86");
+}
+
 int
 load_fd(struct tui *t)
 {
@@ -281,7 +293,7 @@ int
 load_finish(struct tui *t)
 {
 	struct tui_load	*l = t->load;
-	char		*said;
+	char		*said, *arch;
 
 	if (l == NULL || !l->running)
 		return R_NONE;
@@ -312,7 +324,14 @@ load_finish(struct tui *t)
 	}
 	tui_bench(t, "evidence-loaded %.3f trim %.3f", l->ms_evidence,
 	    l->ms_trim);
-	if (l->error != NULL)
+	if (l->ev_ok && (arch = load_arch_mismatch(t, l)) != NULL) {
+		/* Said over the rest: every candidate of another
+		 * architecture's evidence is a guess (suggest and export
+		 * refuse without --any-arch). */
+		tui_message(t, EL_ERROR, "%s: its trim candidates are no "
+		    "evidence for this configuration", arch);
+		free(arch);
+	} else if (l->error != NULL)
 		tui_message(t, EL_ERROR, "%s%s%s", l->error, said != NULL ?
 		    ": " : "", said != NULL ? said : "");
 	else if (said != NULL)

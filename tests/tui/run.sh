@@ -1692,6 +1692,27 @@ real_sizes() {
 	done
 }
 
+# An x86_64 bundle on an arm64 config (issue 35, item 10a): the browser
+# says so where suggest and export refuse (the tree's own arm64
+# defconfig, made by kctui).
+real_arch() {
+	local d=$work/arch bundle=$KCTUI_REPO/tests/fixtures/evidence/cloud-vm
+	kctui_tree_ensure > /dev/null 2>&1 || return
+	mkdir -p "$d"
+	"$KCTUI" -C "$TREE" --config "$d/arm64.config" ARCH=arm64 defconfig > /dev/null 2>&1 ||
+		{ fail "tui/arch-setup$sfx" "ARCH=arm64 defconfig failed"; return; }
+	TUI_SOCK=kctui-test-$$-arch
+	tui_start "$TREE" "$KCTUI" --config "$d/arm64.config" -e "$bundle" \
+	    --decisions "$d/decisions" ARCH=arm64
+	step arch-said "was recorded on x86_64" -t 120 || return
+	if tui_screen | tail -n 1 | grep -qF "$bundle was recorded on x86_64 (x86), the configuration is for a"; then
+		pass "tui/arch-said$sfx"
+	else
+		fail "tui/arch-said$sfx" "no word of the architecture"
+		tui_screen | indent
+	fi
+}
+
 # to_main_menu: Escape until the main menu.
 to_main_menu() {
 	local i
@@ -1706,7 +1727,7 @@ to_main_menu() {
 
 # A scenario that stops early leaves its server: stop it (its own socket).
 # KCTUI_TUI_ONLY="colours real_trim" runs some scenarios only.
-for sc in ${KCTUI_TUI_ONLY:-fixture typed suspend dumb bad_theme colours real real_trim real_kyber real_paths real_decisions real_enable_cli real_effects real_beside real_retrim real_sizes real_review real_forced real_nontwin real_help real_small real_savings real_large real_612}; do
+for sc in ${KCTUI_TUI_ONLY:-fixture typed suspend dumb bad_theme colours real real_trim real_kyber real_paths real_decisions real_enable_cli real_effects real_beside real_retrim real_sizes real_review real_forced real_nontwin real_help real_arch real_small real_savings real_large real_612}; do
 	case $sc in
 	real_612) ( real_612 ) ;;	# it changes TREE
 	*) "$sc" ;;
