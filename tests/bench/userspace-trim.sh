@@ -31,13 +31,7 @@ kctui_clean_env
 kctui_binary
 kctui_tree_ensure
 export KCTUI_CACHE
-SRC=$KCTUI_CACHE/linux-6.1-clean
-if [ "$(cat "$SRC/.kctui-version" 2>/dev/null)" != "$(cat "$TREE/.kctui-version")" ]; then
-	rm -rf "$SRC" "$SRC.tmp"
-	cp -al "$TREE" "$SRC.tmp"
-	make -s -C "$SRC.tmp" mrproper
-	mv "$SRC.tmp" "$SRC"
-fi
+kctui_tree_clean_copy || { echo "userspace-trim.sh: no clean copy of the tree" >&2; exit 1; }
 exec 8>&-
 B=${USERSPACE_TINY:-$KCTUI_CACHE/userspace-tiny}
 OUT=${USERSPACE_OUT:-$KCTUI_REPO/build/bench-userspace-trim}

@@ -28,13 +28,7 @@ kctui_tree_ensure
 export KCTUI_CACHE
 # The clean copy of the tree tests/real/verify.sh makes, shared (verify
 # builds out of tree: the tree must be clean).
-SRC=$KCTUI_CACHE/linux-6.1-clean
-if [ "$(cat "$SRC/.kctui-version" 2>/dev/null)" != "$(cat "$TREE/.kctui-version")" ]; then
-	rm -rf "$SRC" "$SRC.tmp"
-	cp -al "$TREE" "$SRC.tmp"
-	make -s -C "$SRC.tmp" mrproper
-	mv "$SRC.tmp" "$SRC"
-fi
+kctui_tree_clean_copy || { echo "userspace.sh: no clean copy of the tree" >&2; exit 1; }
 exec 8>&-
 OUT=${USERSPACE_OUT:-$KCTUI_REPO/build/bench-userspace}
 WORK=$KCTUI_CACHE/verify-userspace-bench

@@ -53,13 +53,7 @@ for p in qemu-system-x86_64 busybox openssl; do
 done
 
 # The clean copy of the tree tests/real/verify.sh makes, shared.
-SRC=$KCTUI_CACHE/linux-6.1-clean
-if [ "$(cat "$SRC/.kctui-version" 2>/dev/null)" != "$(cat "$TREE/.kctui-version")" ]; then
-	rm -rf "$SRC" "$SRC.tmp"
-	cp -al "$TREE" "$SRC.tmp"
-	make -s -C "$SRC.tmp" mrproper
-	mv "$SRC.tmp" "$SRC"
-fi
+kctui_tree_clean_copy || { echo "verify.sh: no clean copy of the tree" >&2; exit 1; }
 # Only the clean copy is built from (O=) and the shared tree is not
 # written: let tests run beside this long bench.
 exec 8>&-
