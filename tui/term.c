@@ -12,7 +12,6 @@
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -488,43 +487,6 @@ tui_worker_ready(struct tui *t)
 }
 
 /*
- * The test harness's readiness (KCTUI_TUI_SYNC set: tests/tui/tmux.sh):
- * C-], a key the browser does not use (a control character: every
- * terminal type sends it alike), is counted, and after the paint
- * that follows every key before it, the window title says
- * "kctui-sync-N-idle" (N the C-]s counted; "busy" while the worker or
- * the loader still computes). The terminal reads the program's output in
- * order, so when the title shows, the screen painted before it has been
- * read too: a test waits for that, not for two captures to agree.
- */
-#define TUI_SYNC_KEY	0x1d	/* C-] */
-
-struct tui_sync {
-	bool		on;
-	unsigned	seq, said_seq;
-	int		said_idle;	/* -1: nothing said yet */
-};
-
-/* Say the harness's state when it changed since last said. */
-static void
-tui_sync_say(struct tui *t, struct tui_sync *ts)
-{
-	int	idle;
-
-	if (!ts->on)
-		return;
-	idle = !load_busy(t) && (t->w == NULL || t->snap->gen >= t->gen);
-	if (ts->seq == ts->said_seq && idle == ts->said_idle)
-		return;
-	/* after refresh(): curses has written and flushed its frame */
-	printf("\033]2;kctui-sync-%u-%s\007", ts->seq, idle ? "idle" :
-	    "busy");
-	fflush(stdout);
-	ts->said_seq = ts->seq;
-	ts->said_idle = idle;
-}
-
-/*
  * The main loop, until quit: paint, wait for the terminal, the worker or
  * the loader, and take what they brought.
  */
@@ -532,8 +494,6 @@ static void
 tui_loop(struct tui *t, struct tui_screen *scr)
 {
 	struct pollfd	 pfd[5];
-	struct tui_sync	 ts = { .on = getenv("KCTUI_TUI_SYNC") != NULL,
-			    .said_idle = -1 };
 	double		 tk = -1;
 	int		 flags = R_ALL, rc, key = -1;
 	wint_t		 wch;
@@ -544,7 +504,6 @@ tui_loop(struct tui *t, struct tui_screen *scr)
 		if (flags != R_NONE)
 			tui_refresh(t, scr, flags, key >= 0 ? tk : -1);
 		flags = R_NONE;
-		tui_sync_say(t, &ts);
 		pfd[0].fd = STDIN_FILENO;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = t->w != NULL ? worker_fd(t->w) : -1;
@@ -569,10 +528,6 @@ tui_loop(struct tui *t, struct tui_screen *scr)
 		tk = clock_now();
 		key = -1;
 		while (!t->quit && (rc = get_wch(&wch)) != ERR) {
-			if (ts.on && rc == OK && wch == TUI_SYNC_KEY) {
-				ts.seq++;
-				continue;
-			}
 			if ((key = tui_curses_key(rc, wch)) < 0)
 				continue;
 			flags |= tui_key(t, key);

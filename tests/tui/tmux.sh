@@ -6,14 +6,12 @@
 #   tui_start DIR CMD...   start CMD in DIR in a 100x30 window
 #   tui_keys KEY...        tmux send-keys
 #   tui_wait TEXT [SECS]   poll the screen until TEXT appears (default 20 s)
-#   tui_settle [SECS]      until the browser has taken every key and painted
 #   tui_screen             the screen as text (trailing blanks removed)
 #   tui_sgr TEXT...        the colours and attributes at each TEXT
 #                          (capture-pane -e read by sgr.pl), one a line
 #   tui_stop               kill the server
 
 TUI_SOCK=kctui-test-$$-${RANDOM}
-TUI_SYNC_SEQ=0
 TUI_W=${TUI_W:-100}
 TUI_H=${TUI_H:-30}
 
@@ -23,9 +21,8 @@ tui_start() {
 	local dir=$1; shift
 	local cmd
 	cmd=$(printf '%q ' "$@")
-	TUI_SYNC_SEQ=0
 	tmux_ new-session -d -x "$TUI_W" -y "$TUI_H" -c "$dir" \
-		"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color KCTUI_TUI_SYNC=1 $cmd; echo \"[exited \$?]\"; sleep 600"
+		"env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color $cmd; echo \"[exited \$?]\"; sleep 600"
 	tmux_ set-option -g remain-on-exit on >/dev/null 2>&1 || true
 }
 
@@ -59,21 +56,16 @@ tui_wait_gone() {
 	return 1
 }
 
-# tui_settle [SECS]: until the browser says it has taken every key sent
-# so far and painted, its worker and loader idle (KCTUI_TUI_SYNC: it
-# counts C-] and answers with the window title kctui-sync-N-idle after
-# that paint; tmux reads the pane's output in order, so the screen before
-# the title is read too). A pane whose browser has exited is settled.
-# 1 after SECS (default 30).
+# tui_settle: until the worker is done and two captures agree.
 tui_settle() {
-	local secs=${1:-30} i
-	TUI_SYNC_SEQ=$((TUI_SYNC_SEQ + 1))
-	tui_keys C-]
-	for ((i = 0; i < secs * 20; i++)); do
-		[ "$(tmux_ display -p '#{pane_title}')" = "kctui-sync-$TUI_SYNC_SEQ-idle" ] &&
-			return 0
-		tui_screen | grep -q '^\[exited [0-9]*\]$' && return 0
+	local a b i
+	tui_wait_gone "recomputing" 30 || return 1
+	a=$(tui_screen)
+	for ((i = 0; i < 100; i++)); do
 		sleep 0.05
+		b=$(tui_screen)
+		[ "$a" = "$b" ] && return 0
+		a=$b
 	done
 	return 1
 }
