@@ -16,6 +16,7 @@
 #include "../../kconfig-parser/kconfig.h"
 #include "../../lib/fileio.h"
 #include "../../lib/util.h"
+#include "../../lib/yamlwrite.h"
 #include "decisions.h"
 #include "report.h"
 #include "trim.h"
@@ -559,65 +560,6 @@ report_markdown(struct report_model *m, size_t *len)
 	return strbuf_detach(&sb);
 }
 
-/* libyaml output into a strbuf. */
-static int
-report_yaml_out(void *arg, unsigned char *buf, size_t len)
-{
-	strbuf_add(arg, (const char *)buf, len);
-	return 1;
-}
-
-static int
-ys(yaml_emitter_t *e, const char *s)
-{
-	yaml_event_t ev;
-
-	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s,
-	    (int)strlen(s), 1, 1, YAML_ANY_SCALAR_STYLE);
-	return yaml_emitter_emit(e, &ev);
-}
-
-static int
-ykv(yaml_emitter_t *e, const char *k, const char *v)
-{
-	return ys(e, k) && ys(e, v);
-}
-
-static int
-ykn(yaml_emitter_t *e, const char *k, unsigned long long n)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof buf, "%llu", n);
-	return ys(e, k) && ys(e, buf);
-}
-
-static int
-ymap(yaml_emitter_t *e, bool start)
-{
-	yaml_event_t ev;
-
-	if (start)
-		yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
-		    YAML_BLOCK_MAPPING_STYLE);
-	else
-		yaml_mapping_end_event_initialize(&ev);
-	return yaml_emitter_emit(e, &ev);
-}
-
-static int
-yseq(yaml_emitter_t *e, bool start)
-{
-	yaml_event_t ev;
-
-	if (start)
-		yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
-		    YAML_BLOCK_SEQUENCE_STYLE);
-	else
-		yaml_sequence_end_event_initialize(&ev);
-	return yaml_emitter_emit(e, &ev);
-}
-
 /* The options filed as where (a candidate that dragged them, RD_OTHER,
  * RD_TREE), a mapping each: option, was, now (with_now, or when it is not
  * n) and why; 0 on an emitter error. */
@@ -639,10 +581,10 @@ report_yaml_list(yaml_emitter_t *e, struct report_model *m, long where,
 		 * number that lost its line says so. */
 		now = with_now || d->now == NULL || strcmp(d->now, "n") != 0;
 		name = xasprintf("CONFIG_%s", d->name);
-		ok = ymap(e, true) && ykv(e, "option", name) &&
-		    ykv(e, "was", report_value(d->was)) &&
-		    (!now || ykv(e, "now", report_value(d->now))) &&
-		    ykv(e, "why", m->why[i]) && ymap(e, false);
+		ok = yamlwrite_map(e, true) && yamlwrite_kv(e, "option", name) &&
+		    yamlwrite_kv(e, "was", report_value(d->was)) &&
+		    (!now || yamlwrite_kv(e, "now", report_value(d->now))) &&
+		    yamlwrite_kv(e, "why", m->why[i]) && yamlwrite_map(e, false);
 		free(name);
 	}
 	return ok;
@@ -659,10 +601,10 @@ report_yaml_verify(yaml_emitter_t *e, struct report_model *m)
 	char				*name;
 	int				 ok;
 
-	ok = ys(e, "to_verify") && ymap(e, true) &&
-	    ykv(e, "trusted", "false") &&
-	    ykv(e, "note", report_verify_note) &&
-	    ys(e, "options") && yseq(e, true);
+	ok = yamlwrite_str(e, "to_verify") && yamlwrite_map(e, true) &&
+	    yamlwrite_kv(e, "trusted", "false") &&
+	    yamlwrite_kv(e, "note", report_verify_note) &&
+	    yamlwrite_str(e, "options") && yamlwrite_seq(e, true);
 	for (j = 0; ok && j < in->naccepted; j++) {
 		cand = trim_cand(in->t, in->accepted[j]);
 		if (cand == NULL || !cand->to_verify ||
@@ -670,17 +612,17 @@ report_yaml_verify(yaml_emitter_t *e, struct report_model *m)
 		    cand->state != TRIM_ACCEPTED)
 			continue;
 		name = xasprintf("CONFIG_%s", cand->name);
-		ok = ymap(e, true) && ykv(e, "option", name) &&
-		    ykv(e, "was", report_cand_was(m, cand)) &&
-		    ykv(e, "subsystem",
+		ok = yamlwrite_map(e, true) && yamlwrite_kv(e, "option", name) &&
+		    yamlwrite_kv(e, "was", report_cand_was(m, cand)) &&
+		    yamlwrite_kv(e, "subsystem",
 		    trim_subsys(in->t, cand->subsys)->path) &&
-		    ykv(e, "reason", cand->reason) &&
-		    ys(e, "dragged") && yseq(e, true) &&
+		    yamlwrite_kv(e, "reason", cand->reason) &&
+		    yamlwrite_str(e, "dragged") && yamlwrite_seq(e, true) &&
 		    report_yaml_list(e, m, (long)in->accepted[j], false) &&
-		    yseq(e, false) && ymap(e, false);
+		    yamlwrite_seq(e, false) && yamlwrite_map(e, false);
 		free(name);
 	}
-	return ok && yseq(e, false) && ymap(e, false);
+	return ok && yamlwrite_seq(e, false) && yamlwrite_map(e, false);
 }
 
 /* The minimal policy's note, CPU and the arch core it kept (YAML
@@ -697,19 +639,19 @@ report_yaml_minimal(yaml_emitter_t *e, struct report_model *m)
 
 	trim_get_stats(m->in->t, &st);
 	arch = trim_arch_kept(m->in->t, &n);
-	ok = ys(e, "minimal") && ymap(e, true) &&
-	    ykv(e, "trusted", "false") &&
-	    ykv(e, "note", report_minimal_note) &&
-	    ykv(e, "cpu_vendor", st.cpu_vendor != NULL ? st.cpu_vendor :
-	    "unknown") && ys(e, "arch_kept") && yseq(e, true);
+	ok = yamlwrite_str(e, "minimal") && yamlwrite_map(e, true) &&
+	    yamlwrite_kv(e, "trusted", "false") &&
+	    yamlwrite_kv(e, "note", report_minimal_note) &&
+	    yamlwrite_kv(e, "cpu_vendor", st.cpu_vendor != NULL ? st.cpu_vendor :
+	    "unknown") && yamlwrite_str(e, "arch_kept") && yamlwrite_seq(e, true);
 	for (i = 0; ok && i < n; i++) {
 		if (kc_sym_tristate(m->in->k, arch[i]) == KC_NO)
 			continue;
 		name = xasprintf("CONFIG_%s", kc_sym_name(arch[i]));
-		ok = ys(e, name);
+		ok = yamlwrite_str(e, name);
 		free(name);
 	}
-	return ok && yseq(e, false) && ymap(e, false);
+	return ok && yamlwrite_seq(e, false) && yamlwrite_map(e, false);
 }
 
 /* The YAML emitter and its state, for report_yaml_warning. */
@@ -725,7 +667,7 @@ report_yaml_warning(void *arg, const char *s, size_t n)
 	struct report_yw	*yw = arg;
 	char			*line = xstrndup(s, n);
 
-	yw->ok = yw->ok && ys(yw->e, line);
+	yw->ok = yw->ok && yamlwrite_str(yw->e, line);
 	free(line);
 }
 
@@ -747,37 +689,37 @@ report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
 	ok = ok && yaml_emitter_emit(e, &ev);
 	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
 	ok = ok && yaml_emitter_emit(e, &ev);
-	ok = ok && ymap(e, true);
-	ok = ok && ykv(e, "input", in->config_in);
-	ok = ok && ykn(e, "input_ym", m->ym_in);
-	ok = ok && ykn(e, "input_ym_up_to_date", m->ym_base);
-	ok = ok && ykv(e, "output", in->config_out);
-	ok = ok && ykn(e, "output_ym", m->ym_out);
-	ok = ok && ykv(e, "policy", in->policy);
+	ok = ok && yamlwrite_map(e, true);
+	ok = ok && yamlwrite_kv(e, "input", in->config_in);
+	ok = ok && yamlwrite_kn(e, "input_ym", m->ym_in);
+	ok = ok && yamlwrite_kn(e, "input_ym_up_to_date", m->ym_base);
+	ok = ok && yamlwrite_kv(e, "output", in->config_out);
+	ok = ok && yamlwrite_kn(e, "output_ym", m->ym_out);
+	ok = ok && yamlwrite_kv(e, "policy", in->policy);
 	if (in->builtin)
-		ok = ok && ys(e, "builtin") && ymap(e, true) &&
-		    ykn(e, "made_y", in->builtin_made_y) &&
-		    ykv(e, "modules", in->builtin_modules_off ? "n" : "y") &&
-		    ykn(e, "left_m", in->builtin_nleft) &&
-		    ykv(e, "left", in->builtin_left != NULL ? in->builtin_left :
-		    "") && ymap(e, false);
+		ok = ok && yamlwrite_str(e, "builtin") && yamlwrite_map(e, true) &&
+		    yamlwrite_kn(e, "made_y", in->builtin_made_y) &&
+		    yamlwrite_kv(e, "modules", in->builtin_modules_off ? "n" : "y") &&
+		    yamlwrite_kn(e, "left_m", in->builtin_nleft) &&
+		    yamlwrite_kv(e, "left", in->builtin_left != NULL ? in->builtin_left :
+		    "") && yamlwrite_map(e, false);
 	trim_get_stats(in->t, &st);
 	if (st.minimal)
 		ok = ok && report_yaml_minimal(e, m);
-	ok = ok && ys(e, "evidence") && yseq(e, true);
+	ok = ok && yamlwrite_str(e, "evidence") && yamlwrite_seq(e, true);
 	for (b = 0; b < in->nbundles; b++)
-		ok = ok && ys(e, in->bundles[b]);
-	ok = ok && yseq(e, false);
+		ok = ok && yamlwrite_str(e, in->bundles[b]);
+	ok = ok && yamlwrite_seq(e, false);
 	if (in->warnings != NULL) {
 		yw.e = e;
-		yw.ok = ok && ys(e, "warnings") && yseq(e, true);
+		yw.ok = ok && yamlwrite_str(e, "warnings") && yamlwrite_seq(e, true);
 		report_each_warning(in->warnings, report_yaml_warning, &yw);
-		ok = yw.ok && yseq(e, false);
+		ok = yw.ok && yamlwrite_seq(e, false);
 	}
-	ok = ok && ykn(e, "accepted", m->nremoved);
-	ok = ok && ykn(e, "dragged", m->ndragged);
-	ok = ok && ykn(e, "values_dropped", m->nvalues);
-	ok = ok && ys(e, "removed") && yseq(e, true);
+	ok = ok && yamlwrite_kn(e, "accepted", m->nremoved);
+	ok = ok && yamlwrite_kn(e, "dragged", m->ndragged);
+	ok = ok && yamlwrite_kn(e, "values_dropped", m->nvalues);
+	ok = ok && yamlwrite_str(e, "removed") && yamlwrite_seq(e, true);
 	for (s = 0; ok && s < trim_nsubsys(in->t); s++) {
 		sub = trim_subsys(in->t, s);
 		for (j = 0; ok && j < sub->ncands; j++) {
@@ -786,40 +728,40 @@ report_yaml_doc(yaml_emitter_t *e, struct report_model *m)
 			    cand->state != TRIM_ACCEPTED)
 				continue;
 			name = xasprintf("CONFIG_%s", cand->name);
-			ok = ok && ymap(e, true) && ykv(e, "option", name) &&
-			    ykv(e, "was", report_cand_was(m, cand)) &&
-			    ykv(e, "subsystem", sub->path) &&
-			    ykv(e, "reason", cand->reason) &&
-			    ykn(e, "objects", cand->nobjs) &&
-			    ykn(e, "modules", cand->nmodules) &&
-			    ykn(e, "ko_bytes", cand->ko_bytes);
+			ok = ok && yamlwrite_map(e, true) && yamlwrite_kv(e, "option", name) &&
+			    yamlwrite_kv(e, "was", report_cand_was(m, cand)) &&
+			    yamlwrite_kv(e, "subsystem", sub->path) &&
+			    yamlwrite_kv(e, "reason", cand->reason) &&
+			    yamlwrite_kn(e, "objects", cand->nobjs) &&
+			    yamlwrite_kn(e, "modules", cand->nmodules) &&
+			    yamlwrite_kn(e, "ko_bytes", cand->ko_bytes);
 			free(name);
-			ok = ok && ys(e, "dragged") && yseq(e, true) &&
+			ok = ok && yamlwrite_str(e, "dragged") && yamlwrite_seq(e, true) &&
 			    report_yaml_list(e, m, (long)sub->cands[j],
-			    false) && yseq(e, false) && ymap(e, false);
+			    false) && yamlwrite_seq(e, false) && yamlwrite_map(e, false);
 		}
 	}
-	ok = ok && yseq(e, false);
-	ok = ok && ys(e, "other_changes") && yseq(e, true) &&
-	    report_yaml_list(e, m, RD_OTHER, true) && yseq(e, false);
-	ok = ok && ys(e, "brought_up_to_date") && yseq(e, true) &&
-	    report_yaml_list(e, m, RD_TREE, true) && yseq(e, false);
+	ok = ok && yamlwrite_seq(e, false);
+	ok = ok && yamlwrite_str(e, "other_changes") && yamlwrite_seq(e, true) &&
+	    report_yaml_list(e, m, RD_OTHER, true) && yamlwrite_seq(e, false);
+	ok = ok && yamlwrite_str(e, "brought_up_to_date") && yamlwrite_seq(e, true) &&
+	    report_yaml_list(e, m, RD_TREE, true) && yamlwrite_seq(e, false);
 	if (ok && m->nverify != 0)
 		ok = report_yaml_verify(e, m);
 	if (in->has_beyond) {
-		ok = ok && ys(e, "kept_beyond_module_list") && yseq(e, true);
+		ok = ok && yamlwrite_str(e, "kept_beyond_module_list") && yamlwrite_seq(e, true);
 		for (i = 0; ok && i < in->nbeyond; i++) {
 			name = xasprintf("CONFIG_%s",
 			    kc_sym_name(in->beyond[i]));
-			ok = ymap(e, true) && ykv(e, "option", name) &&
-			    ykv(e, "value", report_tri(kc_sym_tristate(in->k,
+			ok = yamlwrite_map(e, true) && yamlwrite_kv(e, "option", name) &&
+			    yamlwrite_kv(e, "value", report_tri(kc_sym_tristate(in->k,
 			    in->beyond[i]))) &&
-			    ykv(e, "why", in->beyond_why[i]) && ymap(e, false);
+			    yamlwrite_kv(e, "why", in->beyond_why[i]) && yamlwrite_map(e, false);
 			free(name);
 		}
-		ok = ok && yseq(e, false);
+		ok = ok && yamlwrite_seq(e, false);
 	}
-	ok = ok && ymap(e, false);
+	ok = ok && yamlwrite_map(e, false);
 	yaml_document_end_event_initialize(&ev, 1);
 	ok = ok && yaml_emitter_emit(e, &ev);
 	yaml_stream_end_event_initialize(&ev);
@@ -838,7 +780,7 @@ report_yaml(struct report_model *m, size_t *len, char **cause)
 		*cause = xstrdup("libyaml: out of memory");
 		return NULL;
 	}
-	yaml_emitter_set_output(&e, report_yaml_out, &sb);
+	yaml_emitter_set_output(&e, yamlwrite_strbuf, &sb);
 	yaml_emitter_set_unicode(&e, 1);
 	yaml_emitter_set_width(&e, 100);
 	if (!report_yaml_doc(&e, m)) {

@@ -19,6 +19,7 @@
 
 #include "../../lib/fileio.h"
 #include "../../lib/util.h"
+#include "../../lib/yamlwrite.h"
 #include "measure.h"
 
 /* Directory depth of a module tree walk at most (kernel/drivers/net/
@@ -463,45 +464,6 @@ measure_tsv(struct strbuf *sb, const struct measure *m, int n)
 	}
 }
 
-/* libyaml output into a strbuf. */
-static int
-measure_yaml_out(void *arg, unsigned char *buf, size_t len)
-{
-	strbuf_add(arg, (const char *)buf, len);
-	return 1;
-}
-
-/* A scalar; plain for numbers and null, quoted as needed for text. */
-static int
-measure_ys(yaml_emitter_t *e, const char *s, bool plain)
-{
-	yaml_event_t ev;
-
-	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s,
-	    (int)strlen(s), 1, 1, plain ? YAML_PLAIN_SCALAR_STYLE :
-	    YAML_ANY_SCALAR_STYLE);
-	return yaml_emitter_emit(e, &ev);
-}
-
-/* A block mapping or sequence begins (start) or ends. */
-static int
-measure_yblock(yaml_emitter_t *e, bool map, bool start)
-{
-	yaml_event_t ev;
-
-	if (map && start)
-		yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
-		    YAML_BLOCK_MAPPING_STYLE);
-	else if (map)
-		yaml_mapping_end_event_initialize(&ev);
-	else if (start)
-		yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
-		    YAML_BLOCK_SEQUENCE_STYLE);
-	else
-		yaml_sequence_end_event_initialize(&ev);
-	return yaml_emitter_emit(e, &ev);
-}
-
 /* The document: columns, each a mapping of label, accelerator, boot
  * runs, system calls' source and the rows. */
 static int
@@ -515,33 +477,33 @@ measure_yaml_doc(yaml_emitter_t *e, const struct measure *m, int n)
 	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
 	ok = yaml_emitter_emit(e, &ev);
 	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
-	ok = ok && yaml_emitter_emit(e, &ev) && measure_yblock(e, true, true) &&
-	    measure_ys(e, "columns", true) && measure_yblock(e, false, true);
+	ok = ok && yaml_emitter_emit(e, &ev) && yamlwrite_map(e, true) &&
+	    yamlwrite_plain(e, "columns") && yamlwrite_seq(e, true);
 	for (i = 0; ok && i < n; i++) {
-		ok = measure_yblock(e, true, true) &&
-		    measure_ys(e, "label", true) &&
-		    measure_ys(e, m[i].label, false);
+		ok = yamlwrite_map(e, true) &&
+		    yamlwrite_plain(e, "label") &&
+		    yamlwrite_str(e, m[i].label);
 		if (ok && m[i].boot_runs > 0) {
 			snprintf(runs, sizeof runs, "%d", m[i].boot_runs);
-			ok = measure_ys(e, "boot_runs", true) &&
-			    measure_ys(e, runs, true) &&
-			    measure_ys(e, "accelerator", true) &&
-			    measure_ys(e, m[i].accel != NULL ? m[i].accel :
-			    "unknown", false);
+			ok = yamlwrite_plain(e, "boot_runs") &&
+			    yamlwrite_plain(e, runs) &&
+			    yamlwrite_plain(e, "accelerator") &&
+			    yamlwrite_str(e, m[i].accel != NULL ? m[i].accel :
+			    "unknown");
 		}
 		if (ok && m[i].syscalls_from != NULL)
-			ok = measure_ys(e, "syscalls_from", true) &&
-			    measure_ys(e, m[i].syscalls_from, false);
+			ok = yamlwrite_plain(e, "syscalls_from") &&
+			    yamlwrite_str(e, m[i].syscalls_from);
 		for (r = 0; ok && r < MEASURE_NROWS; r++) {
 			c = measure_value(&m[i], r, false);
-			ok = measure_ys(e, measure_rows[r].key, true) &&
-			    measure_ys(e, c != NULL ? c : "null", true);
+			ok = yamlwrite_plain(e, measure_rows[r].key) &&
+			    yamlwrite_plain(e, c != NULL ? c : "null");
 			free(c);
 		}
-		ok = ok && measure_yblock(e, true, false);
+		ok = ok && yamlwrite_map(e, false);
 	}
-	ok = ok && measure_yblock(e, false, false) &&
-	    measure_yblock(e, true, false);
+	ok = ok && yamlwrite_seq(e, false) &&
+	    yamlwrite_map(e, false);
 	yaml_document_end_event_initialize(&ev, 1);
 	ok = ok && yaml_emitter_emit(e, &ev);
 	yaml_stream_end_event_initialize(&ev);
@@ -560,7 +522,7 @@ measure_yaml(const struct measure *m, int n, char **cause)
 		*cause = xstrdup("libyaml: out of memory");
 		return NULL;
 	}
-	yaml_emitter_set_output(&e, measure_yaml_out, &sb);
+	yaml_emitter_set_output(&e, yamlwrite_strbuf, &sb);
 	yaml_emitter_set_unicode(&e, 1);
 	if (!measure_yaml_doc(&e, m, n)) {
 		*cause = xasprintf("libyaml: %s", e.problem != NULL ?
